@@ -1,0 +1,104 @@
+# gc - GPU cache and memory-hierarchy modelling as Unix filters.
+#
+#   make              build the tools into $(O)/bin
+#   make demo         install missing Debian packages, run the demo pipeline
+#   make check        install missing Debian packages, run every test
+#   make bench        throughput figures against their targets
+#   make install      PREFIX, DESTDIR, BINDIR, MANDIR, DATADIR honoured
+#
+# User CFLAGS/LDFLAGS are respected; the project's own flags always apply.
+# WERROR=1 adds -Werror; SANITIZE=1 builds with ASan and UBSan into
+# build-san/ so it never mixes with the normal build.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DESTDIR ?=
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+LDFLAGS ?=
+
+GC_CFLAGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-unused-parameter \
+	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Ilib \
+	-DGC_DATADIR='"$(DATADIR)/gc"'
+GC_LDLIBS := -lz -lm
+
+O := build
+ifeq ($(SANITIZE),1)
+O := build-san
+GC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+GC_LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(WERROR),1)
+GC_CFLAGS += -Werror
+endif
+
+FILTERS := $(sort $(basename $(notdir $(wildcard filters/*.c))))
+TESTPROGS := $(sort $(basename $(notdir $(wildcard tests/src/*.c))))
+
+LIB_SRC := $(wildcard lib/*.c)
+LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/lib/%.o)
+BINS := $(FILTERS:%=$(O)/bin/%)
+TBINS := $(TESTPROGS:%=$(O)/tests/%)
+
+all: $(BINS)
+
+$(O)/lib/%.o: lib/%.c lib/*.h | $(O)/lib
+	$(CC) $(GC_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/libgc.a: $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/bin/%: filters/%.c $(O)/libgc.a lib/*.h | $(O)/bin
+	$(CC) $(GC_CFLAGS) $(CFLAGS) $(GC_LDFLAGS) $(LDFLAGS) -o $@ $< $(O)/libgc.a $(GC_LDLIBS)
+
+$(O)/tests/%: tests/src/%.c $(O)/libgc.a lib/*.h | $(O)/tests
+	$(CC) $(GC_CFLAGS) $(CFLAGS) $(GC_LDFLAGS) $(LDFLAGS) -o $@ $< $(O)/libgc.a $(GC_LDLIBS)
+
+$(O)/lib $(O)/bin $(O)/tests:
+	mkdir -p $@
+
+deps:
+	@sh tools/install-deps
+
+check: deps
+	@$(MAKE) --no-print-directory all tests
+	@GC_BIN=$(CURDIR)/$(O)/bin GC_TESTBIN=$(CURDIR)/$(O)/tests sh tests/run $(TESTS)
+
+tests: $(BINS) $(TBINS)
+
+# The stream and library tests alone (what CI repeats under SANITIZE=1).
+check-lib: deps
+	@$(MAKE) --no-print-directory all tests
+	@GC_BIN=$(CURDIR)/$(O)/bin GC_TESTBIN=$(CURDIR)/$(O)/tests sh tests/run tests/lib.bats tests/stream.bats
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@PATH=$(CURDIR)/$(O)/bin:$$PATH sh examples/demo
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@PATH=$(CURDIR)/$(O)/bin:$$PATH sh tools/bench
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/gc/gpus
+	cp $(BINS) $(DESTDIR)$(BINDIR)/
+	cp share/man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
+	cp share/man/man5/*.5 $(DESTDIR)$(MANDIR)/man5/
+	cp share/man/man7/*.7 $(DESTDIR)$(MANDIR)/man7/
+	for f in share/gpus/*.gpu; do [ -e "$$f" ] && cp "$$f" $(DESTDIR)$(DATADIR)/gc/gpus/ || true; done
+
+uninstall:
+	for f in $(FILTERS); do rm -f $(DESTDIR)$(BINDIR)/$$f $(DESTDIR)$(MANDIR)/man1/$$f.1; done
+	rm -f $(DESTDIR)$(MANDIR)/man5/gc-stream.5 $(DESTDIR)$(MANDIR)/man7/gc.7
+	rm -rf $(DESTDIR)$(DATADIR)/gc
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all deps check check-lib tests demo bench install uninstall clean

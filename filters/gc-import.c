@@ -1,0 +1,205 @@
+/*
+ * gc-import - read the traces users already have into an access stream.
+ *
+ * Reads: trace files (format detected from content, or --format).
+ * Writes: one access stream (gc-stream(5)), kernels in input order.
+ */
+#include "formats.h"
+#include "import.h"
+#include "lines.h"
+#include "prog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const gc_format formats[] = {
+	{"csv", "the CSV dump of gc-stats --dump (restores the stream exactly)",
+	 gc_csv_probe, gc_csv_import},
+};
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+static const char help[] =
+	"Usage: gc-import [options] [file ...]\n"
+	"Read GPU memory traces into a gc access stream.\n"
+	"\n"
+	"  -f, --format NAME    input format (default: detected from content)\n"
+	"      --list-formats   list the formats and exit\n"
+	"      --lenient        skip malformed lines, counting them on stderr\n"
+	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
+	"  -z, --gzip           write gzip-compressed output\n"
+	"      --force          write binary output to a terminal\n"
+	"      --stats FILE     write a JSON summary to FILE\n"
+	"      --gpu NAME|FILE  GPU preset (recorded in the header)\n"
+	"      --progress       show progress on a terminal\n"
+	"  -q, --quiet          no warnings\n"
+	"  -v, --verbose        print a summary on stderr\n"
+	"  -h, --help           show this help and exit\n"
+	"  -V, --version        show versions and exit\n";
+
+enum { OPT_LIST = GC_OPT_TOOL, OPT_LENIENT };
+
+struct cmdline {
+	gc_common c;
+	const char *format;
+	int list, lenient;
+	int ninputs;
+	char **inputs;
+};
+
+static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
+{
+	static const struct option longopts[] = {
+		GC_COMMON_LONGOPTS,
+		{"format", required_argument, NULL, 'f'},
+		{"list-formats", no_argument, NULL, OPT_LIST},
+		{"lenient", no_argument, NULL, OPT_LENIENT},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	memset(cl, 0, sizeof *cl);
+	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS "f:", longopts)) != -1) {
+		if (gc_common_option(&cl->c, c, optarg, help))
+			continue;
+		switch (c) {
+		case 'f': cl->format = optarg; break;
+		case OPT_LIST: cl->list = 1; break;
+		case OPT_LENIENT: cl->lenient = 1; break;
+		default: gc_usage_error("unexpected option");
+		}
+	}
+	if (cl->format) {
+		size_t i;
+		for (i = 0; i < NFORMATS; i++)
+			if (strcmp(cl->format, formats[i].name) == 0)
+				break;
+		if (i == NFORMATS)
+			gc_usage_error("--format: unknown format '%s' (see --list-formats)", cl->format);
+	}
+	cl->inputs = argv + optind;
+	cl->ninputs = argc - optind;
+}
+
+static void list_formats(void)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		printf("%-10s %s\n", formats[i].name, formats[i].what);
+	gc_close_stdout();
+}
+
+/* The error policy: fatal unless --lenient. */
+static void on_bad(gc_import *im, const char *file, uint64_t line, const char *msg)
+{
+	if (!im->lenient) {
+		if (im->w)
+			gc_writer_abandon(im->w);
+		gc_die(GC_EXIT_DATA, "%s:%llu: %s", file, (unsigned long long)line, msg);
+	}
+}
+
+static void on_fatal(gc_import *im, const char *msg)
+{
+	(void)im;
+	gc_die(GC_EXIT_DATA, "%s", msg);
+}
+
+static const gc_format *pick_format(const struct cmdline *cl, gc_lines *in)
+{
+	if (cl->format) {
+		for (size_t i = 0; i < NFORMATS; i++)
+			if (strcmp(cl->format, formats[i].name) == 0)
+				return &formats[i];
+	}
+	size_t len;
+	const char *head = gc_lines_peek(in, &len);
+	if (gc_lines_failed(in))
+		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(in));
+	if (len == 0)
+		gc_die(GC_EXIT_DATA, "%s: empty input", gc_lines_name(in));
+	const gc_format *best = NULL;
+	int score = 0;
+	for (size_t i = 0; i < NFORMATS; i++) {
+		int s = formats[i].probe(head, len, gc_lines_name(in));
+		if (s > score) {
+			score = s;
+			best = &formats[i];
+		}
+	}
+	if (!best)
+		gc_die(GC_EXIT_DATA, "%s: unknown trace format (see --list-formats; "
+		       "--format NAME forces one)", gc_lines_name(in));
+	return best;
+}
+
+static void import_one(gc_import *im, const struct cmdline *cl, const char *path)
+{
+	gc_lines *in = gc_lines_open(path);
+	if (!in)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (gc_lines_failed(in))
+		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(in));
+	const gc_format *f = pick_format(cl, in);
+	if (!gc_header_get(&im->h, "source_format"))
+		gc_header_set(&im->h, "source_format", f->name);
+	f->import(im, in);
+	if (gc_lines_failed(in))
+		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(in));
+	im->text_bytes += gc_lines_bytes(in);
+	gc_lines_close(in);
+}
+
+static void write_stats(const struct cmdline *cl, const gc_import *im)
+{
+	if (cl->c.stats) {
+		FILE *f = gc_open_text(cl->c.stats);
+		gc_json j;
+		gc_json_begin(&j, f);
+		gc_json_u64(&j, "kernels", im->kernels);
+		gc_json_u64(&j, "accesses", im->accesses);
+		gc_json_u64(&j, "bad_lines", im->bad_lines);
+		gc_json_u64(&j, "text_bytes", im->text_bytes);
+		gc_json_end(&j);
+		gc_close_text(f, cl->c.stats);
+	}
+	if (cl->c.verbose)
+		fprintf(stderr, "%s: %llu kernels, %llu accesses from %llu bytes of text\n",
+			gc_progname, (unsigned long long)im->kernels,
+			(unsigned long long)im->accesses, (unsigned long long)im->text_bytes);
+	if (im->bad_lines && !cl->c.quiet)
+		gc_warn("skipped %llu malformed lines (--lenient)",
+			(unsigned long long)im->bad_lines);
+}
+
+int main(int argc, char **argv)
+{
+	struct cmdline cl;
+	gc_import im;
+
+	gc_prog_init("gc-import", argc, argv);
+	parse_cmdline(argc, argv, &cl);
+	if (cl.list) {
+		list_formats();
+		return 0;
+	}
+	gc_import_init(&im);
+	im.out = cl.c.out;
+	im.wflags = (cl.c.gzip ? GC_W_GZIP : 0) | (cl.c.force ? GC_W_FORCE : 0);
+	im.lenient = cl.lenient;
+	im.bad = on_bad;
+	im.fatal = on_fatal;
+	gc_header_add_provenance(&im.h, gc_cmdline());
+	if (cl.c.gpu) {
+		gc_gpu g;
+		gc_gpu_load(&g, cl.c.gpu);
+		gc_header_set(&im.h, "gpu", g.name);
+		gc_gpu_free(&g);
+	}
+	if (cl.ninputs == 0)
+		import_one(&im, &cl, "-");
+	for (int i = 0; i < cl.ninputs; i++)
+		import_one(&im, &cl, cl.inputs[i]);
+	gc_import_finish(&im);
+	write_stats(&cl, &im);
+	gc_header_free(&im.h);
+	return 0;
+}

@@ -1,0 +1,208 @@
+/*
+ * input.c - byte input from a file or standard input, gzip detected by
+ * content and decompressed on the fly.  Reads move data in large blocks;
+ * a pipe is asked for a 1 MiB buffer.
+ */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
+#include "gcio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define RAWBUF (1u << 20)
+
+struct gc_input {
+	char name[256];
+	int fd, own;
+	int gz;               /* decompressing */
+	int gz_done;          /* last gzip member ended at end of input */
+	int raw_eof;
+	z_stream z;
+	unsigned char *raw;   /* raw (compressed or plain) bytes */
+	size_t raw_pos, raw_len;
+	uint64_t consumed;    /* raw bytes taken from the file */
+	int failed;
+	char err[300];
+};
+
+void gc_fd_tune(int fd)
+{
+	struct stat st;
+#ifdef F_SETPIPE_SZ
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+	(void)fd;
+	(void)st;
+#endif
+}
+
+static int fail(gc_input *in, const char *fmt, const char *detail)
+{
+	in->failed = 1;
+	snprintf(in->err, sizeof in->err, fmt, in->name, detail);
+	return -1;
+}
+
+/* Read more raw bytes after the unconsumed ones; 0 at end of input. */
+static ssize_t raw_more(gc_input *in)
+{
+	if (in->raw_pos > 0 && in->raw_pos < in->raw_len)
+		memmove(in->raw, in->raw + in->raw_pos, in->raw_len - in->raw_pos);
+	in->raw_len -= in->raw_pos;
+	in->raw_pos = 0;
+	if (in->raw_eof)
+		return 0;
+	for (;;) {
+		ssize_t n = read(in->fd, in->raw + in->raw_len, RAWBUF - in->raw_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail(in, "%s: read error: %s", strerror(errno));
+		if (n == 0)
+			in->raw_eof = 1;
+		in->raw_len += (size_t)n;
+		in->consumed += (uint64_t)n;
+		return n;
+	}
+}
+
+gc_input *gc_input_open(const char *path)
+{
+	gc_input *in = calloc(1, sizeof *in);
+	if (!in)
+		return NULL;
+	in->raw = malloc(RAWBUF);
+	if (!in->raw) {
+		free(in);
+		return NULL;
+	}
+	if (!path || strcmp(path, "-") == 0) {
+		in->fd = 0;
+		snprintf(in->name, sizeof in->name, "stdin");
+	} else {
+		snprintf(in->name, sizeof in->name, "%s", path);
+		in->fd = open(path, O_RDONLY);
+		if (in->fd < 0) {
+			fail(in, "%s: %s", strerror(errno));
+			return in;
+		}
+		in->own = 1;
+		struct stat st;
+		if (fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			fail(in, "%s: %s", "is a directory");
+			return in;
+		}
+	}
+	gc_fd_tune(in->fd);
+	/* Enough bytes to recognise gzip. */
+	while (in->raw_len < 2 && !in->raw_eof)
+		if (raw_more(in) < 0)
+			return in;
+	if (in->raw_len >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
+		if (inflateInit2(&in->z, 15 + 16) != Z_OK) {
+			fail(in, "%s: %s", "cannot start gzip decompression");
+			return in;
+		}
+		in->gz = 1;
+	}
+	return in;
+}
+
+static ssize_t gz_read(gc_input *in, unsigned char *dst, size_t cap)
+{
+	while (!in->gz_done) {
+		if (in->raw_pos == in->raw_len && !in->raw_eof && raw_more(in) < 0)
+			return -1;
+		in->z.next_in = in->raw + in->raw_pos;
+		in->z.avail_in = (uInt)(in->raw_len - in->raw_pos);
+		in->z.next_out = dst;
+		in->z.avail_out = (uInt)cap;
+		int rc = inflate(&in->z, Z_NO_FLUSH);
+		in->raw_pos = in->raw_len - in->z.avail_in;
+		size_t got = cap - in->z.avail_out;
+		if (rc == Z_STREAM_END) {
+			/* Another member may follow (concatenated gzip files). */
+			while (in->raw_len - in->raw_pos < 2 && !in->raw_eof)
+				if (raw_more(in) < 0)
+					return -1;
+			if (in->raw_pos == in->raw_len)
+				in->gz_done = 1;
+			else if (in->raw_len - in->raw_pos >= 2 &&
+				 in->raw[in->raw_pos] == 0x1f && in->raw[in->raw_pos + 1] == 0x8b)
+				inflateReset(&in->z);
+			else
+				return fail(in, "%s: %s", "trailing garbage after gzip data");
+		} else if (rc == Z_BUF_ERROR) {
+			if (in->raw_pos == in->raw_len && in->raw_eof && got == 0)
+				return fail(in, "%s: %s", "truncated gzip data");
+		} else if (rc != Z_OK) {
+			return fail(in, "%s: gzip data error: %s",
+				    in->z.msg ? in->z.msg : "corrupt input");
+		}
+		if (got)
+			return (ssize_t)got;
+	}
+	return 0;
+}
+
+ssize_t gc_input_read(gc_input *in, void *dst, size_t cap)
+{
+	if (in->failed)
+		return -1;
+	if (cap == 0)
+		return 0;
+	if (in->gz)
+		return gz_read(in, dst, cap);
+	if (in->raw_pos < in->raw_len) {
+		size_t n = in->raw_len - in->raw_pos;
+		if (n > cap)
+			n = cap;
+		memcpy(dst, in->raw + in->raw_pos, n);
+		in->raw_pos += n;
+		return (ssize_t)n;
+	}
+	if (in->raw_eof)
+		return 0;
+	for (;;) {
+		ssize_t n = read(in->fd, dst, cap);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail(in, "%s: read error: %s", strerror(errno));
+		if (n == 0)
+			in->raw_eof = 1;
+		in->consumed += (uint64_t)n;
+		return n;
+	}
+}
+
+int gc_input_failed(const gc_input *in) { return in->failed; }
+const char *gc_input_error(const gc_input *in) { return in->err; }
+const char *gc_input_name(const gc_input *in) { return in->name; }
+int gc_input_compressed(const gc_input *in) { return in->gz; }
+uint64_t gc_input_consumed(const gc_input *in) { return in->consumed; }
+
+int gc_input_is_regular(const gc_input *in)
+{
+	struct stat st;
+	return fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+void gc_input_close(gc_input *in)
+{
+	if (!in)
+		return;
+	if (in->gz)
+		inflateEnd(&in->z);
+	if (in->own && in->fd >= 0)
+		close(in->fd);
+	free(in->raw);
+	free(in);
+}

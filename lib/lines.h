@@ -1,0 +1,30 @@
+/* lines.h - fast line-by-line reading of (possibly compressed) text. */
+#ifndef GC_LINES_H
+#define GC_LINES_H
+
+#include <stdint.h>
+
+typedef struct gc_lines gc_lines;
+
+/* Open path ("-" or NULL: standard input); gzip is decompressed.  NULL
+ * only when out of memory; otherwise check gc_lines_failed(). */
+gc_lines *gc_lines_open(const char *path);
+int gc_lines_failed(const gc_lines *l);
+const char *gc_lines_error(const gc_lines *l);
+const char *gc_lines_name(const gc_lines *l);
+/* The next line, NUL-terminated in place, without its newline or a
+ * trailing CR: returns its length, -1 at the end, -2 on a read error (a
+ * line longer than 16 MiB is an error).  The pointer is valid until the
+ * next call. */
+long gc_lines_next(gc_lines *l, char **line);
+/* 1-based number of the line last returned. */
+uint64_t gc_lines_number(const gc_lines *l);
+/* Bytes of text returned so far (for progress and MB/s figures). */
+uint64_t gc_lines_bytes(const gc_lines *l);
+/* The first bytes of the input without consuming them (for format
+ * detection); *len is set to what is available (up to 64 KiB). */
+const char *gc_lines_peek(gc_lines *l, size_t *len);
+int gc_lines_is_regular(const gc_lines *l);
+void gc_lines_close(gc_lines *l);
+
+#endif

@@ -1,0 +1,543 @@
+/* prog.c - program support: messages, options, numbers, outputs, JSON. */
+#include "prog.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+const char *gc_progname = "gc";
+static char *cmdline;
+
+/* ---- messages --------------------------------------------------------- */
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", gc_progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void gc_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void gc_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void gc_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", gc_progname);
+	exit(GC_EXIT_USAGE);
+}
+
+/* ---- command line ----------------------------------------------------- */
+
+static int needs_quotes(const char *s)
+{
+	if (!*s)
+		return 1;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789-_./=:,+@%", *s))
+			return 1;
+	return 0;
+}
+
+void gc_prog_init(const char *name, int argc, char **argv)
+{
+	gc_progname = name;
+	signal(SIGPIPE, SIG_DFL);
+	size_t n = strlen(name) + 1;
+	for (int i = 1; i < argc; i++)
+		n += 4 * strlen(argv[i]) + 3;
+	cmdline = malloc(n + 1);
+	if (!cmdline)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	char *p = cmdline + sprintf(cmdline, "%s", name);
+	for (int i = 1; i < argc; i++) {
+		*p++ = ' ';
+		if (!needs_quotes(argv[i])) {
+			p += sprintf(p, "%s", argv[i]);
+			continue;
+		}
+		*p++ = '\'';
+		for (const char *s = argv[i]; *s; s++) {
+			if (*s == '\'') {
+				memcpy(p, "'\\''", 4);
+				p += 4;
+			} else if (*s == '\n') {
+				*p++ = ' ';
+			} else {
+				*p++ = *s;
+			}
+		}
+		*p++ = '\'';
+	}
+	*p = 0;
+}
+
+const char *gc_cmdline(void)
+{
+	return cmdline ? cmdline : gc_progname;
+}
+
+int gc_getopt(int argc, char **argv, const char *shortopts,
+	      const struct option *longopts)
+{
+	static char buf[128];
+	if (buf[0] != ':')
+		snprintf(buf, sizeof buf, ":%s", shortopts);
+	opterr = 0;
+	int c = getopt_long(argc, argv, buf, longopts, NULL);
+	if (c == '?') {
+		if (optopt && optopt < 0x100)
+			gc_usage_error("unknown option '-%c'", optopt);
+		gc_usage_error("unknown option '%s'", argv[optind - 1]);
+	}
+	if (c == ':') {
+		if (optopt && optopt < 0x100)
+			gc_usage_error("option '-%c' needs a value", optopt);
+		gc_usage_error("option '%s' needs a value", argv[optind - 1]);
+	}
+	return c;
+}
+
+int gc_common_option(gc_common *c, int opt, const char *arg, const char *help)
+{
+	switch (opt) {
+	case 'h':
+		fputs(help, stdout);
+		gc_close_stdout();
+		exit(0);
+	case 'V':
+		printf("%s (gc) %s\n", gc_progname, GC_VERSION_STRING);
+		printf("stream format: reads %d.x, writes %d.%d\n", GC_STREAM_MAJOR,
+		       GC_STREAM_MAJOR, GC_STREAM_MINOR);
+		printf("zlib %s\n", zlibVersion());
+		gc_close_stdout();
+		exit(0);
+	case 'q': c->quiet = 1; c->verbose = 0; return 1;
+	case 'v': c->verbose++; c->quiet = 0; return 1;
+	case 'o': c->out = arg; return 1;
+	case 'z': c->gzip = 1; return 1;
+	case GC_OPT_STATS: c->stats = arg; return 1;
+	case GC_OPT_GPU: c->gpu = arg; return 1;
+	case GC_OPT_FORCE: c->force = 1; return 1;
+	case GC_OPT_PROGRESS: c->progress = 1; return 1;
+	}
+	return 0;
+}
+
+const char *gc_one_input(int argc, char **argv)
+{
+	if (optind < argc - 1)
+		gc_usage_error("one input at most (got '%s' and '%s')", argv[optind],
+			       argv[optind + 1]);
+	return optind < argc ? argv[optind] : "-";
+}
+
+/* ---- numbers ---------------------------------------------------------- */
+
+uint64_t gc_num(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	const char *s = arg;
+	int base = 10;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!((*s >= '0' && *s <= '9') || (base == 16 && strchr("abcdefABCDEF", *s) && *s)))
+		gc_usage_error("%s: '%s' is not a number", opt, arg);
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, base);
+	if (errno == ERANGE)
+		gc_usage_error("%s: '%s' is too large", opt, arg);
+	unsigned mul = 0;
+	if (*end && base == 10) {
+		switch (*end) {
+		case 'k': case 'K': mul = 10; break;
+		case 'm': case 'M': mul = 20; break;
+		case 'g': case 'G': mul = 30; break;
+		default: gc_usage_error("%s: '%s' is not a number", opt, arg);
+		}
+		end++;
+	}
+	if (*end)
+		gc_usage_error("%s: '%s' is not a number", opt, arg);
+	if (mul && v > (ULLONG_MAX >> mul))
+		gc_usage_error("%s: '%s' is too large", opt, arg);
+	v <<= mul;
+	if (v < min || v > max)
+		gc_usage_error("%s: %llu is out of range (%llu to %llu)", opt, v,
+			       (unsigned long long)min, (unsigned long long)max);
+	return v;
+}
+
+double gc_real(const char *opt, const char *arg, double min, double max)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || *end || errno == ERANGE || isnan(v))
+		gc_usage_error("%s: '%s' is not a number", opt, arg);
+	if (v < min || v > max)
+		gc_usage_error("%s: %g is out of range (%g to %g)", opt, v, min, max);
+	return v;
+}
+
+/* ---- streams ---------------------------------------------------------- */
+
+gc_reader *gc_open_stream(const char *path)
+{
+	gc_reader *r = gc_reader_open(path);
+	if (!r)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (gc_reader_failed(r))
+		gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
+	return r;
+}
+
+void gc_require_kind(const gc_reader *r, int kind)
+{
+	int k = gc_reader_header(r)->kind;
+	if (k != kind)
+		gc_die(GC_EXIT_DATA, "%s: %s reads %s; this stream holds %s",
+		       gc_reader_name(r), gc_progname, gc_kind_name(kind), gc_kind_name(k));
+}
+
+gc_writer *gc_open_output(const gc_common *c, const gc_header *h)
+{
+	gc_writer *w = gc_writer_open(c->out, h, (c->gzip ? GC_W_GZIP : 0) |
+					       (c->force ? GC_W_FORCE : 0));
+	if (!w)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (gc_writer_failed(w))
+		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
+	return w;
+}
+
+void gc_close_output(gc_writer *w)
+{
+	if (gc_writer_close(w) < 0)
+		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
+}
+
+void gc_close_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		gc_die(GC_EXIT_DATA, "stdout: write error: %s", strerror(errno));
+	if (fclose(stdout) != 0)
+		gc_die(GC_EXIT_DATA, "stdout: write error: %s", strerror(errno));
+}
+
+FILE *gc_open_text(const char *path)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		gc_die(GC_EXIT_DATA, "%s: %s", path, strerror(errno));
+	return f;
+}
+
+void gc_close_text(FILE *f, const char *path)
+{
+	if (f == stdout) {
+		gc_close_stdout();
+		return;
+	}
+	if (fflush(f) != 0 || ferror(f) || fclose(f) != 0)
+		gc_die(GC_EXIT_DATA, "%s: write error: %s", path, strerror(errno));
+}
+
+/* ---- GPU configuration files ------------------------------------------ */
+
+#ifndef GC_DATADIR
+#define GC_DATADIR "/usr/local/share/gc"
+#endif
+
+static int readable(const char *p)
+{
+	return access(p, R_OK) == 0;
+}
+
+static int find_preset(const char *name, char *out, size_t len)
+{
+	const char *env = getenv("GC_GPU_PATH");
+	if (env && *env) {
+		char *dirs = strdup(env), *save = NULL;
+		for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+			snprintf(out, len, "%s/%s.gpu", d, name);
+			if (readable(out)) {
+				free(dirs);
+				return 1;
+			}
+		}
+		free(dirs);
+	}
+	/* The build tree (build/bin beside share/), or an installed prefix. */
+	char exe[300];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(out, len, "%s/../../share/gpus/%s.gpu", exe, name);
+			if (readable(out))
+				return 1;
+			snprintf(out, len, "%s/../share/gc/gpus/%s.gpu", exe, name);
+			if (readable(out))
+				return 1;
+		}
+	}
+	snprintf(out, len, "%s/gpus/%s.gpu", GC_DATADIR, name);
+	return readable(out);
+}
+
+void gc_gpu_load(gc_gpu *g, const char *arg)
+{
+	memset(g, 0, sizeof *g);
+	snprintf(g->name, sizeof g->name, "%s", arg);
+	if (strchr(arg, '/') || readable(arg))
+		snprintf(g->path, sizeof g->path, "%s", arg);
+	else if (!find_preset(arg, g->path, sizeof g->path))
+		gc_usage_error("--gpu: no preset or file named '%s' (set GC_GPU_PATH, or give a path)", arg);
+	FILE *f = fopen(g->path, "r");
+	if (!f)
+		gc_die(GC_EXIT_USAGE, "%s: %s", g->path, strerror(errno));
+	char line[1024];
+	int ln = 0;
+	while (fgets(line, sizeof line, f)) {
+		ln++;
+		size_t l = strlen(line);
+		if (l == sizeof line - 1 && line[l - 1] != '\n')
+			gc_die(GC_EXIT_USAGE, "%s:%d: line too long", g->path, ln);
+		char *h = strchr(line, '#');
+		if (h)
+			*h = 0;
+		char *s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		char *e = s + strlen(s);
+		while (e > s && strchr(" \t\r\n", e[-1]))
+			*--e = 0;
+		if (!*s)
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq)
+			gc_die(GC_EXIT_USAGE, "%s:%d: expected 'key = value'", g->path, ln);
+		char *k = s, *ke = eq, *v = eq + 1;
+		while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+			ke--;
+		*ke = 0;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (!*k || !*v)
+			gc_die(GC_EXIT_USAGE, "%s:%d: expected 'key = value'", g->path, ln);
+		for (int i = 0; i < g->n; i++)
+			if (strcmp(g->key[i], k) == 0)
+				gc_die(GC_EXIT_USAGE, "%s:%d: '%s' already set on line %d", g->path,
+				       ln, k, g->line[i]);
+		if (g->n == 256)
+			gc_die(GC_EXIT_USAGE, "%s:%d: too many keys", g->path, ln);
+		g->key[g->n] = strdup(k);
+		g->val[g->n] = strdup(v);
+		g->line[g->n] = ln;
+		g->n++;
+	}
+	if (ferror(f))
+		gc_die(GC_EXIT_USAGE, "%s: read error", g->path);
+	fclose(f);
+}
+
+const char *gc_gpu_get(const gc_gpu *g, const char *key)
+{
+	for (int i = 0; i < g->n; i++)
+		if (strcmp(g->key[i], key) == 0)
+			return g->val[i];
+	return NULL;
+}
+
+void gc_gpu_free(gc_gpu *g)
+{
+	for (int i = 0; i < g->n; i++) {
+		free(g->key[i]);
+		free(g->val[i]);
+	}
+	g->n = 0;
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+void gc_json_quote(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void jkey(gc_json *j, const char *key)
+{
+	fputs(j->first[j->depth] ? "\n" : ",\n", j->f);
+	j->first[j->depth] = 0;
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+	if (key) {
+		gc_json_quote(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+void gc_json_begin(gc_json *j, FILE *f)
+{
+	j->f = f;
+	j->depth = 1;
+	j->first[1] = 1;
+	j->type[1] = '{';
+	fputc('{', f);
+}
+
+static void jopen(gc_json *j, const char *key, int c)
+{
+	jkey(j, key);
+	fputc(c, j->f);
+	if (j->depth < 31)
+		j->depth++;
+	j->first[j->depth] = 1;
+	j->type[j->depth] = (char)c;
+}
+
+void gc_json_obj(gc_json *j, const char *key) { jopen(j, key, '{'); }
+void gc_json_arr(gc_json *j, const char *key) { jopen(j, key, '['); }
+
+static void jclose(gc_json *j, int c)
+{
+	int empty = j->first[j->depth];
+	j->depth--;
+	if (!empty) {
+		fputc('\n', j->f);
+		for (int i = 0; i < j->depth; i++)
+			fputs("  ", j->f);
+	}
+	fputc(c, j->f);
+}
+
+void gc_json_close(gc_json *j)
+{
+	jclose(j, j->type[j->depth] == '[' ? ']' : '}');
+}
+
+void gc_json_end(gc_json *j)
+{
+	jclose(j, '}');
+	fputc('\n', j->f);
+}
+
+void gc_json_u64(gc_json *j, const char *key, uint64_t v)
+{
+	jkey(j, key);
+	fprintf(j->f, "%llu", (unsigned long long)v);
+}
+
+void gc_json_i64(gc_json *j, const char *key, int64_t v)
+{
+	jkey(j, key);
+	fprintf(j->f, "%lld", (long long)v);
+}
+
+void gc_json_num(gc_json *j, const char *key, double v)
+{
+	jkey(j, key);
+	if (!isfinite(v))
+		fputs("null", j->f);
+	else if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(j->f, "%.0f", v);
+	else
+		fprintf(j->f, "%.6g", v);
+}
+
+void gc_json_str(gc_json *j, const char *key, const char *s)
+{
+	jkey(j, key);
+	gc_json_quote(j->f, s);
+}
+
+void gc_json_bool(gc_json *j, const char *key, int v)
+{
+	jkey(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void gc_json_null(gc_json *j, const char *key)
+{
+	jkey(j, key);
+	fputs("null", j->f);
+}
+
+/* ---- progress --------------------------------------------------------- */
+
+static int progress_shown;
+
+void gc_progress(int enabled, uint64_t done, uint64_t total)
+{
+	static struct timespec last;
+	static unsigned calls;
+	if (!enabled || (++calls & 0xfff) || !isatty(2))
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - last.tv_sec) * 1000000000L + (now.tv_nsec - last.tv_nsec) < 250000000L)
+		return;
+	last = now;
+	if (total)
+		fprintf(stderr, "\r%s: %5.1f%% (%llu MiB of %llu MiB)", gc_progname,
+			100.0 * (double)done / (double)total, (unsigned long long)(done >> 20),
+			(unsigned long long)(total >> 20));
+	else
+		fprintf(stderr, "\r%s: %llu MiB", gc_progname, (unsigned long long)(done >> 20));
+	progress_shown = 1;
+}
+
+void gc_progress_end(int enabled)
+{
+	if (enabled && progress_shown) {
+		fputs("\r\033[K", stderr);
+		progress_shown = 0;
+	}
+}

@@ -1,0 +1,751 @@
+/*
+ * stream.c - reading and writing gc streams (gc-stream(5)).
+ *
+ * Records are encoded field by field, little-endian, into and out of 1 MiB
+ * blocks.  A reader checks the header in the order gc-stream(5) lists, and
+ * while reading tells a record, a clean end (a verified end-of-stream
+ * record) and an error naming the input, the record and its offset.
+ */
+#include "gc.h"
+#include "endian.h"
+#include "gcio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define IOBUF (1u << 20)
+#define RBUF (IOBUF + GC_HEADER_MAX + GC_RECORD_MAX)
+#define LOW32 UINT64_C(0xffffffff)
+
+static const unsigned char magic[8] = {0x89, 'G', 'C', 'S', '\r', '\n', 0x1a, '\n'};
+
+/* ===================================================================== */
+/* Reading                                                                */
+/* ===================================================================== */
+
+struct gc_reader {
+	gc_input *in;
+	unsigned char *buf;
+	size_t pos, len;  /* unread bytes are buf[pos..len) */
+	int eof;          /* input exhausted */
+	uint64_t off;     /* stream offset of buf[pos] */
+	gc_header h;
+	unsigned rs;      /* record size */
+	int failed, done;
+	char err[600];
+	uint64_t nrec, ndata, kdata;
+	int in_kernel;
+	uint32_t kid;
+	uint64_t time_hi, last_time;
+	gc_kernel k;
+};
+
+static int rfail(gc_reader *r, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	r->failed = 1;
+	snprintf(r->err, sizeof r->err, "%s: %s", gc_input_name(r->in), msg);
+	return GC_ERR;
+}
+
+/* Error at the record being read (1-based index, its byte offset). */
+static int recfail(gc_reader *r, uint64_t off, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return rfail(r, "record %llu (offset %llu): %s",
+		     (unsigned long long)(r->nrec + 1), (unsigned long long)off, msg);
+}
+
+/* Make at least `need` unread bytes available unless the input ends. */
+static int fill(gc_reader *r, size_t need)
+{
+	if (r->len - r->pos >= need)
+		return 0;
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->pos = 0;
+	}
+	while (r->len < need && !r->eof) {
+		ssize_t n = gc_input_read(r->in, r->buf + r->len, RBUF - r->len);
+		if (n < 0) {
+			r->failed = 1;
+			snprintf(r->err, sizeof r->err, "%s", gc_input_error(r->in));
+			return -1;
+		}
+		if (n == 0)
+			r->eof = 1;
+		r->len += (size_t)n;
+	}
+	return 0;
+}
+
+static int looks_like_text(const unsigned char *p, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\r' && p[i] != '\t')
+			return 0;
+		else if (p[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int parse_text(gc_reader *r, const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+	int line = 1;
+	while (i < n) {
+		const unsigned char *nl = memchr(p + i, '\n', n - i);
+		if (!nl)
+			return rfail(r, "header text line %d: no newline at the end", line);
+		size_t l = (size_t)(nl - (p + i));
+		char *s = malloc(l + 1);
+		if (!s)
+			return rfail(r, "out of memory");
+		memcpy(s, p + i, l);
+		s[l] = 0;
+		char *eq = strchr(s, '=');
+		if (!eq || memchr(s, 0, l)) {
+			free(s);
+			return rfail(r, "header text line %d: not key=value", line);
+		}
+		*eq = 0;
+		if (gc_header_get(&r->h, s)) {
+			int rc = rfail(r, "header text line %d: key '%s' repeated", line, s);
+			free(s);
+			return rc;
+		}
+		if (gc_header_set(&r->h, s, eq + 1) < 0) {
+			int rc = rfail(r, "header text line %d: bad key '%s' (or more than %d keys)",
+				       line, s, GC_KV_MAX);
+			free(s);
+			return rc;
+		}
+		free(s);
+		i += l + 1;
+		line++;
+	}
+	return 0;
+}
+
+static int read_header(gc_reader *r)
+{
+	if (fill(r, GC_HEADER_FIXED) < 0)
+		return -1;
+	const unsigned char *p = r->buf;
+	size_t have = r->len;
+	if (have == 0)
+		return rfail(r, "empty input%s", gc_input_compressed(r->in)
+				 ? " (after gzip decompression)" : "");
+	if (have < GC_HEADER_FIXED)
+		return rfail(r, "short header (%zu of %u bytes)%s", have, GC_HEADER_FIXED,
+			     looks_like_text(p, have) ? ": this looks like text, not a gc stream" : "");
+	if (memcmp(p, magic, 8) != 0) {
+		if (p[0] == 0x1f && p[1] == 0x8b)
+			return rfail(r, "bad magic: gzip inside gzip (the input was compressed twice)");
+		if (memcmp(p, "\xfd" "7zXZ", 5) == 0)
+			return rfail(r, "bad magic: xz-compressed input (decompress it with xz -dc)");
+		if (looks_like_text(p, GC_HEADER_FIXED))
+			return rfail(r, "bad magic: this looks like text, not a gc stream "
+				     "(a trace file? gc-import reads traces)");
+		return rfail(r, "bad magic: not a gc stream");
+	}
+	r->h.major = gc_get16(p + 8);
+	r->h.minor = gc_get16(p + 10);
+	uint32_t hs = gc_get32(p + 12);
+	r->h.kind = gc_get16(p + 16);
+	r->h.record_size = gc_get16(p + 18);
+	r->h.required = gc_get32(p + 20);
+	r->h.optional = gc_get32(p + 24);
+	uint32_t tl = gc_get32(p + 28);
+	if (r->h.major != GC_STREAM_MAJOR)
+		return rfail(r, "unsupported major version %u (this reader reads %u.x)",
+			     r->h.major, GC_STREAM_MAJOR);
+	if (hs < GC_HEADER_FIXED || hs % 8 || hs > GC_HEADER_MAX || tl > hs - GC_HEADER_FIXED)
+		return rfail(r, "bad header size %u (text %u bytes; must be a multiple of 8 "
+			     "from 64 to %u holding the text)", hs, tl, GC_HEADER_MAX);
+	if (r->h.kind < GC_KIND_ACCESS || r->h.kind > GC_KIND_DRAM)
+		return rfail(r, "unknown record kind %u", r->h.kind);
+	if (r->h.record_size < GC_RECORD_BASE || r->h.record_size > GC_RECORD_MAX ||
+	    r->h.record_size % 8)
+		return rfail(r, "bad record size %u for %s (expected %u)", r->h.record_size,
+			     gc_kind_name(r->h.kind), GC_RECORD_BASE);
+	if (r->h.required & ~GC_REQ_KNOWN)
+		return rfail(r, "unknown required feature flag 0x%x (written by a newer version?)",
+			     r->h.required & ~GC_REQ_KNOWN);
+	if (fill(r, hs) < 0)
+		return -1;
+	p = r->buf;
+	if (r->len < hs)
+		return rfail(r, "short header (%zu of %u bytes)", r->len, hs);
+	for (unsigned i = 32; i < GC_HEADER_FIXED; i++)
+		if (p[i])
+			return rfail(r, "non-zero reserved byte at header offset %u", i);
+	for (unsigned i = GC_HEADER_FIXED + tl; i < hs; i++)
+		if (p[i])
+			return rfail(r, "non-zero reserved byte at header offset %u (padding)", i);
+	if (parse_text(r, p + GC_HEADER_FIXED, tl) < 0)
+		return -1;
+	r->rs = r->h.record_size;
+	r->pos = hs;
+	r->off = hs;
+	return 0;
+}
+
+gc_reader *gc_reader_open(const char *path)
+{
+	gc_reader *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->buf = malloc(RBUF);
+	r->in = gc_input_open(path);
+	if (!r->buf || !r->in) {
+		gc_input_close(r->in);
+		free(r->buf);
+		free(r);
+		return NULL;
+	}
+	if (gc_input_failed(r->in)) {
+		r->failed = 1;
+		snprintf(r->err, sizeof r->err, "%s", gc_input_error(r->in));
+		return r;
+	}
+	read_header(r);
+	return r;
+}
+
+/* Take the next encoded record; NULL with the error set at the end. */
+static const unsigned char *next_raw(gc_reader *r, uint64_t *off, const char *what)
+{
+	if (r->len - r->pos < r->rs) {
+		if (fill(r, r->rs) < 0)
+			return NULL;
+		size_t have = r->len - r->pos;
+		if (have < r->rs) {
+			if (have == 0)
+				recfail(r, r->off, "missing %s (upstream stage failed or "
+					"output was truncated)", what);
+			else
+				recfail(r, r->off, "truncated record (%zu of %u bytes)", have, r->rs);
+			return NULL;
+		}
+	}
+	const unsigned char *p = r->buf + r->pos;
+	*off = r->off;
+	r->pos += r->rs;
+	r->off += r->rs;
+	return p;
+}
+
+static int read_kernel(gc_reader *r, const unsigned char *p, uint64_t off)
+{
+	gc_kernel *k = &r->k;
+	if (r->in_kernel)
+		return recfail(r, off, "kernel %u begins before kernel %u ended", gc_get32(p + 4), r->kid);
+	unsigned namelen = gc_get16(p + 2), nattr = gc_get16(p + 28);
+	gc_kernel_init(k, gc_get32(p + 4), NULL);
+	k->grid[0] = gc_get32(p + 8);
+	k->grid[1] = gc_get16(p + 12);
+	k->grid[2] = gc_get16(p + 14);
+	k->block[0] = gc_get16(p + 16);
+	k->block[1] = gc_get16(p + 18);
+	k->block[2] = gc_get16(p + 20);
+	k->regs = gc_get16(p + 22);
+	k->shmem = gc_get32(p + 24);
+	if (namelen > GC_NAME_MAX)
+		return recfail(r, off, "kernel name length %u exceeds %u", namelen, GC_NAME_MAX);
+	if (nattr > GC_ATTR_MAX)
+		return recfail(r, off, "%u kernel attributes exceed %u", nattr, GC_ATTR_MAX);
+	r->nrec++;
+	for (unsigned i = 0; i < nattr; i++) {
+		const unsigned char *q = next_raw(r, &off, "kernel attribute record");
+		if (!q)
+			return GC_ERR;
+		if (q[0] != GC_T_KATTR)
+			return recfail(r, off, "kernel attribute record expected (%u of %u), found type 0x%02x",
+				       i + 1, nattr, q[0]);
+		k->attr_key[i] = gc_get16(q + 2);
+		k->attr_val[i] = gc_get64(q + 8);
+		k->nattr++;
+		r->nrec++;
+	}
+	for (unsigned got = 0; got < namelen;) {
+		const unsigned char *q = next_raw(r, &off, "kernel name record");
+		if (!q)
+			return GC_ERR;
+		unsigned want = namelen - got < GC_NAME_CHUNK ? namelen - got : GC_NAME_CHUNK;
+		if (q[0] != GC_T_KNAME)
+			return recfail(r, off, "kernel name record expected, found type 0x%02x", q[0]);
+		if (q[1] != want)
+			return recfail(r, off, "kernel name record holds %u bytes, expected %u", q[1], want);
+		memcpy(k->name + got, q + 2, want);
+		got += want;
+		r->nrec++;
+	}
+	k->name[namelen] = 0;
+	if (strlen(k->name) != namelen)
+		return recfail(r, off, "kernel name contains a NUL byte");
+	r->in_kernel = 1;
+	r->kid = k->id;
+	r->kdata = 0;
+	return GC_KBEGIN;
+}
+
+int gc_read(gc_reader *r, gc_rec *rec)
+{
+	if (r->failed)
+		return GC_ERR;
+	if (r->done)
+		return GC_EOF;
+	uint64_t off;
+	const unsigned char *p = next_raw(r, &off, "end-of-stream record");
+	if (!p)
+		return GC_ERR;
+	unsigned t = p[0];
+	if (t >= GC_LOAD && t <= GC_ATOMIC) {
+		if (!r->in_kernel)
+			return recfail(r, off, "data record outside a kernel");
+		rec->op = (uint8_t)t;
+		rec->space = p[1] & 15;
+		rec->flags = p[1] >> 4;
+		if (rec->space >= GC_NSPACES)
+			return recfail(r, off, "bad memory space %u", rec->space);
+		if (r->h.kind == GC_KIND_ACCESS) {
+			rec->lane = p[2];
+			rec->size = p[3];
+			rec->outcome = 0;
+			rec->mask = 0;
+			rec->addr = gc_get64(p + 24);
+		} else {
+			uint64_t v = gc_get64(p + 24);
+			rec->outcome = p[2];
+			rec->mask = p[3];
+			rec->lane = 0;
+			rec->addr = v & GC_ADDR48_MAX;
+			rec->size = (uint16_t)(v >> 48);
+		}
+		rec->sm = gc_get16(p + 4);
+		rec->warp = gc_get16(p + 6);
+		rec->block = gc_get32(p + 8);
+		rec->pc = gc_get32(p + 12);
+		rec->seq = gc_get32(p + 16);
+		rec->time = r->time_hi | gc_get32(p + 20);
+		rec->kernel = r->kid;
+		if (rec->time < r->last_time)
+			return recfail(r, off, "timestamp %llu is earlier than the previous record's %llu",
+				       (unsigned long long)rec->time, (unsigned long long)r->last_time);
+		r->last_time = rec->time;
+		r->nrec++;
+		r->ndata++;
+		r->kdata++;
+		return GC_DATA;
+	}
+	switch (t) {
+	case GC_T_KBEGIN: {
+		int rc = read_kernel(r, p, off);
+		if (rc == GC_KBEGIN)
+			rec->kernel = r->k.id;
+		return rc;
+	}
+	case GC_T_KEND: {
+		uint32_t id = gc_get32(p + 4);
+		uint64_t n = gc_get64(p + 8);
+		if (!r->in_kernel)
+			return recfail(r, off, "kernel %u ends but no kernel began", id);
+		if (id != r->kid)
+			return recfail(r, off, "kernel %u ends while kernel %u is open", id, r->kid);
+		if (n != r->kdata)
+			return recfail(r, off, "count mismatch: kernel %u end record says %llu data "
+				       "records, the stream holds %llu", id, (unsigned long long)n,
+				       (unsigned long long)r->kdata);
+		r->in_kernel = 0;
+		r->nrec++;
+		rec->kernel = id;
+		return GC_KEND;
+	}
+	case GC_T_TIME: {
+		uint64_t tm = gc_get64(p + 8);
+		if (tm < r->last_time)
+			return recfail(r, off, "time base %llu is earlier than the previous record's %llu",
+				       (unsigned long long)tm, (unsigned long long)r->last_time);
+		r->time_hi = tm & ~LOW32;
+		r->nrec++;
+		return gc_read(r, rec);
+	}
+	case GC_T_END: {
+		uint64_t n = gc_get64(p + 8), d = gc_get64(p + 16);
+		if (r->in_kernel)
+			return recfail(r, off, "stream ends inside kernel %u (its end record is missing)", r->kid);
+		if (n != r->nrec || d != r->ndata)
+			return recfail(r, off, "count mismatch: end-of-stream record says %llu records "
+				       "(%llu data), the stream holds %llu (%llu data)",
+				       (unsigned long long)n, (unsigned long long)d,
+				       (unsigned long long)r->nrec, (unsigned long long)r->ndata);
+		if (fill(r, 1) < 0)
+			return GC_ERR;
+		if (r->len > r->pos) {
+			r->nrec++;
+			return recfail(r, r->off, "data after the end-of-stream record");
+		}
+		r->done = 1;
+		return GC_EOF;
+	}
+	case GC_T_KATTR:
+	case GC_T_KNAME:
+		return recfail(r, off, "kernel %s record outside a kernel begin",
+			       t == GC_T_KATTR ? "attribute" : "name");
+	}
+	return recfail(r, off, "unknown record type 0x%02x", t);
+}
+
+int gc_reader_failed(const gc_reader *r) { return r->failed; }
+const gc_header *gc_reader_header(const gc_reader *r) { return &r->h; }
+const char *gc_reader_name(const gc_reader *r) { return gc_input_name(r->in); }
+const gc_kernel *gc_reader_kernel(const gc_reader *r) { return &r->k; }
+const char *gc_reader_error(const gc_reader *r) { return r->err; }
+uint64_t gc_reader_records(const gc_reader *r) { return r->nrec; }
+uint64_t gc_reader_bytes(const gc_reader *r) { return r->off; }
+int gc_reader_compressed(const gc_reader *r) { return gc_input_compressed(r->in); }
+
+void gc_reader_close(gc_reader *r)
+{
+	if (!r)
+		return;
+	gc_input_close(r->in);
+	gc_header_free(&r->h);
+	free(r->buf);
+	free(r);
+}
+
+/* ===================================================================== */
+/* Writing                                                                */
+/* ===================================================================== */
+
+struct gc_writer {
+	char name[256];
+	int fd, own;
+	int gz;
+	z_stream z;
+	unsigned char *zout;
+	unsigned char *buf;
+	size_t len;
+	int kind;
+	unsigned rs;
+	uint64_t nrec, ndata, kdata;
+	int in_kernel;
+	uint32_t kid;
+	uint64_t time_hi, last_time;
+	int failed;
+	char err[600];
+};
+
+static int wfail(gc_writer *w, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	w->failed = 1;
+	snprintf(w->err, sizeof w->err, "%s: %s", w->name, msg);
+	return -1;
+}
+
+static int write_all(gc_writer *w, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(w->fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return wfail(w, "write error: %s", strerror(errno));
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int flush_buf(gc_writer *w, int finish)
+{
+	if (!w->gz) {
+		int rc = write_all(w, w->buf, w->len);
+		w->len = 0;
+		return rc;
+	}
+	w->z.next_in = w->buf;
+	w->z.avail_in = (uInt)w->len;
+	for (;;) {
+		w->z.next_out = w->zout;
+		w->z.avail_out = IOBUF;
+		int rc = deflate(&w->z, finish ? Z_FINISH : Z_NO_FLUSH);
+		if (rc == Z_STREAM_ERROR)
+			return wfail(w, "gzip compression failed");
+		if (write_all(w, w->zout, IOBUF - w->z.avail_out) < 0)
+			return -1;
+		if (finish ? rc == Z_STREAM_END : w->z.avail_in == 0 && w->z.avail_out != 0)
+			break;
+	}
+	w->len = 0;
+	return 0;
+}
+
+/* Room for one record in the block, flushing when full. */
+static unsigned char *slot(gc_writer *w)
+{
+	if (w->len + w->rs > IOBUF && flush_buf(w, 0) < 0)
+		return NULL;
+	unsigned char *p = w->buf + w->len;
+	memset(p, 0, w->rs);
+	w->len += w->rs;
+	w->nrec++;
+	return p;
+}
+
+gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
+{
+	gc_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return NULL;
+	w->buf = malloc(IOBUF + GC_HEADER_MAX);
+	if (!w->buf) {
+		free(w);
+		return NULL;
+	}
+	w->kind = h->kind;
+	w->rs = h->record_size < GC_RECORD_BASE ? GC_RECORD_BASE : h->record_size;
+	if (!path || strcmp(path, "-") == 0) {
+		w->fd = 1;
+		snprintf(w->name, sizeof w->name, "stdout");
+	} else {
+		snprintf(w->name, sizeof w->name, "%s", path);
+		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (w->fd < 0) {
+			wfail(w, "%s", strerror(errno));
+			return w;
+		}
+		w->own = 1;
+	}
+	if (isatty(w->fd) && !(flags & GC_W_FORCE)) {
+		wfail(w, "refusing to write a binary stream to a terminal "
+		      "(redirect it, pipe it, use -o FILE, or --force)");
+		return w;
+	}
+	gc_fd_tune(w->fd);
+	if (flags & GC_W_GZIP) {
+		w->zout = malloc(IOBUF);
+		if (!w->zout || deflateInit2(&w->z, 1, Z_DEFLATED, 15 + 16, 8,
+					     Z_DEFAULT_STRATEGY) != Z_OK) {
+			wfail(w, "cannot start gzip compression");
+			return w;
+		}
+		w->gz = 1;
+	}
+	size_t tl;
+	char *text = gc_header_text(h, &tl);
+	if (!text) {
+		wfail(w, "out of memory");
+		return w;
+	}
+	size_t hs = (GC_HEADER_FIXED + tl + 7) & ~(size_t)7;
+	if (hs > GC_HEADER_MAX) {
+		free(text);
+		wfail(w, "header text too long (%zu bytes)", tl);
+		return w;
+	}
+	unsigned char *p = w->buf;
+	memset(p, 0, hs);
+	memcpy(p, magic, 8);
+	gc_put16(p + 8, GC_STREAM_MAJOR);
+	gc_put16(p + 10, GC_STREAM_MINOR);
+	gc_put32(p + 12, (uint32_t)hs);
+	gc_put16(p + 16, h->kind);
+	gc_put16(p + 18, (uint16_t)w->rs);
+	gc_put32(p + 20, h->required);
+	gc_put32(p + 24, h->optional);
+	gc_put32(p + 28, (uint32_t)tl);
+	memcpy(p + GC_HEADER_FIXED, text, tl);
+	free(text);
+	w->len = hs;
+	return w;
+}
+
+int gc_write(gc_writer *w, const gc_rec *rec)
+{
+	if (w->failed)
+		return -1;
+	uint64_t rn = w->nrec + 1;
+	if (!w->in_kernel)
+		return wfail(w, "record %llu: data record outside a kernel (a bug in this tool)",
+			     (unsigned long long)rn);
+	if (rec->time < w->last_time)
+		return wfail(w, "record %llu: timestamp %llu is earlier than the previous "
+			     "record's %llu (a bug in this tool)", (unsigned long long)rn,
+			     (unsigned long long)rec->time, (unsigned long long)w->last_time);
+	if (rec->op < GC_LOAD || rec->op > GC_ATOMIC || rec->space >= GC_NSPACES || rec->flags > 15)
+		return wfail(w, "record %llu: bad operation, space or flags (a bug in this tool)",
+			     (unsigned long long)rn);
+	if (w->kind == GC_KIND_ACCESS ? rec->size > 255
+				       : rec->addr > GC_ADDR48_MAX)
+		return wfail(w, "record %llu: %s out of range for %s", (unsigned long long)rn,
+			     w->kind == GC_KIND_ACCESS ? "access size" : "line address beyond 48 bits",
+			     gc_kind_name(w->kind));
+	if ((rec->time & ~LOW32) != w->time_hi) {
+		unsigned char *q = slot(w);
+		if (!q)
+			return -1;
+		q[0] = GC_T_TIME;
+		gc_put64(q + 8, rec->time);
+		w->time_hi = rec->time & ~LOW32;
+	}
+	unsigned char *p = slot(w);
+	if (!p)
+		return -1;
+	p[0] = rec->op;
+	p[1] = (unsigned char)(rec->space | rec->flags << 4);
+	if (w->kind == GC_KIND_ACCESS) {
+		p[2] = rec->lane;
+		p[3] = (unsigned char)rec->size;
+		gc_put64(p + 24, rec->addr);
+	} else {
+		p[2] = rec->outcome;
+		p[3] = rec->mask;
+		gc_put64(p + 24, rec->addr | (uint64_t)rec->size << 48);
+	}
+	gc_put16(p + 4, rec->sm);
+	gc_put16(p + 6, rec->warp);
+	gc_put32(p + 8, rec->block);
+	gc_put32(p + 12, rec->pc);
+	gc_put32(p + 16, rec->seq);
+	gc_put32(p + 20, (uint32_t)rec->time);
+	w->last_time = rec->time;
+	w->ndata++;
+	w->kdata++;
+	return 0;
+}
+
+int gc_write_kbegin(gc_writer *w, const gc_kernel *k)
+{
+	if (w->failed)
+		return -1;
+	if (w->in_kernel)
+		return wfail(w, "kernel %u begins before kernel %u ended (a bug in this tool)",
+			     k->id, w->kid);
+	size_t nl = strlen(k->name);
+	if (nl > GC_NAME_MAX || k->nattr < 0 || k->nattr > GC_ATTR_MAX)
+		return wfail(w, "kernel %u: name or attributes too long", k->id);
+	unsigned char *p = slot(w);
+	if (!p)
+		return -1;
+	p[0] = GC_T_KBEGIN;
+	gc_put16(p + 2, (uint16_t)nl);
+	gc_put32(p + 4, k->id);
+	gc_put32(p + 8, k->grid[0]);
+	gc_put16(p + 12, (uint16_t)k->grid[1]);
+	gc_put16(p + 14, (uint16_t)k->grid[2]);
+	gc_put16(p + 16, k->block[0]);
+	gc_put16(p + 18, k->block[1]);
+	gc_put16(p + 20, k->block[2]);
+	gc_put16(p + 22, k->regs);
+	gc_put32(p + 24, k->shmem);
+	gc_put16(p + 28, (uint16_t)k->nattr);
+	for (int i = 0; i < k->nattr; i++) {
+		if (!(p = slot(w)))
+			return -1;
+		p[0] = GC_T_KATTR;
+		gc_put16(p + 2, k->attr_key[i]);
+		gc_put64(p + 8, k->attr_val[i]);
+	}
+	for (size_t got = 0; got < nl; got += GC_NAME_CHUNK) {
+		size_t n = nl - got < GC_NAME_CHUNK ? nl - got : GC_NAME_CHUNK;
+		if (!(p = slot(w)))
+			return -1;
+		p[0] = GC_T_KNAME;
+		p[1] = (unsigned char)n;
+		memcpy(p + 2, k->name + got, n);
+	}
+	w->in_kernel = 1;
+	w->kid = k->id;
+	w->kdata = 0;
+	return 0;
+}
+
+int gc_write_kend(gc_writer *w, uint32_t kernel)
+{
+	if (w->failed)
+		return -1;
+	if (!w->in_kernel || kernel != w->kid)
+		return wfail(w, "kernel %u ends but is not open (a bug in this tool)", kernel);
+	unsigned char *p = slot(w);
+	if (!p)
+		return -1;
+	p[0] = GC_T_KEND;
+	gc_put32(p + 4, kernel);
+	gc_put64(p + 8, w->kdata);
+	w->in_kernel = 0;
+	return 0;
+}
+
+static void wfree(gc_writer *w)
+{
+	if (w->gz)
+		deflateEnd(&w->z);
+	free(w->zout);
+	free(w->buf);
+	free(w);
+}
+
+int gc_writer_close(gc_writer *w)
+{
+	int rc = -1;
+	if (!w->failed && w->in_kernel)
+		wfail(w, "stream closed inside kernel %u (a bug in this tool)", w->kid);
+	if (!w->failed) {
+		uint64_t n = w->nrec;
+		unsigned char *p = slot(w);
+		if (p) {
+			p[0] = GC_T_END;
+			gc_put64(p + 8, n);
+			gc_put64(p + 16, w->ndata);
+			if (flush_buf(w, 1) == 0)
+				rc = 0;
+		}
+	}
+	if (w->own && w->fd >= 0) {
+		if (close(w->fd) < 0 && rc == 0)
+			rc = wfail(w, "close: %s", strerror(errno));
+		w->fd = -1;
+	}
+	if (rc < 0)
+		return -1; /* the handle stays for gc_writer_error, then abandon */
+	wfree(w);
+	return 0;
+}
+
+void gc_writer_abandon(gc_writer *w)
+{
+	if (!w)
+		return;
+	if (w->own && w->fd >= 0)
+		close(w->fd);
+	wfree(w);
+}
+
+int gc_writer_failed(const gc_writer *w) { return w->failed; }
+const char *gc_writer_error(const gc_writer *w) { return w->err; }
+uint64_t gc_writer_records(const gc_writer *w) { return w->ndata; }

@@ -1,0 +1,107 @@
+# Shared helpers for the bats files.  GC_BIN: the tools under test (the
+# build tree by default, or an installed copy).  GC_TESTBIN: test-only
+# programs.  SHARED: ../shared beside the project (real traces, seeds).
+
+GC_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+: "${GC_BIN:=$GC_ROOT/build/bin}"
+: "${GC_TESTBIN:=$GC_ROOT/build/tests}"
+PATH="$GC_BIN:$GC_TESTBIN:$PATH"
+FIX="$GC_ROOT/tests/fixtures"
+GOLDEN="$GC_ROOT/tests/golden"
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# run_status STATUS CMD...: run CMD, show its output on failure, and
+# require the exit status.
+run_status() {
+	local want=$1
+	shift
+	run "$@"
+	if [ "$status" -ne "$want" ]; then
+		echo "command: $*" >&2
+		echo "exit status $status, expected $want" >&2
+		echo "--- output ---" >&2
+		echo "$output" >&2
+		return 1
+	fi
+}
+
+# sh_status STATUS 'shell pipeline': like run_status, through sh -c,
+# with stdout in $T/out and stderr in $T/err.
+sh_status() {
+	local want=$1
+	shift
+	local st=0
+	sh -c "$1" >"$T/out" 2>"$T/err" || st=$?
+	if [ "$st" -ne "$want" ]; then
+		echo "command: $1" >&2
+		echo "exit status $st, expected $want" >&2
+		echo "--- stderr ---" >&2
+		cat "$T/err" >&2
+		return 1
+	fi
+}
+
+# expect_eq ACTUAL EXPECTED [WHAT]
+expect_eq() {
+	if [ "$1" != "$2" ]; then
+		echo "${3:-value}: got '$1', expected '$2'" >&2
+		return 1
+	fi
+}
+
+# expect_match STRING REGEX
+expect_match() {
+	if ! printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		echo "'$1' does not match /$2/" >&2
+		return 1
+	fi
+}
+
+# golden NAME FILE: compare FILE with tests/golden/NAME; UPDATE_GOLDEN=1
+# rewrites the golden file instead (review the diff before committing).
+golden() {
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+		mkdir -p "$GOLDEN"
+		cp "$2" "$GOLDEN/$1"
+		return 0
+	fi
+	diff -u "$GOLDEN/$1" "$2" >&2
+}
+
+# The mandatory cases of every tool (STYLE.md): help, version, unknown
+# option, bad value.  $1 tool, $2 an option taking a number.
+common_cli_cases() {
+	local tool=$1 numopt=$2
+	run_status 0 "$tool" --help
+	expect_match "${lines[0]}" "^(Usage|usage): $tool"
+	run_status 0 "$tool" -h
+	run_status 0 "$tool" --version
+	expect_match "${lines[0]}" "^$tool \(gc\) [0-9]"
+	expect_match "$output" "stream format: reads 1\.x, writes 1\.0"
+	expect_match "$output" "zlib [0-9]"
+	sh_status 2 "$tool --no-such-option"
+	expect_match "$(cat "$T/err")" "unknown option '--no-such-option'"
+	expect_match "$(cat "$T/err")" "Try '$tool --help'"
+	[ ! -s "$T/out" ]
+	if [ -n "$numopt" ]; then
+		sh_status 2 "$tool $numopt 12x"
+		expect_match "$(cat "$T/err")" "$numopt: '12x' is not a number"
+		[ ! -s "$T/out" ]
+	fi
+}
+
+# Every option the man page lists appears in --help and vice versa.
+help_matches_man() {
+	local tool=$1 man="$GC_ROOT/share/man/man1/$1.1"
+	local a b
+	a=$("$tool" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
+	b=$(grep -oE -- '\\-\\-[a-z][a-z0-9-]*' "$man" | sed 's/\\-/-/g' | sort -u)
+	if [ "$a" != "$b" ]; then
+		echo "options in --help and $man differ:" >&2
+		diff <(echo "$a") <(echo "$b") >&2
+		return 1
+	fi
+}
