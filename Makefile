@@ -24,7 +24,7 @@ GC_CFLAGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-unused-parameter \
 	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Ilib \
 	-DGC_DATADIR='"$(DATADIR)/gc"'
-GC_LDLIBS := -lz -lm
+GC_LDLIBS := -lz -llzma -lm
 
 O := build
 ifeq ($(SANITIZE),1)

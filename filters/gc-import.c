@@ -16,6 +16,14 @@
 static const gc_format formats[] = {
 	{"csv", "the CSV dump of gc-stats --dump (restores the stream exactly)",
 	 gc_csv_probe, gc_csv_import},
+	{"accelsim", "Accel-Sim NVBit traces: kernel-N.traceg, raw kernel-N.trace, kernelslist[.g]",
+	 gc_accelsim_probe, gc_accelsim_import},
+	{"nvbit", "NVBit mem_trace output (MEMTRACE: lines, or the older CTA/Kernel lines)",
+	 gc_nvbit_probe, gc_nvbit_import},
+	{"ppt-gpu", "PPT-GPU memory traces: kernel_K_block_B.mem, or app_config[.py] for a whole run",
+	 gc_ppt_probe, gc_ppt_import},
+	{"ocelot", "Ocelot .trc traces of the reuse-distance cache model (blocksize: header)",
+	 gc_ocelot_probe, gc_ocelot_import},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -26,6 +34,15 @@ static const char help[] =
 	"  -f, --format NAME    input format (default: detected from content)\n"
 	"      --list-formats   list the formats and exit\n"
 	"      --lenient        skip malformed lines, counting them on stderr\n"
+	"\n"
+	"NVBit, PPT-GPU and Ocelot traces:\n"
+	"      --junk keep|drop[=BELOW]  lane addresses below BELOW (default 0x1000):\n"
+	"                       keep them (default) or drop them (NVBit, PPT-GPU)\n"
+	"      --app-config FILE  PPT-GPU: launch geometry for .mem inputs\n"
+	"      --ppt-level N    PPT-GPU: the tracer's ENV_TRACING_LEVEL (default 1)\n"
+	"      --grid X[,Y[,Z]] Ocelot: grid of the traced launch (default: 1-D)\n"
+	"      --warp-size N    Ocelot: threads per warp (default 32)\n"
+	"\n"
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip           write gzip-compressed output\n"
 	"      --force          write binary output to a terminal\n"
@@ -38,6 +55,8 @@ static const char help[] =
 	"  -V, --version        show versions and exit\n";
 
 enum { OPT_LIST = GC_OPT_TOOL, OPT_LENIENT };
+/* NVBit, PPT-GPU and Ocelot options. */
+enum { OPT_JUNK = GC_OPT_TOOL + 0x40, OPT_APP_CONFIG, OPT_PPT_LEVEL, OPT_GRID, OPT_WARP_SIZE };
 
 struct cmdline {
 	gc_common c;
@@ -45,7 +64,50 @@ struct cmdline {
 	int list, lenient;
 	int ninputs;
 	char **inputs;
+	/* NVBit, PPT-GPU and Ocelot options. */
+	int junk;
+	uint64_t junk_below;
+	const char *app_config;
+	int ppt_level;
+	uint32_t grid[3];
+	int warp_size;
 };
+
+/* --junk keep|drop[=BELOW] */
+static void parse_junk(struct cmdline *cl, const char *arg)
+{
+	if (strcmp(arg, "keep") == 0)
+		cl->junk = GC_JUNK_KEEP;
+	else if (strcmp(arg, "drop") == 0)
+		cl->junk = GC_JUNK_DROP;
+	else if (strncmp(arg, "drop=", 5) == 0) {
+		cl->junk = GC_JUNK_DROP;
+		cl->junk_below = gc_num("--junk", arg + 5, 1, UINT64_MAX);
+	} else
+		gc_usage_error("--junk: expected keep, drop or drop=BELOW, not '%s'", arg);
+}
+
+/* --grid X[,Y[,Z]] */
+static void parse_grid(struct cmdline *cl, const char *arg)
+{
+	static const uint64_t max[3] = {UINT32_MAX, UINT16_MAX, UINT16_MAX};
+	char buf[96];
+	if (strlen(arg) >= sizeof buf)
+		gc_usage_error("--grid: '%s' is too long", arg);
+	strcpy(buf, arg);
+	char *p = buf;
+	for (int i = 0; i < 3; i++) {
+		char *comma = p ? strchr(p, ',') : NULL;
+		if (comma)
+			*comma = 0;
+		cl->grid[i] = p ? (uint32_t)gc_num("--grid", p, 1, max[i]) : 1;
+		p = comma ? comma + 1 : NULL;
+	}
+	if (p)
+		gc_usage_error("--grid: expected X[,Y[,Z]], not '%s'", arg);
+	if ((uint64_t)cl->grid[0] * cl->grid[1] * cl->grid[2] > UINT32_MAX)
+		gc_usage_error("--grid: %s blocks do not fit 32-bit block ids", arg);
+}
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
@@ -54,10 +116,18 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"format", required_argument, NULL, 'f'},
 		{"list-formats", no_argument, NULL, OPT_LIST},
 		{"lenient", no_argument, NULL, OPT_LENIENT},
+		{"junk", required_argument, NULL, OPT_JUNK},
+		{"app-config", required_argument, NULL, OPT_APP_CONFIG},
+		{"ppt-level", required_argument, NULL, OPT_PPT_LEVEL},
+		{"grid", required_argument, NULL, OPT_GRID},
+		{"warp-size", required_argument, NULL, OPT_WARP_SIZE},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	memset(cl, 0, sizeof *cl);
+	cl->junk_below = 0x1000;
+	cl->ppt_level = 1;
+	cl->warp_size = 32;
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS "f:", longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
@@ -65,6 +135,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case 'f': cl->format = optarg; break;
 		case OPT_LIST: cl->list = 1; break;
 		case OPT_LENIENT: cl->lenient = 1; break;
+		case OPT_JUNK: parse_junk(cl, optarg); break;
+		case OPT_APP_CONFIG: cl->app_config = optarg; break;
+		case OPT_PPT_LEVEL: cl->ppt_level = (int)gc_num("--ppt-level", optarg, 0, 15); break;
+		case OPT_GRID: parse_grid(cl, optarg); break;
+		case OPT_WARP_SIZE: cl->warp_size = (int)gc_num("--warp-size", optarg, 1, 256); break;
 		default: gc_usage_error("unexpected option");
 		}
 	}
@@ -187,6 +262,12 @@ int main(int argc, char **argv)
 	im.lenient = cl.lenient;
 	im.bad = on_bad;
 	im.fatal = on_fatal;
+	/* NVBit, PPT-GPU and Ocelot options. */
+	im.junk_policy = cl.junk;
+	im.junk_below = cl.junk_below;
+	im.warp_size = cl.warp_size;
+	gc_ppt_configure(cl.app_config, cl.ppt_level);
+	gc_ocelot_configure(cl.grid[0] ? cl.grid : NULL);
 	gc_header_add_provenance(&im.h, gc_cmdline());
 	if (cl.c.gpu) {
 		gc_gpu g;

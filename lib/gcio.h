@@ -18,6 +18,9 @@ const char *gc_input_name(const gc_input *in);
 int gc_input_compressed(const gc_input *in);
 int gc_input_is_regular(const gc_input *in);
 uint64_t gc_input_consumed(const gc_input *in); /* raw bytes read so far */
+/* Start again from the beginning of a regular file (decompression
+ * restarted): 0, or -1 when the input cannot be rewound (a pipe). */
+int gc_input_rewind(gc_input *in);
 void gc_input_close(gc_input *in);
 
 /* Ask for a 1 MiB pipe buffer when fd is a pipe (ignored elsewhere). */

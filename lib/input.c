@@ -1,13 +1,15 @@
 /*
- * input.c - byte input from a file or standard input, gzip detected by
- * content and decompressed on the fly.  Reads move data in large blocks;
- * a pipe is asked for a 1 MiB buffer.
+ * input.c - byte input from a file or standard input, gzip and xz
+ * detected by content and decompressed on the fly (concatenated members or
+ * streams included).  Reads move data in large blocks; a pipe is asked for
+ * a 1 MiB buffer.
  */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "gcio.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +24,12 @@ struct gc_input {
 	int fd, own;
 	int gz;               /* decompressing */
 	int gz_done;          /* last gzip member ended at end of input */
+	int xz;               /* decompressing xz (liblzma) */
+	int xz_done;
 	int raw_eof;
 	z_stream z;
+	lzma_stream lz;
+	off_t start;          /* where a regular file began (for a rewind) */
 	unsigned char *raw;   /* raw (compressed or plain) bytes */
 	size_t raw_pos, raw_len;
 	uint64_t consumed;    /* raw bytes taken from the file */
@@ -73,6 +79,8 @@ static ssize_t raw_more(gc_input *in)
 	}
 }
 
+static void start_decoder(gc_input *in);
+
 gc_input *gc_input_open(const char *path)
 {
 	gc_input *in = calloc(1, sizeof *in);
@@ -101,18 +109,71 @@ gc_input *gc_input_open(const char *path)
 		}
 	}
 	gc_fd_tune(in->fd);
-	/* Enough bytes to recognise gzip. */
-	while (in->raw_len < 2 && !in->raw_eof)
+	in->start = lseek(in->fd, 0, SEEK_CUR);
+	start_decoder(in);
+	return in;
+}
+
+static const unsigned char xz_magic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
+
+static int xz_init(gc_input *in)
+{
+	lzma_stream init = LZMA_STREAM_INIT;
+	in->lz = init;
+	if (lzma_stream_decoder(&in->lz, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+		return fail(in, "%s: %s", "cannot start xz decompression");
+	in->xz = 1;
+	return 0;
+}
+
+/* Look at the first bytes and start gzip or xz decompression. */
+static void start_decoder(gc_input *in)
+{
+	while (in->raw_len < sizeof xz_magic && !in->raw_eof)
 		if (raw_more(in) < 0)
-			return in;
+			return;
 	if (in->raw_len >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
 		if (inflateInit2(&in->z, 15 + 16) != Z_OK) {
 			fail(in, "%s: %s", "cannot start gzip decompression");
-			return in;
+			return;
 		}
 		in->gz = 1;
+	} else if (in->raw_len >= sizeof xz_magic &&
+		   memcmp(in->raw, xz_magic, sizeof xz_magic) == 0) {
+		xz_init(in);
 	}
-	return in;
+}
+
+static ssize_t xz_read(gc_input *in, unsigned char *dst, size_t cap)
+{
+	while (!in->xz_done) {
+		if (in->raw_pos == in->raw_len && !in->raw_eof && raw_more(in) < 0)
+			return -1;
+		in->lz.next_in = in->raw + in->raw_pos;
+		in->lz.avail_in = in->raw_len - in->raw_pos;
+		in->lz.next_out = dst;
+		in->lz.avail_out = cap;
+		/* LZMA_CONCATENATED needs LZMA_FINISH to know the input ended. */
+		lzma_action act = in->raw_eof && in->raw_pos == in->raw_len ? LZMA_FINISH : LZMA_RUN;
+		lzma_ret rc = lzma_code(&in->lz, act);
+		in->raw_pos = in->raw_len - in->lz.avail_in;
+		size_t got = cap - in->lz.avail_out;
+		if (rc == LZMA_STREAM_END) {
+			in->xz_done = 1;
+		} else if (rc == LZMA_BUF_ERROR) {
+			return fail(in, "%s: %s", "truncated xz data");
+		} else if (rc == LZMA_MEM_ERROR) {
+			return fail(in, "%s: %s", "out of memory (xz)");
+		} else if (rc == LZMA_FORMAT_ERROR) {
+			return fail(in, "%s: %s", "trailing garbage after xz data");
+		} else if (rc != LZMA_OK) {
+			return fail(in, "%s: xz data error: %s", rc == LZMA_OPTIONS_ERROR
+				    ? "unsupported options" : "corrupt input");
+		}
+		if (got)
+			return (ssize_t)got;
+	}
+	return 0;
 }
 
 static ssize_t gz_read(gc_input *in, unsigned char *dst, size_t cap)
@@ -160,6 +221,8 @@ ssize_t gc_input_read(gc_input *in, void *dst, size_t cap)
 		return 0;
 	if (in->gz)
 		return gz_read(in, dst, cap);
+	if (in->xz)
+		return xz_read(in, dst, cap);
 	if (in->raw_pos < in->raw_len) {
 		size_t n = in->raw_len - in->raw_pos;
 		if (n > cap)
@@ -186,7 +249,7 @@ ssize_t gc_input_read(gc_input *in, void *dst, size_t cap)
 int gc_input_failed(const gc_input *in) { return in->failed; }
 const char *gc_input_error(const gc_input *in) { return in->err; }
 const char *gc_input_name(const gc_input *in) { return in->name; }
-int gc_input_compressed(const gc_input *in) { return in->gz; }
+int gc_input_compressed(const gc_input *in) { return in->gz || in->xz; }
 uint64_t gc_input_consumed(const gc_input *in) { return in->consumed; }
 
 int gc_input_is_regular(const gc_input *in)
@@ -195,12 +258,35 @@ int gc_input_is_regular(const gc_input *in)
 	return fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+int gc_input_rewind(gc_input *in)
+{
+	if (in->failed || in->start < 0 || !gc_input_is_regular(in))
+		return -1;
+	if (lseek(in->fd, in->start, SEEK_SET) < 0)
+		return fail(in, "%s: cannot rewind: %s", strerror(errno));
+	in->raw_pos = in->raw_len = 0;
+	in->raw_eof = 0;
+	in->consumed = 0;
+	if (in->gz) {
+		inflateEnd(&in->z);
+		in->gz = in->gz_done = 0;
+	}
+	if (in->xz) {
+		lzma_end(&in->lz);
+		in->xz = in->xz_done = 0;
+	}
+	start_decoder(in);
+	return in->failed ? -1 : 0;
+}
+
 void gc_input_close(gc_input *in)
 {
 	if (!in)
 		return;
 	if (in->gz)
 		inflateEnd(&in->z);
+	if (in->xz)
+		lzma_end(&in->lz);
 	if (in->own && in->fd >= 0)
 		close(in->fd);
 	free(in->raw);

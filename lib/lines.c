@@ -138,6 +138,16 @@ uint64_t gc_lines_number(const gc_lines *l) { return l->lineno; }
 uint64_t gc_lines_bytes(const gc_lines *l) { return l->bytes; }
 int gc_lines_is_regular(const gc_lines *l) { return gc_input_is_regular(l->in); }
 
+int gc_lines_rewind(gc_lines *l)
+{
+	if (l->failed || gc_input_rewind(l->in) < 0)
+		return -1;
+	l->pos = l->len = 0;
+	l->eof = 0;
+	l->lineno = l->bytes = 0;
+	return 0;
+}
+
 void gc_lines_close(gc_lines *l)
 {
 	if (!l)

@@ -2,6 +2,7 @@
 #ifndef GC_LINES_H
 #define GC_LINES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct gc_lines gc_lines;
@@ -25,6 +26,9 @@ uint64_t gc_lines_bytes(const gc_lines *l);
  * detection); *len is set to what is available (up to 64 KiB). */
 const char *gc_lines_peek(gc_lines *l, size_t *len);
 int gc_lines_is_regular(const gc_lines *l);
+/* Read a regular file again from its first line (line numbers and byte
+ * counts restart): 0, or -1 when it cannot be rewound (a pipe). */
+int gc_lines_rewind(gc_lines *l);
 void gc_lines_close(gc_lines *l);
 
 #endif

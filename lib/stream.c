@@ -314,10 +314,21 @@ int gc_read(gc_reader *r, gc_rec *rec)
 	if (r->done)
 		return GC_EOF;
 	uint64_t off;
-	const unsigned char *p = next_raw(r, &off, "end-of-stream record");
-	if (!p)
-		return GC_ERR;
-	unsigned t = p[0];
+	const unsigned char *p;
+	unsigned t;
+	/* Time-base records only set the high half of the clock. */
+	for (;;) {
+		if (!(p = next_raw(r, &off, "end-of-stream record")))
+			return GC_ERR;
+		if ((t = p[0]) != GC_T_TIME)
+			break;
+		uint64_t tm = gc_get64(p + 8);
+		if (tm < r->last_time)
+			return recfail(r, off, "time base %llu is earlier than the previous record's %llu",
+				       (unsigned long long)tm, (unsigned long long)r->last_time);
+		r->time_hi = tm & ~LOW32;
+		r->nrec++;
+	}
 	if (t >= GC_LOAD && t <= GC_ATOMIC) {
 		if (!r->in_kernel)
 			return recfail(r, off, "data record outside a kernel");
@@ -378,15 +389,6 @@ int gc_read(gc_reader *r, gc_rec *rec)
 		r->nrec++;
 		rec->kernel = id;
 		return GC_KEND;
-	}
-	case GC_T_TIME: {
-		uint64_t tm = gc_get64(p + 8);
-		if (tm < r->last_time)
-			return recfail(r, off, "time base %llu is earlier than the previous record's %llu",
-				       (unsigned long long)tm, (unsigned long long)r->last_time);
-		r->time_hi = tm & ~LOW32;
-		r->nrec++;
-		return gc_read(r, rec);
 	}
 	case GC_T_END: {
 		uint64_t n = gc_get64(p + 8), d = gc_get64(p + 16);

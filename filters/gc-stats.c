@@ -1,0 +1,893 @@
+/*
+ * gc-stats - count, classify and dump the records of any gc stream.
+ *
+ * Reads: one stream of any kind (accesses, requests, DRAM transactions).
+ * Writes: a readable report (default), one JSON object (--json), or every
+ * record as CSV (--dump), which gc-import restores byte for byte.
+ *
+ * Nothing is printed until the stream has been read to its verified end
+ * record: a broken stream gives the reader's message and an empty report.
+ * The per-record work is a few counters and one hash probe for the group
+ * of 64 sectors the record falls in, skipped when it is the group of the
+ * record before (the lanes of a coalesced access, a streaming kernel).
+ */
+#include "csv.h"
+#include "gc.h"
+#include "hash.h"
+#include "prog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+	"Usage: gc-stats [options] [file]\n"
+	"Count, classify and dump the records of a gc stream.\n"
+	"\n"
+	"      --json           print one JSON object instead of the report\n"
+	"      --dump           print every record as CSV (gc-import restores it)\n"
+	"      --by KEY         add a breakdown by kernel, sm, pc or warp\n"
+	"      --line N         line size in bytes (default: header line_size, else 128)\n"
+	"      --sector N       sector size in bytes (default: header sector_size, else 32)\n"
+	"  -o, --output FILE    write to FILE (default: stdout)\n"
+	"      --stats FILE     also write the JSON summary to FILE\n"
+	"      --progress       show progress on a terminal\n"
+	"  -q, --quiet          no warnings\n"
+	"  -v, --verbose        with --dump or --json, also print the report on stderr\n"
+	"  -h, --help           show this help and exit\n"
+	"  -V, --version        show versions and exit\n";
+
+enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR };
+enum mode { M_REPORT, M_JSON, M_DUMP };
+enum by { BY_NONE, BY_KERNEL, BY_SM, BY_PC, BY_WARP };
+static const char *const by_names[] = {NULL, "kernel", "sm", "pc", "warp"};
+
+struct cmdline {
+	gc_common c;
+	const char *input;
+	enum mode mode;
+	enum by by;
+	uint64_t line, sector; /* 0: from the header */
+};
+
+/* One kernel launch as the report lists it. */
+struct kern {
+	gc_kernel *k;
+	uint64_t first;   /* the stream's data records before it began */
+	uint64_t records; /* set at its end */
+};
+
+/* One row of the --by breakdown. */
+struct row {
+	uint32_t kernel;
+	uint64_t key;
+	uint64_t records, ops[4], bytes, hits, misses;
+};
+
+struct stats {
+	const gc_header *h;
+	int kind;
+	uint64_t records, ops[4], spaces[GC_NSPACES], bytes;
+	uint64_t results[4], classes[8], writebacks, bypasses;
+	unsigned outcomes_seen; /* OR of every outcome byte */
+	uint64_t time_first, time_last;
+	uint64_t stream_records, stream_bytes;
+
+	/* Distinct sectors: group of 64 consecutive sectors -> mask of those
+	 * seen.  One entry holds 16 lines of 128 bytes, so the table stays
+	 * small and a streaming kernel seldom probes it.  Distinct lines: a
+	 * line of up to 64 sectors is a field of the mask, counted when its
+	 * first sector appears; a request whose mask holds none of its own
+	 * line's sectors leaves the line in `bare`, counted at the end if no
+	 * sector of it ever appears; longer lines have a set of their own. */
+	uint64_t line_size, sector_size;
+	unsigned lshift, sshift, lss; /* log2 of line, sector, sectors a line */
+	int wide;                     /* more than 64 sectors a line */
+	gc_hmap groups;
+	uint64_t sectors, lines;
+	uint64_t prev_group;
+	uint64_t *prev_bits;          /* value of prev_group, until the next put */
+	gc_hset bare;
+	gc_hset wide_lines;
+	uint64_t prev_wide_line;
+	uint64_t distinct_lines;      /* set at the end */
+
+	struct kern *kerns;
+	size_t nkerns, kcap;
+	struct kern *cur;
+
+	enum by by;
+	gc_hmap keys;         /* breakdown key -> index into rows */
+	struct row *rows;
+	size_t nrows, rcap, kfirst; /* rows of the current kernel from kfirst */
+	uint64_t prev_key;
+	struct row *prev_row;
+};
+
+static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"output", required_argument, NULL, 'o'},
+		{"stats", required_argument, NULL, GC_OPT_STATS},
+		{"progress", no_argument, NULL, GC_OPT_PROGRESS},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"dump", no_argument, NULL, OPT_DUMP},
+		{"by", required_argument, NULL, OPT_BY},
+		{"line", required_argument, NULL, OPT_LINE},
+		{"sector", required_argument, NULL, OPT_SECTOR},
+		{NULL, 0, NULL, 0},
+	};
+	int c, json = 0, dump = 0;
+	memset(cl, 0, sizeof *cl);
+	while ((c = gc_getopt(argc, argv, "hVqvo:", longopts)) != -1) {
+		if (gc_common_option(&cl->c, c, optarg, help))
+			continue;
+		switch (c) {
+		case OPT_JSON: json = 1; break;
+		case OPT_DUMP: dump = 1; break;
+		case OPT_BY:
+			for (int i = BY_KERNEL; i <= BY_WARP; i++)
+				if (strcmp(optarg, by_names[i]) == 0)
+					cl->by = (enum by)i;
+			if (!cl->by)
+				gc_usage_error("--by: '%s' is not kernel, sm, pc or warp", optarg);
+			break;
+		case OPT_LINE: cl->line = gc_num("--line", optarg, 1, 1u << 30); break;
+		case OPT_SECTOR: cl->sector = gc_num("--sector", optarg, 1, 1u << 30); break;
+		default: gc_usage_error("unexpected option");
+		}
+	}
+	if (json && dump)
+		gc_usage_error("--json and --dump exclude each other");
+	cl->mode = dump ? M_DUMP : json ? M_JSON : M_REPORT;
+	if (cl->line & (cl->line - 1))
+		gc_usage_error("--line: %llu is not a power of two", (unsigned long long)cl->line);
+	if (cl->sector & (cl->sector - 1))
+		gc_usage_error("--sector: %llu is not a power of two", (unsigned long long)cl->sector);
+	cl->input = gc_one_input(argc, argv);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return p;
+}
+
+static unsigned log2u(uint64_t v)
+{
+	unsigned n = 0;
+	while (v > 1) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+/* A size from the command line or the header key, else the default. */
+static uint64_t geometry(const gc_reader *r, uint64_t opt, const char *key, uint64_t dflt)
+{
+	if (opt)
+		return opt;
+	const char *v = gc_header_get(gc_reader_header(r), key);
+	if (!v)
+		return dflt;
+	char *end;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (end == v || *end || n == 0 || n > (1u << 30) || (n & (n - 1)))
+		gc_die(GC_EXIT_DATA, "%s: header key %s: '%s' is not a power of two "
+		       "(--%s N overrides it)", gc_reader_name(r), key, v,
+		       strcmp(key, "line_size") == 0 ? "line" : "sector");
+	return n;
+}
+
+static void stats_init(struct stats *s, const struct cmdline *cl, const gc_reader *r)
+{
+	memset(s, 0, sizeof *s);
+	s->h = gc_reader_header(r);
+	s->kind = s->h->kind;
+	s->by = cl->by;
+	s->line_size = geometry(r, cl->line, "line_size", 128);
+	s->sector_size = geometry(r, cl->sector, "sector_size", 32);
+	int from_opts = cl->line || cl->sector;
+	if (s->sector_size > s->line_size && from_opts)
+		gc_usage_error("the sector size %llu is larger than the line size %llu",
+			       (unsigned long long)s->sector_size, (unsigned long long)s->line_size);
+	if (s->sector_size > s->line_size)
+		gc_die(GC_EXIT_DATA, "%s: header: the sector size %llu is larger than the line "
+		       "size %llu", gc_reader_name(r), (unsigned long long)s->sector_size,
+		       (unsigned long long)s->line_size);
+	s->lshift = log2u(s->line_size);
+	s->sshift = log2u(s->sector_size);
+	s->lss = s->lshift - s->sshift;
+	s->wide = s->lss > 6;
+	gc_hmap_init(&s->groups, 0);
+	gc_hset_init(&s->bare, 0);
+	gc_hset_init(&s->wide_lines, 0);
+	s->prev_wide_line = UINT64_MAX; /* not a line number: lines are long here */
+	gc_hmap_init(&s->keys, 0);
+}
+
+/* ---- counting ----------------------------------------------------------- */
+
+static inline unsigned popcount64(uint64_t x)
+{
+	x -= (x >> 1) & UINT64_C(0x5555555555555555);
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* The bits of the line field of a group's mask holding bit p. */
+static inline uint64_t line_field(const struct stats *s, unsigned p)
+{
+	uint64_t ones = s->lss == 6 ? UINT64_MAX : (UINT64_C(1) << (1u << s->lss)) - 1;
+	return ones << (p >> s->lss << s->lss);
+}
+
+/* Lines whose first sectors are in `fresh`, given those seen `before`. */
+static unsigned new_lines(const struct stats *s, uint64_t before, uint64_t fresh)
+{
+	unsigned n = 0;
+	while (fresh) {
+		uint64_t f = line_field(s, (unsigned)__builtin_ctzll(fresh));
+		n += !(before & f);
+		fresh &= ~f;
+	}
+	return n;
+}
+
+/* Mark sectors `bits` of group g as seen. */
+static inline void touch(struct stats *s, uint64_t g, uint64_t bits)
+{
+	uint64_t *v;
+	if (s->prev_bits && g == s->prev_group) {
+		v = s->prev_bits;
+	} else {
+		v = gc_hmap_put(&s->groups, g, NULL);
+		if (!v)
+			gc_die(GC_EXIT_DATA, "out of memory (%zu sector groups)",
+			       gc_hmap_count(&s->groups));
+		s->prev_group = g;
+		s->prev_bits = v;
+	}
+	uint64_t fresh = bits & ~*v;
+	if (fresh) {
+		if (!s->wide)
+			s->lines += new_lines(s, *v, fresh);
+		*v |= fresh;
+		s->sectors += popcount64(fresh);
+	}
+}
+
+/* Lines longer than 64 sectors have a set of their own. */
+static void touch_wide_lines(struct stats *s, uint64_t l0, uint64_t l1)
+{
+	for (uint64_t l = l0;; l++) {
+		if (l != s->prev_wide_line && gc_hset_add(&s->wide_lines, l) < 0)
+			gc_die(GC_EXIT_DATA, "out of memory (%zu distinct lines)",
+			       gc_hset_count(&s->wide_lines));
+		s->prev_wide_line = l;
+		if (l == l1)
+			break;
+	}
+}
+
+/* Sectors first..last of a group as a mask. */
+static inline uint64_t sector_bits(unsigned first, unsigned last)
+{
+	return ((UINT64_C(2) << last) - 1) & ~((UINT64_C(1) << first) - 1);
+}
+
+/* The bytes [addr, addr+size) of an access; size 0 counts as one byte. */
+static void touch_range(struct stats *s, uint64_t addr, unsigned size)
+{
+	uint64_t last = addr + (size ? size - 1 : 0);
+	if (last < addr)
+		last = UINT64_MAX;
+	if (s->wide)
+		touch_wide_lines(s, addr >> s->lshift, last >> s->lshift);
+	uint64_t s0 = addr >> s->sshift, s1 = last >> s->sshift;
+	uint64_t g0 = s0 >> 6, g1 = s1 >> 6;
+	if (g0 == g1) {
+		touch(s, g0, sector_bits(s0 & 63, s1 & 63));
+		return;
+	}
+	touch(s, g0, sector_bits(s0 & 63, 63));
+	for (uint64_t g = g0 + 1; g < g1; g++)
+		touch(s, g, UINT64_MAX);
+	touch(s, g1, sector_bits(0, s1 & 63));
+}
+
+/* The line of a request, and sector i of the mask at addr + i * sector. */
+static void touch_request(struct stats *s, uint64_t addr, unsigned mask)
+{
+	uint64_t line = addr >> s->lshift, s0 = addr >> s->sshift;
+	unsigned off = s0 & 63;
+	if (s->wide) /* its line, and the next when the mask reaches it */
+		touch_wide_lines(s, line, mask ? (s0 + 31 - (unsigned)__builtin_clz(mask)) >> s->lss
+					      : line);
+	touch(s, s0 >> 6, (uint64_t)mask << off);
+	if (off > 56 && mask >> (64 - off))
+		touch(s, (s0 >> 6) + 1, mask >> (64 - off));
+	if (!s->wide) {
+		/* The sectors of the mask on the request's own line. */
+		unsigned own = (1u << s->lss) - (unsigned)(s0 & ((1u << s->lss) - 1));
+		if (!(mask & (own >= 8 ? 0xffu : (1u << own) - 1)) && gc_hset_add(&s->bare, line) < 0)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+}
+
+/* The count of distinct lines, once the stream has been read. */
+static uint64_t count_lines(const struct stats *s)
+{
+	if (s->wide)
+		return gc_hset_count(&s->wide_lines);
+	uint64_t n = s->lines, line;
+	size_t it = 0;
+	while (gc_hset_next(&s->bare, &it, &line)) {
+		uint64_t sec = line << s->lss;
+		const uint64_t *v = gc_hmap_get(&s->groups, sec >> 6);
+		n += !v || !(*v & line_field(s, sec & 63));
+	}
+	return n;
+}
+
+static uint64_t by_key(const struct stats *s, const gc_rec *r)
+{
+	switch (s->by) {
+	case BY_SM: return r->sm;
+	case BY_PC: return r->pc;
+	case BY_WARP: return (uint64_t)r->block << 16 | r->warp;
+	default: return 0;
+	}
+}
+
+static void count_by(struct stats *s, const gc_rec *r, int hit, int miss)
+{
+	uint64_t key = by_key(s, r);
+	struct row *w = s->prev_row;
+	if (!w || key != s->prev_key) {
+		int added;
+		uint64_t *v = gc_hmap_put(&s->keys, key, &added);
+		if (!v)
+			gc_die(GC_EXIT_DATA, "out of memory");
+		if (added) {
+			if (s->nrows == s->rcap) {
+				s->rcap = s->rcap ? 2 * s->rcap : 64;
+				s->rows = xrealloc(s->rows, s->rcap * sizeof *s->rows);
+			}
+			w = &s->rows[s->nrows];
+			memset(w, 0, sizeof *w);
+			w->kernel = s->by == BY_SM ? 0 : r->kernel;
+			w->key = s->by == BY_KERNEL ? r->kernel : key;
+			*v = s->nrows++;
+		}
+		w = &s->rows[*v];
+		s->prev_key = key;
+		s->prev_row = w;
+	}
+	w->records++;
+	w->ops[r->op]++;
+	w->bytes += r->size;
+	w->hits += (uint64_t)hit;
+	w->misses += (uint64_t)miss;
+}
+
+static inline void count(struct stats *s, const gc_rec *r)
+{
+	unsigned o = r->outcome, res = GC_OUT_RESULT(o);
+	int hit = res == GC_R_HIT, miss = res >= GC_R_SECTOR_MISS;
+	if (!s->records)
+		s->time_first = r->time;
+	s->time_last = r->time;
+	s->records++;
+	s->ops[r->op]++;
+	s->spaces[r->space]++;
+	s->bytes += r->size;
+	if (o) {
+		/* Results and classes of outcome 0 follow from the total. */
+		s->outcomes_seen |= o;
+		s->results[res]++;
+		s->classes[GC_OUT_CLASS(o)]++;
+		s->writebacks += (o & GC_OUT_WRITEBACK) != 0;
+		s->bypasses += (o & GC_OUT_BYPASS) != 0;
+	}
+	if (s->kind == GC_KIND_ACCESS)
+		touch_range(s, r->addr, r->size);
+	else
+		touch_request(s, r->addr, r->mask);
+	if (s->by)
+		count_by(s, r, hit, miss);
+}
+
+static void kernel_begin(struct stats *s, const gc_kernel *k)
+{
+	if (s->nkerns == s->kcap) {
+		s->kcap = s->kcap ? 2 * s->kcap : 16;
+		s->kerns = xrealloc(s->kerns, s->kcap * sizeof *s->kerns);
+	}
+	struct kern *e = &s->kerns[s->nkerns++];
+	e->k = xrealloc(NULL, sizeof *e->k);
+	*e->k = *k;
+	e->first = s->records;
+	e->records = 0;
+	s->cur = e;
+	if (s->by != BY_NONE && s->by != BY_SM) {
+		/* Keys are per kernel launch: forget the last launch's. */
+		for (size_t i = s->kfirst; i < s->nrows; i++)
+			gc_hmap_del(&s->keys, s->by == BY_KERNEL ? 0 : s->rows[i].key);
+		s->kfirst = s->nrows;
+		s->prev_row = NULL;
+	}
+}
+
+static void kernel_end(struct stats *s)
+{
+	s->cur->records = s->records - s->cur->first;
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+static int annotated(const struct stats *s)
+{
+	return (s->h->optional & GC_OPT_ANNOTATED) || s->outcomes_seen;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->kernel != y->kernel)
+		return x->kernel < y->kernel ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Sort the breakdown and merge rows of the same key (a kernel id launched
+ * twice). */
+static void finish_rows(struct stats *s)
+{
+	if (!s->nrows)
+		return;
+	qsort(s->rows, s->nrows, sizeof *s->rows, row_cmp);
+	size_t n = 1;
+	for (size_t i = 1; i < s->nrows; i++) {
+		struct row *a = &s->rows[n - 1], *b = &s->rows[i];
+		if (row_cmp(a, b) == 0) {
+			a->records += b->records;
+			for (int j = 0; j < 4; j++)
+				a->ops[j] += b->ops[j];
+			a->bytes += b->bytes;
+			a->hits += b->hits;
+			a->misses += b->misses;
+		} else {
+			s->rows[n++] = *b;
+		}
+	}
+	s->nrows = n;
+}
+
+static const char *flag_names(uint32_t optional, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", optional & GC_OPT_SCHEDULED ? " scheduled" : "",
+		 optional & GC_OPT_ANNOTATED ? " annotated" : "",
+		 optional & ~(GC_OPT_SCHEDULED | GC_OPT_ANNOTATED) ? " unknown" : "");
+	return buf[0] ? buf + 1 : "none";
+}
+
+static int digits(uint64_t v)
+{
+	int n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+#define LABEL "%-18s"
+#define SUBLABEL "  %-16s"
+
+/* A kernel name on one line: control bytes as \n, \t or \xNN. */
+static void put_name(FILE *f, const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+static void report_kernels(FILE *f, const struct stats *s)
+{
+	char grid[40], block[24];
+	int wi = 2, wg = 4, wb = 5, wr = 4, ws = 5, wn = 7;
+	for (size_t i = 0; i < s->nkerns; i++) {
+		const gc_kernel *k = s->kerns[i].k;
+		wi = max_int(wi, digits(k->id));
+		wg = max_int(wg, snprintf(grid, sizeof grid, "%ux%ux%u", k->grid[0], k->grid[1], k->grid[2]));
+		wb = max_int(wb, snprintf(block, sizeof block, "%ux%ux%u", k->block[0], k->block[1], k->block[2]));
+		wr = max_int(wr, digits(k->regs));
+		ws = max_int(ws, digits(k->shmem));
+		wn = max_int(wn, digits(s->kerns[i].records));
+	}
+	fprintf(f, "  %*s  %-*s  %-*s  %*s  %*s  %*s  name\n", wi, "id", wg, "grid", wb, "block",
+		wr, "regs", ws, "shmem", wn, "records");
+	for (size_t i = 0; i < s->nkerns; i++) {
+		const gc_kernel *k = s->kerns[i].k;
+		snprintf(grid, sizeof grid, "%ux%ux%u", k->grid[0], k->grid[1], k->grid[2]);
+		snprintf(block, sizeof block, "%ux%ux%u", k->block[0], k->block[1], k->block[2]);
+		fprintf(f, "  %*u  %-*s  %-*s  %*u  %*u  %*llu", wi, k->id, wg, grid, wb, block,
+			wr, k->regs, ws, k->shmem, wn, (unsigned long long)s->kerns[i].records);
+		if (k->name[0]) {
+			fputs("  ", f);
+			put_name(f, k->name);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void report_rows(FILE *f, const struct stats *s)
+{
+	int ann = annotated(s);
+	/* Key columns, then the counters. */
+	const char *kc[3];
+	int nk = 0;
+	if (s->by != BY_SM)
+		kc[nk++] = "kernel";
+	if (s->by == BY_SM)
+		kc[nk++] = "sm";
+	if (s->by == BY_PC)
+		kc[nk++] = "pc";
+	if (s->by == BY_WARP) {
+		kc[nk++] = "block";
+		kc[nk++] = "warp";
+	}
+	static const char *const vc[] = {"records", "loads", "stores", "atomics", "bytes",
+					 "hits", "misses"};
+	int nv = ann ? 7 : 5;
+	int w[10];
+	char cell[24];
+	for (int i = 0; i < nk; i++)
+		w[i] = (int)strlen(kc[i]);
+	for (int i = 0; i < nv; i++)
+		w[nk + i] = (int)strlen(vc[i]);
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct row *r = &s->rows[i];
+		uint64_t v[10];
+		int n = 0;
+		if (s->by != BY_SM)
+			v[n++] = r->kernel;
+		if (s->by == BY_SM)
+			v[n++] = r->key;
+		if (s->by == BY_WARP) {
+			v[n++] = r->key >> 16;
+			v[n++] = r->key & 0xffff;
+		}
+		for (int j = 0; j < n; j++)
+			w[j] = max_int(w[j], digits(v[j]));
+		if (s->by == BY_PC)
+			w[n] = max_int(w[n], snprintf(cell, sizeof cell, "0x%llx",
+						    (unsigned long long)r->key));
+		uint64_t c[7] = {r->records, r->ops[GC_LOAD], r->ops[GC_STORE], r->ops[GC_ATOMIC],
+				 r->bytes, r->hits, r->misses};
+		for (int j = 0; j < nv; j++)
+			w[nk + j] = max_int(w[nk + j], digits(c[j]));
+	}
+	fprintf(f, "\nby %s\n ", by_names[s->by]);
+	for (int i = 0; i < nk; i++)
+		fprintf(f, " %*s", w[i] + 1, kc[i]);
+	for (int i = 0; i < nv; i++)
+		fprintf(f, " %*s", w[nk + i] + 1, vc[i]);
+	fputc('\n', f);
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct row *r = &s->rows[i];
+		int n = 0;
+		fputc(' ', f);
+		if (s->by != BY_SM)
+			fprintf(f, " %*u", w[n++] + 1, r->kernel);
+		if (s->by == BY_SM)
+			fprintf(f, " %*llu", w[n++] + 1, (unsigned long long)r->key);
+		if (s->by == BY_PC) {
+			snprintf(cell, sizeof cell, "0x%llx", (unsigned long long)r->key);
+			fprintf(f, " %*s", w[n++] + 1, cell);
+		}
+		if (s->by == BY_WARP) {
+			fprintf(f, " %*llu", w[n++] + 1, (unsigned long long)(r->key >> 16));
+			fprintf(f, " %*llu", w[n++] + 1, (unsigned long long)(r->key & 0xffff));
+		}
+		uint64_t c[7] = {r->records, r->ops[GC_LOAD], r->ops[GC_STORE], r->ops[GC_ATOMIC],
+				 r->bytes, r->hits, r->misses};
+		for (int j = 0; j < nv; j++)
+			fprintf(f, " %*llu", w[nk + j] + 1, (unsigned long long)c[j]);
+		fputc('\n', f);
+	}
+}
+
+static void report(FILE *f, const struct stats *s, const char *input)
+{
+	const gc_header *h = s->h;
+	char buf[64];
+	fprintf(f, LABEL "%s\n", "input", input);
+	fprintf(f, LABEL "%s\n", "kind", gc_kind_name(s->kind));
+	fprintf(f, LABEL "%u.%u, %u-byte records\n", "format", h->major, h->minor, h->record_size);
+	fprintf(f, LABEL "required 0x%x, optional 0x%x (%s)\n", "flags", h->required,
+		h->optional, flag_names(h->optional, buf, sizeof buf));
+	const char *prov = gc_header_get(h, "provenance");
+	fprintf(f, LABEL "%s\n", "provenance", prov ? prov : "(none)");
+	int first = 1;
+	for (int i = 0; i < h->nkv; i++) {
+		if (strcmp(h->key[i], "provenance") == 0)
+			continue;
+		fprintf(f, LABEL "%s=%s\n", first ? "header" : "", h->key[i], h->val[i]);
+		first = 0;
+	}
+	fprintf(f, LABEL "%llu records, %llu bytes\n", "stream",
+		(unsigned long long)s->stream_records, (unsigned long long)s->stream_bytes);
+	fprintf(f, LABEL "%zu\n", "kernels", s->nkerns);
+	if (s->nkerns)
+		report_kernels(f, s);
+	fprintf(f, LABEL "%llu\n", "records", (unsigned long long)s->records);
+	for (int op = GC_LOAD; op <= GC_ATOMIC; op++)
+		fprintf(f, SUBLABEL "%llu\n", gc_op_name(op), (unsigned long long)s->ops[op]);
+	fprintf(f, "by space\n");
+	for (int sp = 0; sp < GC_NSPACES; sp++)
+		if (s->spaces[sp])
+			fprintf(f, SUBLABEL "%llu\n", gc_space_name(sp), (unsigned long long)s->spaces[sp]);
+	fprintf(f, LABEL "%llu\n", "bytes", (unsigned long long)s->bytes);
+	fprintf(f, LABEL "%llu (%llu-byte lines)\n", "distinct lines",
+		(unsigned long long)s->distinct_lines,
+		(unsigned long long)s->line_size);
+	fprintf(f, LABEL "%llu (%llu-byte sectors)\n", "distinct sectors",
+		(unsigned long long)s->sectors, (unsigned long long)s->sector_size);
+	if (s->records)
+		fprintf(f, LABEL "first %llu, last %llu, span %llu\n", "time",
+			(unsigned long long)s->time_first, (unsigned long long)s->time_last,
+			(unsigned long long)(s->time_last - s->time_first));
+	else
+		fprintf(f, LABEL "(no records)\n", "time");
+	if (annotated(s)) {
+		fprintf(f, "results\n");
+		for (int r = GC_R_HIT; r <= GC_R_MISS; r++)
+			fprintf(f, SUBLABEL "%llu\n", gc_result_name(r), (unsigned long long)s->results[r]);
+		fprintf(f, SUBLABEL "%llu\n", "none", (unsigned long long)s->results[GC_R_NONE]);
+		fprintf(f, "miss classes\n");
+		for (int c = GC_C_COMPULSORY; c < GC_NCLASSES; c++)
+			fprintf(f, SUBLABEL "%llu\n", gc_class_name(c), (unsigned long long)s->classes[c]);
+		uint64_t odd = 0;
+		for (int c = GC_NCLASSES; c < 8; c++)
+			odd += s->classes[c];
+		if (odd)
+			fprintf(f, SUBLABEL "%llu\n", "unknown", (unsigned long long)odd);
+		fprintf(f, LABEL "%llu\n", "write-backs", (unsigned long long)s->writebacks);
+		fprintf(f, LABEL "%llu\n", "bypasses", (unsigned long long)s->bypasses);
+	}
+	if (s->by)
+		report_rows(f, s);
+}
+
+static void json(FILE *f, const struct stats *s, const char *input)
+{
+	const gc_header *h = s->h;
+	static const char *const kinds[] = {NULL, "accesses", "requests", "dram"};
+	static const char *const results[] = {"none", "hit", "sector_miss", "miss"};
+	char buf[32];
+	gc_json j;
+	gc_json_begin(&j, f);
+	gc_json_str(&j, "input", input);
+	gc_json_str(&j, "kind", kinds[s->kind]);
+	snprintf(buf, sizeof buf, "%u.%u", h->major, h->minor);
+	gc_json_str(&j, "version", buf);
+	gc_json_u64(&j, "record_size", h->record_size);
+	gc_json_u64(&j, "required", h->required);
+	gc_json_u64(&j, "optional", h->optional);
+	gc_json_obj(&j, "header");
+	for (int i = 0; i < h->nkv; i++)
+		gc_json_str(&j, h->key[i], h->val[i]);
+	gc_json_close(&j);
+	gc_json_u64(&j, "stream_records", s->stream_records);
+	gc_json_u64(&j, "stream_bytes", s->stream_bytes);
+	gc_json_u64(&j, "kernels", s->nkerns);
+	gc_json_u64(&j, "records", s->records);
+	gc_json_u64(&j, "loads", s->ops[GC_LOAD]);
+	gc_json_u64(&j, "stores", s->ops[GC_STORE]);
+	gc_json_u64(&j, "atomics", s->ops[GC_ATOMIC]);
+	gc_json_obj(&j, "by_space");
+	for (int sp = 0; sp < GC_NSPACES; sp++)
+		gc_json_u64(&j, gc_space_name(sp), s->spaces[sp]);
+	gc_json_close(&j);
+	gc_json_u64(&j, "bytes", s->bytes);
+	gc_json_u64(&j, "line_size", s->line_size);
+	gc_json_u64(&j, "sector_size", s->sector_size);
+	gc_json_u64(&j, "distinct_lines", s->distinct_lines);
+	gc_json_u64(&j, "distinct_sectors", s->sectors);
+	if (s->records) {
+		gc_json_u64(&j, "time_first", s->time_first);
+		gc_json_u64(&j, "time_last", s->time_last);
+	} else {
+		gc_json_null(&j, "time_first");
+		gc_json_null(&j, "time_last");
+	}
+	gc_json_bool(&j, "annotated", annotated(s));
+	if (annotated(s)) {
+		gc_json_u64(&j, "hits", s->results[GC_R_HIT]);
+		gc_json_u64(&j, "misses", s->results[GC_R_SECTOR_MISS] + s->results[GC_R_MISS]);
+		gc_json_obj(&j, "by_result");
+		for (int r = 0; r < 4; r++)
+			gc_json_u64(&j, results[r], s->results[r]);
+		gc_json_close(&j);
+		gc_json_obj(&j, "by_class");
+		for (int c = GC_C_COMPULSORY; c < GC_NCLASSES; c++)
+			gc_json_u64(&j, gc_class_name(c), s->classes[c]);
+		gc_json_close(&j);
+		gc_json_u64(&j, "writebacks", s->writebacks);
+		gc_json_u64(&j, "bypasses", s->bypasses);
+	}
+	gc_json_arr(&j, "per_kernel");
+	for (size_t i = 0; i < s->nkerns; i++) {
+		const gc_kernel *k = s->kerns[i].k;
+		gc_json_obj(&j, NULL);
+		gc_json_u64(&j, "id", k->id);
+		gc_json_str(&j, "name", k->name);
+		gc_json_arr(&j, "grid");
+		for (int d = 0; d < 3; d++)
+			gc_json_u64(&j, NULL, k->grid[d]);
+		gc_json_close(&j);
+		gc_json_arr(&j, "block");
+		for (int d = 0; d < 3; d++)
+			gc_json_u64(&j, NULL, k->block[d]);
+		gc_json_close(&j);
+		gc_json_u64(&j, "regs", k->regs);
+		gc_json_u64(&j, "shmem", k->shmem);
+		gc_json_obj(&j, "attributes");
+		for (int a = 0; a < k->nattr; a++) {
+			char an[16];
+			gc_json_u64(&j, gc_csv_attr_name(k->attr_key[a], an), k->attr_val[a]);
+		}
+		gc_json_close(&j);
+		gc_json_u64(&j, "records", s->kerns[i].records);
+		gc_json_close(&j);
+	}
+	gc_json_close(&j);
+	if (s->by) {
+		gc_json_str(&j, "by", by_names[s->by]);
+		gc_json_arr(&j, "breakdown");
+		for (size_t i = 0; i < s->nrows; i++) {
+			const struct row *r = &s->rows[i];
+			gc_json_obj(&j, NULL);
+			if (s->by == BY_SM)
+				gc_json_u64(&j, "sm", r->key);
+			else
+				gc_json_u64(&j, "kernel", r->kernel);
+			if (s->by == BY_PC)
+				gc_json_u64(&j, "pc", r->key);
+			if (s->by == BY_WARP) {
+				gc_json_u64(&j, "block", r->key >> 16);
+				gc_json_u64(&j, "warp", r->key & 0xffff);
+			}
+			gc_json_u64(&j, "records", r->records);
+			gc_json_u64(&j, "loads", r->ops[GC_LOAD]);
+			gc_json_u64(&j, "stores", r->ops[GC_STORE]);
+			gc_json_u64(&j, "atomics", r->ops[GC_ATOMIC]);
+			gc_json_u64(&j, "bytes", r->bytes);
+			if (annotated(s)) {
+				gc_json_u64(&j, "hits", r->hits);
+				gc_json_u64(&j, "misses", r->misses);
+			}
+			gc_json_close(&j);
+		}
+		gc_json_close(&j);
+	}
+	gc_json_end(&j);
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
+static void dump_check(gc_csv_out *d, int rc)
+{
+	if (rc < 0)
+		gc_die(GC_EXIT_DATA, "%s", gc_csv_out_error(d));
+}
+
+int main(int argc, char **argv)
+{
+	struct cmdline cl;
+	struct stats s;
+	gc_rec rec;
+
+	gc_prog_init("gc-stats", argc, argv);
+	parse_cmdline(argc, argv, &cl);
+	gc_reader *r = gc_open_stream(cl.input);
+	stats_init(&s, &cl, r);
+	/* The report goes out (and -o FILE is made) only after the end. */
+	FILE *out = NULL;
+	gc_csv_out *dump = NULL;
+	if (cl.mode == M_DUMP) {
+		out = gc_open_text(cl.c.out);
+		dump = gc_csv_out_open(out, cl.c.out && strcmp(cl.c.out, "-") != 0 ? cl.c.out
+						: "stdout", s.h);
+		if (!dump)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+
+	for (;;) {
+		int ev = gc_read(r, &rec);
+		if (ev == GC_DATA) {
+			count(&s, &rec);
+			if (dump)
+				dump_check(dump, gc_csv_out_data(dump, &rec));
+		} else if (ev == GC_KBEGIN) {
+			kernel_begin(&s, gc_reader_kernel(r));
+			if (dump)
+				dump_check(dump, gc_csv_out_kbegin(dump, gc_reader_kernel(r)));
+		} else if (ev == GC_KEND) {
+			kernel_end(&s);
+			if (dump)
+				dump_check(dump, gc_csv_out_kend(dump, rec.kernel, s.cur->records));
+		} else if (ev == GC_EOF) {
+			break;
+		} else {
+			/* What was dumped so far goes out; it has no end line. */
+			if (dump)
+				gc_csv_out_flush(dump);
+			gc_progress_end(cl.c.progress);
+			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
+		}
+		if (cl.c.progress)
+			gc_progress(1, gc_reader_bytes(r), 0);
+	}
+	gc_progress_end(cl.c.progress);
+	s.stream_records = gc_reader_records(r) + 1;
+	s.stream_bytes = gc_reader_bytes(r);
+	finish_rows(&s);
+	s.distinct_lines = count_lines(&s);
+	s.results[GC_R_NONE] = s.records - s.results[GC_R_HIT] - s.results[GC_R_SECTOR_MISS] -
+			       s.results[GC_R_MISS];
+	const char *input = gc_reader_name(r);
+
+	if (!out)
+		out = gc_open_text(cl.c.out);
+	if (dump) {
+		dump_check(dump, gc_csv_out_end(dump, gc_reader_records(r), s.records));
+		dump_check(dump, gc_csv_out_flush(dump));
+		gc_csv_out_free(dump);
+	} else if (cl.mode == M_JSON) {
+		json(out, &s, input);
+	} else {
+		report(out, &s, input);
+	}
+	if (cl.c.verbose && cl.mode != M_REPORT)
+		report(stderr, &s, input);
+	if (cl.c.stats) {
+		FILE *f = gc_open_text(cl.c.stats);
+		json(f, &s, input);
+		if (f != out)
+			gc_close_text(f, cl.c.stats);
+	}
+	gc_close_text(out, cl.c.out);
+
+	for (size_t i = 0; i < s.nkerns; i++)
+		free(s.kerns[i].k);
+	free(s.kerns);
+	free(s.rows);
+	gc_hmap_free(&s.groups);
+	gc_hset_free(&s.wide_lines);
+	gc_hset_free(&s.bare);
+	gc_hmap_free(&s.keys);
+	gc_reader_close(r);
+	return 0;
+}

@@ -1,0 +1,422 @@
+#!/usr/bin/env bats
+# gc-gen: synthetic kernels.  The stream is decoded with od and awk (byte
+# layout in gc-stream(5)), so these tests need no other gc tool.
+
+load helpers
+
+# hsize FILE: the header size (bytes 12-15).
+hsize() {
+	od -An -tu4 -j12 -N4 "$1" | tr -d ' '
+}
+
+# htext FILE: the header's key=value text.
+htext() {
+	local hs
+	hs=$(hsize "$1")
+	head -c "$hs" "$1" | tail -c +65 | tr -d '\000'
+}
+
+# records FILE: one line per record after the header.
+#   data:    ld|st LANE WARP BLOCK PC SEQ ADDR SIZE   (PC and ADDR in hex)
+#   begin:   begin ID GX GY GZ BX BY BZ REGS SHMEM NATTR
+#   attr:    attr KEY VALUE
+#   name:    name TEXT
+#   end:     end ID COUNT
+#   eos:     eos RECORDS DATA
+records() {
+	od -An -tx1 -v -w32 -j "$(hsize "$1")" "$1" | awk '
+	function h(s,    i, v) {
+		v = 0
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	function le(a, b,    i, s) { s = ""; for (i = b; i >= a; i--) s = s $i; return h(s) }
+	function hx(a, b,    i, s) {
+		s = ""
+		for (i = b; i >= a; i--) s = s $i
+		sub(/^0+/, "", s)
+		return "0x" (s == "" ? "0" : s)
+	}
+	$1 == "01" || $1 == "02" {
+		print ($1 == "01" ? "ld" : "st"), h($3), le(7, 8), le(9, 12), hx(13, 16),
+		      le(17, 20), hx(25, 32), h($4)
+		next
+	}
+	$1 == "80" { print "begin", le(5, 8), le(9, 12), le(13, 14), le(15, 16), le(17, 18),
+		     le(19, 20), le(21, 22), le(23, 24), le(25, 28), le(29, 30); next }
+	$1 == "81" { print "attr", le(3, 4), le(9, 16); next }
+	$1 == "82" {
+		s = ""
+		for (i = 3; i < 3 + h($2); i++) s = s sprintf("%c", h($i))
+		print "name", s
+		next
+	}
+	$1 == "83" { print "end", le(5, 8), le(9, 16); next }
+	$1 == "8f" { print "eos", le(9, 16), le(17, 24); next }
+	{ print "other", $1 }'
+}
+
+# data FILE: the data records only.
+data() {
+	records "$1" | grep -E '^(ld|st) '
+}
+
+# count FILE PATTERN: data records matching an ERE.
+count() {
+	data "$1" | grep -cE "$2" || true
+}
+
+gen() {
+	gc-gen "$@" >"$T/s" || return 1
+}
+
+@test "gc-gen: mandatory command-line cases" {
+	common_cli_cases gc-gen -n
+	help_matches_man gc-gen
+}
+
+@test "gc-gen: --list names every kernel with a description" {
+	run_status 0 gc-gen --list
+	expect_eq "${#lines[@]}" 11 "kernels listed"
+	for k in vecadd copy rowcopy colcopy matmul transpose stencil2d spmv gather strided table2; do
+		expect_match "$output" "^$k +[A-Za-z0-9]"
+	done
+}
+
+@test "gc-gen: table2 is seed 000 Table 2 in per-warp program order" {
+	gen table2
+	data "$T/s" >"$T/d"
+	cat >"$T/want" <<-'EOF'
+	ld 0 0 0 0x10 0 0x10000000 4
+	ld 0 0 0 0x20 1 0x10000004 4
+	ld 0 1 0 0x10 0 0x10000008 4
+	ld 0 1 0 0x20 1 0x1000000c 4
+	ld 0 2 0 0x10 0 0x10000010 4
+	ld 0 2 0 0x20 1 0x10000014 4
+	ld 0 3 0 0x10 0 0x10000018 4
+	ld 0 3 0 0x20 1 0x1000001c 4
+	EOF
+	diff -u "$T/want" "$T/d"
+	# the first instruction of the four warps loads x[0], x[2], x[4], x[6]
+	# and the second x[1], x[3], x[5], x[7], as in the table
+	expect_eq "$(awk '$5 == "0x10" { printf "%s ", $7 }' "$T/d")" \
+		"0x10000000 0x10000008 0x10000010 0x10000018 "
+	expect_eq "$(awk '$5 == "0x20" { printf "%s ", $7 }' "$T/d")" \
+		"0x10000004 0x1000000c 0x10000014 0x1000001c "
+}
+
+@test "gc-gen: kernel begin, attributes, end and end of stream" {
+	gen table2
+	records "$T/s" >"$T/r"
+	expect_eq "$(sed -n 1p "$T/r")" "begin 1 1 1 1 4 1 1 32 0 1"
+	expect_eq "$(sed -n 2p "$T/r")" "attr 2 8"
+	expect_eq "$(sed -n 3p "$T/r")" "name table2"
+	expect_eq "$(tail -n 2 "$T/r" | head -n 1)" "end 1 8"
+	expect_eq "$(tail -n 1 "$T/r")" "eos 12 8"
+}
+
+@test "gc-gen: header keys and provenance" {
+	gen table2 --seed 7
+	htext "$T/s" >"$T/h"
+	grep -qx 'source_format=gc-gen' "$T/h"
+	grep -qx 'kernel=table2' "$T/h"
+	grep -qx 'warp_size=1' "$T/h"
+	grep -qx 'elem_size=4' "$T/h"
+	grep -qx 'seed=7' "$T/h"
+	grep -qx 'provenance=gc-gen table2 --seed 7' "$T/h"
+	# kind 1 (accesses), record size 32, no flags (unscheduled)
+	expect_eq "$(od -An -tu2 -j16 -N4 "$T/s" | tr -s ' ')" " 1 32"
+	expect_eq "$(od -An -tu4 -j20 -N8 "$T/s" | tr -s ' ')" " 0 0"
+}
+
+@test "gc-gen: every record is unscheduled (sm 0, time 0) and global" {
+	gen vecadd -n 1000
+	od -An -tx1 -v -w32 -j "$(hsize "$T/s")" "$T/s" |
+		awk '($1 == "01" || $1 == "02") && ($2 != "00" || $5 $6 != "0000" ||
+		     $21 $22 $23 $24 != "00000000") { bad++ } END { exit bad > 0 }'
+}
+
+@test "gc-gen: vecadd -n 100 has a partial last warp" {
+	gen vecadd -n 100
+	data "$T/s" >"$T/d"
+	expect_eq "$(grep -c '^ld ' "$T/d")" 200 loads
+	expect_eq "$(grep -c '^st ' "$T/d")" 100 stores
+	# A at the base, B and C each on the next 256-byte boundary
+	expect_eq "$(sed -n 1p "$T/d")" "ld 0 0 0 0x10 0 0x10000000 4"
+	expect_eq "$(sed -n 33p "$T/d")" "ld 0 0 0 0x20 1 0x10000200 4"
+	expect_eq "$(sed -n 65p "$T/d")" "st 0 0 0 0x30 2 0x10000400 4"
+	# warp 3 runs threads 96..99: lanes 0..3
+	expect_eq "$(awk '$3 == 3 { printf "%s ", $2 }' "$T/d")" "0 1 2 3 0 1 2 3 0 1 2 3 "
+	expect_eq "$(tail -n 1 "$T/d")" "st 3 3 0 0x30 2 0x1000058c 4"
+	expect_eq "$(awk '$3 > 3' "$T/d" | wc -l)" 0
+	records "$T/s" >"$T/r"
+	expect_eq "$(sed -n 1p "$T/r")" "begin 1 1 1 1 256 1 1 32 0 1"
+	expect_eq "$(sed -n 2p "$T/r")" "attr 2 12"
+}
+
+@test "gc-gen: copy blocks, warps and lanes follow the linear thread id" {
+	gen copy -n 200 --block 64
+	data "$T/s" >"$T/d"
+	expect_eq "$(wc -l <"$T/d")" 400
+	# thread 130 is block 2, warp 0, lane 2
+	grep -qx 'ld 2 0 2 0x10 0 0x10000208 4' "$T/d"
+	grep -qx 'st 2 0 2 0x20 1 0x10000608 4' "$T/d"
+	# block 3 holds threads 192..199 only
+	expect_eq "$(awk '$4 == 3 && $1 == "ld"' "$T/d" | wc -l)" 8
+	# order: block by block, warp by warp, lanes ascending, loads before stores
+	awk '{ k = sprintf("%010d %05d %d %03d", $4, $3, $6, $2); if (k <= prev) exit 1; prev = k }' "$T/d"
+	records "$T/s" | grep -q '^begin 1 4 1 1 64 1 1 '
+}
+
+@test "gc-gen: rowcopy is seed 000 Fig. 3 (thread t copies row t)" {
+	gen rowcopy --height 3 --width 4
+	data "$T/s" >"$T/d"
+	cat >"$T/want" <<-'EOF'
+	ld 0 0 0 0x10 0 0x10000000 4
+	ld 1 0 0 0x10 0 0x10000010 4
+	ld 2 0 0 0x10 0 0x10000020 4
+	st 0 0 0 0x20 1 0x10000100 4
+	st 1 0 0 0x20 1 0x10000110 4
+	st 2 0 0 0x20 1 0x10000120 4
+	ld 0 0 0 0x10 2 0x10000004 4
+	ld 1 0 0 0x10 2 0x10000014 4
+	ld 2 0 0 0x10 2 0x10000024 4
+	EOF
+	head -n 9 "$T/d" | diff -u "$T/want" -
+	expect_eq "$(wc -l <"$T/d")" 24
+	# the figure: one block of H threads, W = 1024, 4-byte floats
+	gen rowcopy --height 256 --width 1024
+	records "$T/s" | grep -q '^begin 1 1 1 1 256 1 1 '
+	expect_eq "$(count "$T/s" '^ld ')" $((256 * 1024))
+	expect_eq "$(count "$T/s" '^st ')" $((256 * 1024))
+	records "$T/s" | grep -qx "attr 2 $((8 * 1024 * 2))"
+}
+
+@test "gc-gen: colcopy walks down the columns, coalesced" {
+	gen colcopy --height 2 --width 40
+	data "$T/s" >"$T/d"
+	expect_eq "$(wc -l <"$T/d")" 160
+	# warp 1 is threads 32..39; its second load reads row 1
+	grep -qx 'ld 7 1 0 0x10 2 0x1000013c 4' "$T/d"
+	# row 0 of B starts at 0x10000100 (A is 320 bytes)
+	grep -qx 'st 0 0 0 0x20 1 0x10000200 4' "$T/d"
+	records "$T/s" | grep -q '^begin 1 1 1 1 40 1 1 '
+}
+
+@test "gc-gen: matmul counts follow N*N*2N loads and N*N stores" {
+	gen matmul -n 8
+	expect_eq "$(count "$T/s" '^ld ')" $((8 * 8 * 16))
+	expect_eq "$(count "$T/s" '^st ')" 64
+	records "$T/s" >"$T/r"
+	# 16x16 blocks over 8x8: one block, threads x >= 8 or y >= 8 idle
+	expect_eq "$(sed -n 1p "$T/r")" "begin 1 1 1 1 16 16 1 32 0 1"
+	# 8 warps (two rows of 16 each, 8 active lanes per row) x (2*8 + 1)
+	expect_eq "$(sed -n 2p "$T/r")" "attr 2 $((4 * 17))"
+	data "$T/s" >"$T/d"
+	# thread (x 3, y 1) is lane 19 of warp 0: A[1][k], B[k][3], C[1][3]
+	grep -qx 'ld 19 0 0 0x10 0 0x10000020 4' "$T/d"
+	grep -qx 'ld 19 0 0 0x20 1 0x1000010c 4' "$T/d"
+	grep -qx 'ld 19 0 0 0x10 2 0x10000024 4' "$T/d"
+	grep -qx 'st 19 0 0 0x30 16 0x1000022c 4' "$T/d"
+	# M x N = 3 x 5 with K = 7
+	gen matmul --height 3 --width 5 --inner 7 --block 4x2
+	expect_eq "$(count "$T/s" '^ld ')" $((3 * 5 * 2 * 7))
+	expect_eq "$(count "$T/s" '^st ')" 15
+	records "$T/s" | grep -q '^begin 1 2 2 1 4 2 1 '
+}
+
+@test "gc-gen: transpose reads rows and writes columns" {
+	gen transpose --width 3 --height 2 --block 4x4
+	data "$T/s" >"$T/d"
+	cat >"$T/want" <<-'EOF'
+	ld 0 0 0 0x10 0 0x10000000 4
+	ld 1 0 0 0x10 0 0x10000004 4
+	ld 2 0 0 0x10 0 0x10000008 4
+	ld 4 0 0 0x10 0 0x1000000c 4
+	ld 5 0 0 0x10 0 0x10000010 4
+	ld 6 0 0 0x10 0 0x10000014 4
+	st 0 0 0 0x20 1 0x10000100 4
+	st 1 0 0 0x20 1 0x10000108 4
+	st 2 0 0 0x20 1 0x10000110 4
+	st 4 0 0 0x20 1 0x10000104 4
+	st 5 0 0 0x20 1 0x1000010c 4
+	st 6 0 0 0x20 1 0x10000114 4
+	EOF
+	diff -u "$T/want" "$T/d"
+}
+
+@test "gc-gen: stencil2d reads five neighbours of every interior point" {
+	gen stencil2d --width 10 --height 7
+	expect_eq "$(count "$T/s" '^ld ')" $((5 * 8 * 5))
+	expect_eq "$(count "$T/s" '^st ')" $((8 * 5))
+	data "$T/s" >"$T/d"
+	# point (1, 1) is lane 17 of warp 0: north, west, centre, east, south
+	expect_eq "$(awk '$2 == 17 && $3 == 0 { printf "%s %s ", $5, $7 }' "$T/d")" \
+		"0x10 0x10000004 0x20 0x10000028 0x30 0x1000002c 0x40 0x10000030 0x50 0x10000054 0x60 0x1000022c "
+	# no boundary thread: lanes 0 and 16 (x = 0) and x = 9 never appear
+	expect_eq "$(awk '$2 == 0 || $2 == 16 || $2 == 9 || $2 == 25' "$T/d" | wc -l)" 0
+	expect_eq "$(awk '$4 != 0' "$T/d" | wc -l)" 0
+}
+
+@test "gc-gen: spmv counts, sorted distinct columns, CSR addresses" {
+	gen spmv -n 100 --width 1000 --nnz 5 --seed 3
+	expect_eq "$(count "$T/s" ' 0x(10|20) ')" 200
+	expect_eq "$(count "$T/s" ' 0x(30|40|50) ')" $((100 * 5 * 3))
+	expect_eq "$(count "$T/s" '^st ')" 100
+	data "$T/s" >"$T/d"
+	# rowptr is 101 ints; col and val 500 each; x 1000 elements; y 100
+	grep -qx 'ld 5 0 0 0x10 0 0x10000014 4' "$T/d"
+	grep -qx 'ld 5 0 0 0x20 1 0x10000018 4' "$T/d"
+	grep -qx 'ld 5 0 0 0x30 2 0x10000264 4' "$T/d"
+	grep -qx 'ld 5 0 0 0x40 3 0x10000a64 4' "$T/d"
+	grep -qx 'st 5 0 0 0x60 17 0x10002214 4' "$T/d"
+	# per row: x addresses ascending, distinct, inside x[0..999]
+	awk '$5 == "0x50" { print $3 * 32 + $2, $7 }' "$T/d" | sort -s -k1,1n >"$T/x"
+	awk '{ if ($1 == row && $2 <= prev) exit 1; row = $1; prev = $2 }' "$T/x"
+	expect_eq "$(awk '$2 < "0x10001200" || $2 > "0x1000219c"' "$T/x" | wc -l)" 0
+	expect_eq "$(wc -l <"$T/x")" 500
+}
+
+@test "gc-gen: spmv with a density gives rows of different lengths" {
+	gen spmv -n 64 --nnz 0.25
+	data "$T/s" >"$T/d"
+	awk '$5 == "0x50" { n[$3 * 32 + $2]++ } END { for (r in n) print n[r] }' "$T/d" |
+		sort -u >"$T/len"
+	[ "$(wc -l <"$T/len")" -gt 3 ]
+	# the warp runs as long as its longest row; lanes of shorter rows idle
+	expect_eq "$(count "$T/s" '^st ')" 64
+	gen spmv -n 4 --nnz 1.0
+	expect_eq "$(count "$T/s" ' 0x50 ')" 16
+}
+
+@test "gc-gen: gather loads idx[i], then A[idx[i]] inside A" {
+	gen gather -n 1000
+	expect_eq "$(count "$T/s" '^ld ')" 2000
+	expect_eq "$(count "$T/s" '^st ')" 1000
+	data "$T/s" >"$T/d"
+	# idx at the base (1000 ints), A at 0x10001000, B at 0x10002000
+	grep -qx 'ld 0 0 0 0x10 0 0x10000000 4' "$T/d"
+	grep -qx 'st 0 0 0 0x30 2 0x10002000 4' "$T/d"
+	expect_eq "$(awk '$5 == "0x20" && ($7 < "0x10001000" || $7 > "0x10001f9c")' "$T/d" | wc -l)" 0
+	# random, not a permutation of a pattern: many distinct elements
+	[ "$(awk '$5 == "0x20" { print $7 }' "$T/d" | sort -u | wc -l)" -gt 500 ]
+}
+
+@test "gc-gen: strided is seed 000 Fig. 7 (two identical loops of one warp)" {
+	gen strided --loads 6 --stride 8192
+	data "$T/s" >"$T/d"
+	expect_eq "$(wc -l <"$T/d")" $((2 * 6 * 32))
+	records "$T/s" | grep -q '^begin 1 1 1 1 32 1 1 '
+	records "$T/s" | grep -qx 'attr 2 12'
+	awk '{ print $5, $6, $2, $7 }' "$T/d" >"$T/got"
+	for pc in 0x10 0x20; do
+		for i in 0 1 2 3 4 5; do
+			for l in $(seq 0 31); do
+				seq=$i
+				[ $pc = 0x20 ] && seq=$((i + 6))
+				printf '%s %d %d 0x%x\n' $pc $seq $l $((0x10000000 + i * 8192 + l * 4))
+			done
+		done
+	done >"$T/want"
+	diff -u "$T/want" "$T/got"
+	# the two loops touch the same addresses
+	diff <(awk '$1 == "0x10" { print $4 }' "$T/got") <(awk '$1 == "0x20" { print $4 }' "$T/got")
+}
+
+@test "gc-gen: --elem, --base and --warp-size change addresses and warps" {
+	gen copy -n 40 -e 8 --base 0x20000000 --warp-size 16
+	data "$T/s" >"$T/d"
+	grep -qx 'ld 7 2 0 0x10 0 0x20000138 8' "$T/d"
+	grep -qx 'st 0 0 0 0x20 1 0x20000200 8' "$T/d"
+	htext "$T/s" | grep -qx 'warp_size=16'
+	htext "$T/s" | grep -qx 'elem_size=8'
+	# an unaligned base holds the first array; the next is aligned
+	gen copy -n 4 --base 0x1001
+	data "$T/s" >"$T/d"
+	grep -qx 'ld 0 0 0 0x10 0 0x1001 4' "$T/d"
+	grep -qx 'st 0 0 0 0x20 1 0x1100 4' "$T/d"
+}
+
+@test "gc-gen: --kernels K writes K identical kernels, ids 1..K" {
+	gen copy -n 50 --kernels 3
+	records "$T/s" >"$T/r"
+	expect_eq "$(grep '^begin' "$T/r" | awk '{ printf "%s ", $2 }')" "1 2 3 "
+	expect_eq "$(grep '^end' "$T/r" | awk '{ printf "%s:%s ", $2, $3 }')" "1:100 2:100 3:100 "
+	expect_eq "$(grep -c '^attr 2 4$' "$T/r")" 3
+	expect_eq "$(tail -n 1 "$T/r")" "eos $((3 * (100 + 4))) 300"
+}
+
+@test "gc-gen: mem_insts matches the warp instructions of every kernel" {
+	for k in vecadd copy rowcopy colcopy matmul transpose stencil2d spmv gather strided table2; do
+		gen "$k" -n 50 --block 16 2>/dev/null || gen "$k" -n 50
+		records "$T/s" >"$T/r"
+		want=$(grep -m1 '^attr 2 ' "$T/r" | awk '{ print $3 }')
+		got=$(grep -E '^(ld|st) ' "$T/r" | awk '{ print $3, $4, $6 }' | sort -u | wc -l)
+		expect_eq "$got" "$want" "$k mem_insts"
+	done
+}
+
+@test "gc-gen: the same seed gives the same bytes; another seed another stream" {
+	for k in spmv gather; do
+		gc-gen "$k" -n 500 --seed 11 >"$T/a"
+		gc-gen "$k" -n 500 --seed 11 >"$T/b"
+		cmp "$T/a" "$T/b"
+		gc-gen "$k" -n 500 --seed 12 >"$T/c"
+		! cmp -s <(data "$T/a") <(data "$T/c")
+	done
+	gc-gen matmul -n 20 >"$T/a"
+	gc-gen matmul -n 20 >"$T/b"
+	cmp "$T/a" "$T/b"
+}
+
+@test "gc-gen: -o FILE and -z give the same stream as stdout" {
+	gc-gen stencil2d -n 40 >"$T/a"
+	gc-gen stencil2d -n 40 -o "$T/b"
+	gc-gen stencil2d -n 40 >"$T/c"
+	cmp "$T/a" "$T/c"
+	# provenance differs by the -o option only
+	cmp <(data "$T/a") <(data "$T/b")
+	htext "$T/b" | grep -qx "provenance=gc-gen stencil2d -n 40 -o $T/b"
+	gc-gen stencil2d -n 40 -z >"$T/z"
+	expect_eq "$(head -c 2 "$T/z" | od -An -tx1 | tr -d ' ')" 1f8b
+	gunzip -c <"$T/z" >"$T/u"
+	cmp <(tail -c +"$(($(hsize "$T/a") + 1))" "$T/a") <(tail -c +"$(($(hsize "$T/u") + 1))" "$T/u")
+	htext "$T/u" | grep -qx "provenance=gc-gen stencil2d -n 40 -z"
+}
+
+@test "gc-gen: a write error exits 1 with a message" {
+	sh_status 1 "gc-gen copy -n 1M >/dev/full"
+	expect_match "$(cat "$T/err")" "^gc-gen: .*(write error|No space)"
+	sh_status 1 "gc-gen table2 >/dev/full"
+	expect_match "$(cat "$T/err")" "^gc-gen: "
+}
+
+@test "gc-gen: --stats writes a JSON summary; -v the array layout" {
+	gc-gen vecadd -n 100 --stats "$T/j" -v >"$T/s" 2>"$T/e"
+	grep -q '"accesses": *300' "$T/j"
+	grep -q '"loads": *200' "$T/j"
+	grep -q '"mem_insts": *12' "$T/j"
+	grep -q '"name": *"C"' "$T/j"
+	grep -q 'array B at 0x10000200, 400 bytes' "$T/e"
+}
+
+@test "gc-gen: usage errors exit 2 with one message and no output" {
+	for args in "" "nosuch" "copy table2" "copy -e 3" "copy -e 32" "copy --block 2048" \
+		"matmul --block 64x32" "copy --block 16x2" "copy -n 0" "copy --width 5" \
+		"strided --nnz 3" "spmv --nnz 2 --width 1" "spmv --nnz 0.0" \
+		"spmv --nnz 2M --width 4M" "spmv --nnz 0.5 --width 2M -n 4" "copy --warp-size 65" \
+		"matmul --height 2000000 --block 1" "copy --kernels 0" "copy -n 1G -e 16 --base 0xffff00000000"; do
+		sh_status 2 "gc-gen $args"
+		[ ! -s "$T/out" ]
+		expect_eq "$(grep -vc '^Try ' "$T/err")" 1 "message lines for '$args'"
+	done
+	sh_status 2 "gc-gen nosuch"
+	expect_match "$(cat "$T/err")" "unknown kernel 'nosuch'"
+	sh_status 2 "gc-gen"
+	expect_match "$(cat "$T/err")" "missing KERNEL"
+	sh_status 2 "gc-gen copy --block 2048"
+	expect_match "$(cat "$T/err")" "--block"
+	sh_status 2 "gc-gen copy -e 3"
+	expect_match "$(cat "$T/err")" "1, 2, 4, 8 or 16"
+}

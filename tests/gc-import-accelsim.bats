@@ -1,0 +1,488 @@
+#!/usr/bin/env bats
+# gc-import, Accel-Sim formats: post-processed .traceg, raw .trace and
+# kernelslist[.g].  Records are decoded with od and awk from the byte
+# layout of gc-stream(5), and the counts of the real traces are worked out
+# with awk over their text, independently of the parser.
+#
+# Fixtures: tests/fixtures/accelsim/ (hand-written; *.expect are their
+# reviewed decodings, bad/MESSAGES lists each broken file with the message
+# it must produce) and tests/fixtures/traces/ (real traces, see README.md).
+
+load helpers
+
+A="$FIX/accelsim"
+TR="$FIX/traces"
+VA="$TR/accelsim-v4-pascal-vectoradd"
+MM="$TR/accelsim-v4-pascal-matrixmul"
+BFS="$TR/accelsim-v3-volta-bfs-rodinia"
+TU="$TR/accelsim-v5-turing-vecadd-raw"
+
+# dump FILE: every record of an access stream as one text line.  kdump
+# FILE: the kernel records only (faster on large streams).
+dump() {
+	records "$1" | decode
+}
+kdump() {
+	records "$1" | grep -E '^ *(12[89]|13[01]|143) ' | decode
+}
+records() {
+	local hs
+	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
+	od -An -v -tu1 -w32 -j"$hs" "$1"
+}
+decode() {
+	awk '
+	function u16(i) { return $(i + 1) + 256 * $(i + 2) }
+	function u32(i) { return u16(i) + 65536 * u16(i + 2) }
+	function hex(i, n,   s, k) {
+		s = ""
+		for (k = n - 1; k >= 0; k--) s = s sprintf("%02x", $(i + 1 + k))
+		sub(/^0+/, "", s)
+		return "0x" (s == "" ? "0" : s)
+	}
+	BEGIN { split("global local shared const texture generic", sp, " ") }
+	{
+		t = $1
+		if (t >= 1 && t <= 3)
+			printf "%s %s k%d b%d w%d l%d pc=%x seq=%d size=%d addr=%s sm=%d flags=%d time=%d\n",
+			    (t == 1 ? "load" : t == 2 ? "store" : "atomic"), sp[$2 % 16 + 1], kid,
+			    u32(8), u16(6), $3, u32(12), u32(16), $4, hex(24, 8), u16(4),
+			    int($2 / 16), u32(20)
+		else if (t == 128) {
+			kid = u32(4)
+			printf "kbegin k%d grid=%d,%d,%d block=%d,%d,%d regs=%d shmem=%d attrs=%d\n",
+			    kid, u32(8), u16(12), u16(14), u16(16), u16(18), u16(20), u16(22), u32(24), u16(28)
+		} else if (t == 129)
+			printf "attr %d=%s\n", u16(2), hex(8, 8)
+		else if (t == 130) {
+			s = ""
+			for (k = 0; k < $2; k++) s = s sprintf("%c", $(3 + k))
+			printf "name %s\n", s
+		} else if (t == 131)
+			printf "kend k%d records=%d\n", u32(4), u32(8)
+		else if (t == 143)
+			printf "end records=%d data=%d\n", u32(8), u32(16)
+		else
+			printf "type 0x%02x\n", t
+	}'
+}
+
+# data FILE: the data records only.
+data() {
+	dump "$1" | grep -E '^(load|store|atomic) '
+}
+
+# body FILE: the records as bytes (the header, which names the input in
+# its provenance, left out), for comparing streams.
+body() {
+	local hs
+	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
+	tail -c +"$((hs + 1))" "$1" | md5sum
+}
+
+# htext FILE: the header's key=value lines.
+htext() {
+	local hs
+	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
+	head -c "$hs" "$1" | tail -c +65 | tr -d '\000'
+}
+
+# attrsum FILE KEY: the sum of one kernel attribute over all kernels.
+attrsum() {
+	kdump "$1" | awk -v k="attr $2=" 'index($0, k) == 1 {
+		h = substr($0, length(k) + 3); v = 0
+		for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		s += v
+	} END { print s + 0 }'
+}
+
+# jnum JSON KEY: a top-level number from gc-stats --json; jspace JSON
+# SPACE: one entry of its by_space breakdown.
+jnum() {
+	printf '%s\n' "$1" | tr -d ' ' | grep -m1 "^\"$2\":" | sed 's/.*://; s/,$//'
+}
+jspace() {
+	printf '%s\n' "$1" | tr -d ' ' | sed -n '/^"by_space":/,/^}/p' | grep -m1 "^\"$2\":" |
+		sed 's/.*://; s/,$//'
+}
+
+# oracle [SKIP]: from Accel-Sim instruction lines on stdin (SKIP leading
+# fields: a cta/warp prefix, a line number), print "memory-instructions
+# non-memory-instructions" and, per opcode family, active lanes and bytes
+# (width from the opcode as the tracer computes it).  Written from the
+# format description, not from the parser.
+oracle() {
+	awk -v skip="${1:-0}" '
+	BEGIN {
+		for (i = 0; i < 16; i++) {
+			c = substr("0123456789abcdef", i + 1, 1)
+			pc[c] = (i % 2) + int(i / 2) % 2 + int(i / 4) % 2 + int(i / 8)
+		}
+	}
+	function width(op,   n, t, i) {
+		n = split(op, t, ".")
+		for (i = 2; i <= n; i++) if (t[i] ~ /^[0-9]+$/) return int(t[i] / 8)
+		for (i = 2; i <= n; i++) if (t[i] ~ /^U[0-9]+$/) return int(substr(t[i], 2) / 8)
+		return 4
+	}
+	{
+		m = $(skip + 2)
+		if (m !~ /^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]$/) next
+		d = $(skip + 3); op = $(skip + 4 + d); ns = $(skip + 5 + d); mw = $(skip + 6 + d + ns)
+		if (mw == 0) { alu++; next }
+		mem++
+		lanes = 0
+		for (i = 1; i <= 8; i++) lanes += pc[substr(m, i, 1)]
+		fam = substr(op, 1, 3)
+		n[fam] += lanes; b[fam] += lanes * width(op)
+	}
+	END {
+		print "insts", mem + 0, alu + 0
+		for (f in n) print f, n[f], b[f]
+	}' | sort
+}
+
+# ---- formats and detection -------------------------------------------
+
+@test "accelsim: listed by --list-formats" {
+	run_status 0 gc-import --list-formats
+	expect_match "$output" "^accelsim +Accel-Sim"
+}
+
+@test "accelsim: .traceg, raw .trace and kernelslist are detected from content" {
+	cp "$A/version-4.traceg" "$T/noname"
+	sh_status 0 "gc-import '$T/noname' > '$T/a.gcs'"
+	expect_match "$(htext "$T/a.gcs")" "source_format=accelsim"
+	expect_match "$(htext "$T/a.gcs")" "accelsim_input=traceg"
+	expect_match "$(htext "$T/a.gcs")" "accelsim_tracer_version=4"
+	expect_match "$(htext "$T/a.gcs")" "accelsim_nvbit_version=1.5.5"
+	cp "$A/raw.trace" "$T/noname2"
+	sh_status 0 "gc-import '$T/noname2' > '$T/b.gcs'"
+	expect_match "$(htext "$T/b.gcs")" "accelsim_input=trace"
+	sh_status 0 "gc-import '$VA/kernelslist.g' > '$T/c.gcs'"
+	expect_match "$(htext "$T/c.gcs")" "accelsim_input=kernelslist"
+	expect_match "$(htext "$T/c.gcs")" "accelsim_memcpy_htod=3"
+	expect_match "$(htext "$T/c.gcs")" "accelsim_memcpy_htod_bytes=1200"
+	expect_match "$(htext "$T/c.gcs")" "accelsim_list_ignored=0"
+	sh_status 0 "gc-import --format accelsim '$A/version-none.traceg' > '$T/d.gcs'"
+	expect_match "$(htext "$T/d.gcs")" "accelsim_tracer_version=none"
+}
+
+# ---- the real traces ---------------------------------------------------
+
+@test "accelsim: vectoradd (v4): 200 global loads, 100 global stores, 1,200 bytes" {
+	sh_status 0 "gc-import '$VA/kernel-1.traceg' > '$T/va.gcs'"
+	run_status 0 gc-stats --json "$T/va.gcs"
+	local j=$output
+	expect_eq "$(jnum "$j" kernels)" 1 kernels
+	expect_eq "$(jnum "$j" records)" 300 records
+	expect_eq "$(jnum "$j" loads)" 200 loads
+	expect_eq "$(jnum "$j" stores)" 100 stores
+	expect_eq "$(jnum "$j" atomics)" 0 atomics
+	expect_eq "$(jnum "$j" bytes)" 1200 bytes
+	expect_eq "$(jspace "$j" global)" 300 global
+	# The same from the text: 12 memory instructions, 332 others.
+	expect_eq "$(grep -v '^-' "$VA/kernel-1.traceg" | oracle | tr '\n' ' ')" \
+		"LDG 200 800 STG 100 400 insts 12 332 " oracle
+	expect_eq "$(attrsum "$T/va.gcs" 1)" 332 insts
+	expect_eq "$(attrsum "$T/va.gcs" 2)" 12 mem_insts
+	run dump "$T/va.gcs"
+	expect_eq "${lines[0]}" "kbegin k1 grid=1,1,1 block=1024,1,1 regs=8 shmem=0 attrs=6"
+	expect_eq "${lines[3]}" "attr 3=0x0" stream
+	expect_eq "${lines[4]}" "attr 4=0x3d" binary
+	expect_eq "${lines[5]}" "attr 5=0x7f2b5a000000" shmem_base
+	expect_eq "${lines[6]}" "attr 6=0x7f2b58000000" local_base
+	expect_eq "${lines[7]}" "name _Z6vecAddIfEvPT_S1_S1_i"
+	# Warp 3 is partly active (mask 0000000f): 4 lanes per instruction.
+	expect_eq "$(data "$T/va.gcs" | grep -c ' w3 ')" 12 "warp 3 lanes"
+}
+
+@test "accelsim: matrixmul (v4): 2,048 global loads, 1,024 global stores, 43,008 shared" {
+	sh_status 0 "gc-import '$MM/kernelslist.g' > '$T/mm.gcs'"
+	run_status 0 gc-stats --json "$T/mm.gcs"
+	local j=$output
+	expect_eq "$(jnum "$j" kernels)" 1 kernels
+	expect_eq "$(jspace "$j" global)" 3072 global
+	expect_eq "$(jspace "$j" shared)" 43008 shared
+	expect_eq "$(data "$T/mm.gcs" | grep -c '^load global')" 2048 "global loads"
+	expect_eq "$(data "$T/mm.gcs" | grep -c '^store global')" 1024 "global stores"
+	expect_eq "$(grep -v '^-' "$MM/kernel-1.traceg" | oracle | tr '\n' ' ')" \
+		"LDG 2048 8192 LDS 40960 262144 STG 1024 4096 STS 2048 8192 insts 1440 2976 " oracle
+	expect_eq "$(data "$T/mm.gcs" | grep -c '^load shared')" 40960 "shared loads"
+	expect_eq "$(attrsum "$T/mm.gcs" 2)" 1440 mem_insts
+	# LDS.U.128 with stride 0: 16 bytes, all 32 lanes on one address.
+	data "$T/mm.gcs" | grep ' size=16 ' > "$T/lds128"
+	expect_eq "$(wc -l < "$T/lds128")" 8192
+	expect_eq "$(awk '{print $5, $8, $10}' "$T/lds128" | sort -u | wc -l)" \
+		"$(grep -c 'LDS.U.128' "$MM/kernel-1.traceg")" "one address per LDS.U.128 warp instruction"
+}
+
+@test "accelsim: raw Turing trace (v5, lineinfo): 300,000 lanes in arrival order" {
+	sh_status 0 "gc-import '$TU/kernel-1-ctx_0x1868c30.trace' > '$T/tu.gcs'"
+	run_status 0 gc-stats --json "$T/tu.gcs"
+	local j=$output
+	expect_eq "$(jnum "$j" records)" 300000 records
+	expect_eq "$(jnum "$j" loads)" 200000 loads
+	expect_eq "$(jnum "$j" stores)" 100000 stores
+	expect_eq "$(jnum "$j" bytes)" 2400000 bytes
+	expect_eq "$(grep -v '^-' "$TU/kernel-1-ctx_0x1868c30.trace" | oracle 5 | tr '\n' ' ')" \
+		"LDG 200000 1600000 STG 100000 800000 insts 9375 37566 " oracle
+	expect_eq "$(attrsum "$T/tu.gcs" 1)" 37566 insts
+	expect_eq "$(attrsum "$T/tu.gcs" 2)" 9375 mem_insts
+	expect_match "$(htext "$T/tu.gcs")" "accelsim_input=trace"
+	expect_match "$(htext "$T/tu.gcs")" "accelsim_tracer_version=5"
+	data "$T/tu.gcs" > "$T/tu.txt"
+	# Arrival order: the first memory line of the file comes first.
+	local first
+	first=$(grep -m1 LDG "$TU/kernel-1-ctx_0x1868c30.trace")
+	set -- $first
+	expect_eq "$(head -1 "$T/tu.txt" | awk '{print $4, $5, $7}')" \
+		"b$1 w$4 pc=$(printf %x "0x$6")" "first access"
+	# Block ids stay inside the grid, warps inside the block; 8-byte doubles.
+	expect_eq "$(awk '{b = substr($4, 2) + 0; w = substr($5, 2) + 0;
+		if (b >= 98 || w >= 32 || $9 != "size=8") bad++} END {print bad + 0}' "$T/tu.txt")" 0
+	# Its kernelslist names a .trace.xz that is not there: the .trace is used.
+	sh_status 0 "gc-import '$TU/kernelslist_ctx_0x1868c30' > '$T/tul.gcs'"
+	expect_eq "$(body "$T/tul.gcs")" "$(body "$T/tu.gcs")"
+	expect_match "$(htext "$T/tul.gcs")" "accelsim_memcpy_htod=3"
+}
+
+@test "accelsim: BFS kernelslist.g (v3, xz): 16 kernels, 38,584 memory warp instructions" {
+	sh_status 0 "gc-import '$BFS/kernelslist.g' > '$T/bfs.gcs'"
+	kdump "$T/bfs.gcs" > "$T/k.txt"
+	expect_eq "$(grep -c '^kbegin' "$T/k.txt")" 16 kernels
+	expect_eq "$(grep '^kbegin' "$T/k.txt" | awk '{print $2}' | tr '\n' ' ')" \
+		"k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 k11 k12 k13 k14 k15 k16 " "kernel order"
+	expect_eq "$(attrsum "$T/bfs.gcs" 2)" 38584 mem_insts
+	expect_eq "$(attrsum "$T/bfs.gcs" 1)" 116255 insts
+	# The text, per kernel file in list order, gives the same.
+	local f o
+	o=$(for f in $(grep '^kernel' "$BFS/kernelslist.g"); do xz -dc "$BFS/$f.xz"; done |
+		grep -v '^-' | oracle | tr '\n' ' ')
+	expect_eq "$o" "LDG 145956 313488 STG 35860 58936 insts 38584 116255 " oracle
+	run_status 0 gc-stats --json "$T/bfs.gcs"
+	expect_eq "$(jnum "$output" kernels)" 16 kernels
+	expect_eq "$(jnum "$output" records)" 181816 records
+	expect_eq "$(jnum "$output" bytes)" 372424 bytes
+	expect_match "$(htext "$T/bfs.gcs")" "accelsim_memcpy_htod=14"
+	expect_match "$(htext "$T/bfs.gcs")" "accelsim_tracer_version=3"
+	# Kernel ids and names from the headers; odd ids are Kernel, even Kernel2.
+	expect_eq "$(grep -A7 '^kbegin k2 ' "$T/k.txt" | tail -1)" "name _Z7Kernel2PbS_S_S_i"
+	expect_eq "$(grep -A7 '^kbegin k15 ' "$T/k.txt" | tail -1)" "name _Z6KernelP4NodePiPbS2_S2_S1_i"
+}
+
+# ---- hand-written files ------------------------------------------------
+
+@test "accelsim: every tracer version gives the same records" {
+	local f
+	for f in version-none version-1.2 version-3 version-4 version-4-lineinfo \
+		version-5 version-5-lineinfo version-4-reordered-crlf; do
+		sh_status 0 "gc-import '$A/$f.traceg' > '$T/$f.gcs'"
+		data "$T/$f.gcs" > "$T/$f.txt"
+		diff -u "$A/version.expect" "$T/$f.txt" >&2
+	done
+	# Kernel attributes: 2 non-memory and 3 memory instructions each.
+	expect_eq "$(attrsum "$T/version-5.gcs" 1) $(attrsum "$T/version-5.gcs" 2)" "2 3"
+	# Without base addresses (version none) only four attributes.
+	expect_eq "$(dump "$T/version-none.gcs" | head -1)" \
+		"kbegin k1 grid=1,1,1 block=32,1,1 regs=8 shmem=0 attrs=4"
+	expect_match "$(htext "$T/version-1.2.gcs")" "accelsim_tracer_version=1.2"
+	expect_match "$(htext "$T/version-5.gcs")" "accelsim_tracer_version=5"
+}
+
+@test "accelsim: the size comes from the opcode, whatever mem_width says" {
+	sed -e 's/LDG.E.64 1 R4 8 1/LDG.E.64 1 R4 4 1/' -e 's/STG.E 2 R2 R4 4 0/STG.E 2 R2 R4 16 0/' \
+		"$A/version-4.traceg" > "$T/w.traceg"
+	! cmp -s "$A/version-4.traceg" "$T/w.traceg"
+	sh_status 0 "gc-import '$T/w.traceg' > '$T/w.gcs'"
+	data "$T/w.gcs" > "$T/w.txt"
+	diff -u "$A/version.expect" "$T/w.txt" >&2
+}
+
+@test "accelsim: header lines in any order, unknown header lines, CRLF" {
+	sh_status 0 "gc-import '$A/version-4-reordered-crlf.traceg' > '$T/r.gcs'"
+	sh_status 0 "gc-import '$A/version-4.traceg' > '$T/p.gcs'"
+	expect_eq "$(dump "$T/r.gcs" | md5sum)" "$(dump "$T/p.gcs" | md5sum)"
+}
+
+@test "accelsim: address modes, 3-D grid block ids, seq numbering" {
+	sh_status 0 "gc-import '$A/addr-modes.traceg' > '$T/m.gcs'"
+	dump "$T/m.gcs" > "$T/m.txt"
+	diff -u "$A/addr-modes.expect" "$T/m.txt" >&2
+}
+
+@test "accelsim: generic LD/ST resolved with the window base addresses" {
+	sh_status 0 "gc-import '$A/generic.traceg' > '$T/g.gcs'"
+	dump "$T/g.gcs" > "$T/g.txt"
+	diff -u "$A/generic.expect" "$T/g.txt" >&2
+	# No generic space is left in the stream.
+	[ "$(data "$T/g.gcs" | grep -c ' generic ')" -eq 0 ]
+}
+
+@test "accelsim: LDGSTS pairs keep the global line" {
+	sh_status 0 "gc-import '$A/ldgsts.traceg' > '$T/l.gcs'"
+	dump "$T/l.gcs" > "$T/l.txt"
+	diff -u "$A/ldgsts.expect" "$T/l.txt" >&2
+}
+
+@test "accelsim: raw .trace: per-warp seq, LDGSTS halves, TOOL_TRACE_CORE columns" {
+	sh_status 0 "gc-import '$A/raw.trace' > '$T/r.gcs'"
+	dump "$T/r.gcs" > "$T/r.txt"
+	diff -u "$A/raw.expect" "$T/r.txt" >&2
+	sh_status 0 "gc-import '$A/raw-core.trace' > '$T/c.gcs'"
+	dump "$T/c.gcs" > "$T/c.txt"
+	diff -u "$A/raw-core.expect" "$T/c.txt" >&2
+}
+
+@test "accelsim: kernelslist: kernels in order, .xz variants, memcpy and unknown lines" {
+	sh_status 0 "gc-import '$A/list/kernelslist.g' > '$T/k.gcs'"
+	dump "$T/k.gcs" > "$T/k.txt"
+	diff -u "$A/list.expect" "$T/k.txt" >&2
+	local h
+	h=$(htext "$T/k.gcs")
+	expect_match "$h" "accelsim_memcpy_htod=2"
+	expect_match "$h" "accelsim_memcpy_htod_bytes=33768"
+	expect_match "$h" "accelsim_list_ignored=3"
+	# A list read from standard input names files relative to the current
+	# directory.
+	sh_status 0 "cd '$A/list' && gc-import < kernelslist.g > '$T/k2.gcs'"
+	expect_eq "$(dump "$T/k2.gcs" | md5sum)" "$(dump "$T/k.gcs" | md5sum)"
+}
+
+@test "accelsim: kernels without a kernel id are numbered in stream order" {
+	sed '/^-kernel id/d' "$A/generic.traceg" > "$T/noid.traceg"
+	sh_status 0 "gc-import '$T/noid.traceg' > '$T/n.gcs'"
+	expect_eq "$(dump "$T/n.gcs" | grep '^kbegin' | awk '{print $2}' | tr '\n' ' ')" "k1 k2 k3 "
+}
+
+# ---- errors ------------------------------------------------------------
+
+@test "accelsim: every broken file gives its message, exit 1 and no output" {
+	local f l m n=0 bad=0
+	cd "$A/bad"
+	while IFS='	' read -r f l m; do
+		n=$((n + 1))
+		local st=0
+		gc-import "$f" > "$T/out" 2> "$T/err" || st=$?
+		if [ "$st" -ne 1 ] || [ "$(cat "$T/err")" != "gc-import: $f:$l: $m" ] || [ -s "$T/out" ]; then
+			echo "$f: exit $st, stdout $(wc -c < "$T/out") bytes" >&2
+			echo "  expected: gc-import: $f:$l: $m" >&2
+			echo "  got:      $(cat "$T/err")" >&2
+			bad=$((bad + 1))
+		fi
+	done < MESSAGES
+	[ "$n" -ge 60 ]
+	[ "$bad" -eq 0 ]
+}
+
+@test "accelsim: kernelslist errors name the list line or the kernel file" {
+	cd "$A/bad"
+	sh_status 1 "gc-import list-missing/kernelslist.g > '$T/out'"
+	expect_eq "$(cat "$T/err")" \
+		"gc-import: list-missing/kernelslist.g:3: list-missing/kernel-9.traceg: No such file or directory"
+	[ ! -s "$T/out" ]
+	sh_status 1 "gc-import list-not-trace/kernelslist.g > '$T/out'"
+	expect_eq "$(cat "$T/err")" \
+		"gc-import: list-not-trace/kernel-2.traceg:1: not an Accel-Sim kernel trace (no '-kernel name = ...' header)"
+	sh_status 1 "gc-import --format accelsim not-accelsim.txt > '$T/out'"
+	expect_eq "$(cat "$T/err")" \
+		"gc-import: not-accelsim.txt:1: neither an Accel-Sim kernel trace ('-kernel name = ...' header) nor a kernelslist"
+	[ ! -s "$T/out" ]
+}
+
+@test "accelsim: a fatal error leaves a stream without its end record" {
+	# The second file is broken: the first one's records may be out, but
+	# the stream must not end cleanly.
+	sh_status 1 "gc-import '$A/version-4.traceg' '$A/bad/insts-mismatch.traceg' > '$T/out'"
+	run gc-stats --json "$T/out"
+	[ "$status" -ne 0 ]
+}
+
+@test "accelsim: --lenient skips bad lines and counts them" {
+	{
+		sed -n '1,/^insts/p' "$A/version-4.traceg" | sed 's/^insts = 5/insts = 8/'
+		echo "0000 ffffffff 1 R1 MOV 0 0 "
+		echo "0008 ffffffff 1 R1 MOV 0 0 0 "
+		echo "0010 0000000f 1 R4 LDG.E.64 1 R4 8 1 0x7f3000000100 8 "
+		echo "0018 0000000f 1 R4 LDG.E.64 1 R4 8 2 0x7f3000000100 8 "
+		echo "0020 00000003 0 STG.E 2 R2 R4 4 0 0x00007f3000000200 0x00007f3000000300 "
+		echo "0030 00000005 1 R3 LDG.E.U8 1 R4 1 2 0x7f3000000400 -2 "
+		echo "0038 00000005 1 R3 LDG.E.U8 1 R4 1 9 0x7f3000000400 -2 "
+		echo "0040 ffffffff 0 EXIT 0 0 "
+		echo
+		echo "#END_TB"
+	} > "$T/len.traceg"
+	sh_status 1 "gc-import '$T/len.traceg' > '$T/out'"
+	expect_eq "$(cat "$T/err")" "gc-import: $T/len.traceg:26: unexpected '0' after mem_width 0 (lines of tracer versions before 5 end here; is '-accelsim tracer version' right?)"
+	sh_status 0 "gc-import --lenient '$T/len.traceg' > '$T/len.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-import: skipped 3 malformed lines (--lenient)"
+	data "$T/len.gcs" > "$T/len.txt"
+	diff -u "$A/version.expect" "$T/len.txt" >&2
+	# A kernel whose header is unusable is skipped whole.
+	{ sed '/^-grid dim/d' "$A/version-4.traceg"; cat "$A/version-3.traceg"; } > "$T/skip.traceg"
+	sh_status 0 "gc-import --lenient '$T/skip.traceg' > '$T/skip.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-import: skipped 1 malformed lines (--lenient)"
+	expect_eq "$(dump "$T/skip.gcs" | grep -c '^kbegin')" 1
+	data "$T/skip.gcs" > "$T/skip.txt"
+	diff -u "$A/version.expect" "$T/skip.txt" >&2
+}
+
+# ---- input forms -------------------------------------------------------
+
+@test "accelsim: gzip and xz input give the same stream as plain text" {
+	local f=$TU/kernel-1-ctx_0x1868c30.trace
+	sh_status 0 "gc-import '$f' > '$T/p.gcs'"
+	gzip -c "$f" > "$T/t.gz"
+	xz -T1 -c "$f" > "$T/t.xz"
+	sh_status 0 "gc-import '$T/t.gz' > '$T/z.gcs'"
+	sh_status 0 "gc-import '$T/t.xz' > '$T/x.gcs'"
+	expect_eq "$(body "$T/z.gcs")" "$(body "$T/p.gcs")" gzip
+	expect_eq "$(body "$T/x.gcs")" "$(body "$T/p.gcs")" xz
+	# Through a pipe (read twice through a temporary copy).
+	sh_status 0 "xz -dc '$T/t.xz' | gc-import > '$T/s.gcs'"
+	expect_eq "$(body "$T/s.gcs")" "$(body "$T/p.gcs")" pipe
+	sh_status 0 "cat '$T/t.gz' | gc-import > '$T/s2.gcs'"
+	expect_eq "$(body "$T/s2.gcs")" "$(body "$T/p.gcs")" "gzip pipe"
+	# Concatenated xz streams and gzip members: two kernels.
+	{ xz -c "$A/version-4.traceg"; xz -c "$A/version-3.traceg"; } > "$T/two.xz"
+	{ gzip -c "$A/version-4.traceg"; gzip -c "$A/version-3.traceg"; } > "$T/two.gz"
+	sh_status 0 "gc-import '$T/two.xz' > '$T/two1.gcs'"
+	sh_status 0 "gc-import '$T/two.gz' > '$T/two2.gcs'"
+	expect_eq "$(data "$T/two1.gcs" | wc -l)" 16
+	expect_eq "$(body "$T/two1.gcs")" "$(body "$T/two2.gcs")"
+	# A cut xz file is an error.
+	head -c 5000 "$T/t.xz" > "$T/cut.xz"
+	sh_status 1 "gc-import '$T/cut.xz' > '$T/out'"
+	expect_eq "$(cat "$T/err")" "gc-import: $T/cut.xz: truncated xz data"
+}
+
+@test "accelsim: standard input, redirected or piped" {
+	sh_status 0 "gc-import '$A/raw.trace' > '$T/f.gcs'"
+	sh_status 0 "gc-import < '$A/raw.trace' > '$T/r.gcs'"
+	sh_status 0 "cat '$A/raw.trace' | gc-import - > '$T/p.gcs'"
+	expect_eq "$(body "$T/r.gcs")" "$(body "$T/f.gcs")" redirect
+	expect_eq "$(body "$T/p.gcs")" "$(body "$T/f.gcs")" pipe
+	# A pipe's temporary copy goes to TMPDIR.
+	sh_status 1 "cat '$A/raw.trace' | TMPDIR=$T/nonexistent gc-import > '$T/out'"
+	expect_match "$(cat "$T/err")" "^gc-import: stdin: cannot create a temporary file in $T/nonexistent \(a pipe is read twice\): "
+	[ ! -s "$T/out" ]
+}
+
+@test "accelsim: the output is deterministic" {
+	sh_status 0 "gc-import '$BFS/kernelslist.g' > '$T/a.gcs'"
+	sh_status 0 "gc-import '$BFS/kernelslist.g' > '$T/b.gcs'"
+	cmp "$T/a.gcs" "$T/b.gcs"
+}
+
+@test "accelsim: gen-traceg output imports with the counts of its text" {
+	local o
+	gen-traceg -s 300K > "$T/g.traceg"
+	sh_status 0 "gc-import '$T/g.traceg' > '$T/g.gcs'"
+	o=$(grep -v '^-' "$T/g.traceg" | oracle | awk '$1 != "insts" {n += $2} END {print n}')
+	expect_eq "$(data "$T/g.gcs" | wc -l)" "$o" records
+	expect_eq "$(attrsum "$T/g.gcs" 2)" "$(grep -v '^-' "$T/g.traceg" | oracle | awk '$1 == "insts" {print $2}')" mem_insts
+	gen-traceg -s 200K -V 5 -l -r > "$T/r.trace"
+	sh_status 0 "gc-import '$T/r.trace' > '$T/r.gcs'"
+	o=$(grep -v '^-' "$T/r.trace" | oracle 5 | awk '$1 != "insts" {n += $2} END {print n}')
+	expect_eq "$(data "$T/r.gcs" | wc -l)" "$o" "raw records"
+}

@@ -1,0 +1,293 @@
+#!/usr/bin/env bats
+# gc-import: PPT-GPU memory traces (trace-formats §2.2).  The stream is
+# decoded with od and awk (layout in lib/stream.c), so these tests need no
+# other gc tool.  Counts in comments are worked out by hand from the runs in
+# tests/fixtures/ppt/ (app_config[.py] + memory_traces/).
+
+load helpers
+
+PPT="$FIX/ppt"
+
+# decode FILE: one line per record.
+#   K ID "NAME" GX,GY,GZ BX,BY,BZ REGS SHMEM     kernel begin
+#   A KEY VALUE                                 kernel attribute (2 mem insts, 3 stream)
+#   BLOCK,WARP,LANE,PC,SEQ,OP,SPACE,SIZE,ADDR   data (SPACE +bypass: L1 bypass flag)
+#   E ID COUNT                                  kernel end
+#   Z RECORDS DATA                              end of stream
+decode() {
+	local hs
+	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
+	od -An -v -tu1 -w32 -j "$hs" "$1" | awk '
+	function u(a, n,    v, i) { v = 0; for (i = a + n; i > a; i--) v = v * 256 + $i; return v }
+	function hex(a, n,    s, i) {
+		s = ""
+		for (i = a + n; i > a; i--) s = s sprintf("%02x", $i)
+		sub(/^0+/, "", s)
+		return "0x" (s == "" ? "0" : s)
+	}
+	function flush() {
+		if (kb != "") print kb " \"" name "\"" kr
+		if (at != "") print substr(at, 2)
+		kb = name = kr = at = ""
+	}
+	BEGIN { split("global local shared const texture generic", sp, " "); split("load store atomic", ops, " ") }
+	$1 == 130 { for (i = 3; i < 3 + $2; i++) name = name sprintf("%c", $i); next }
+	$1 == 129 { at = at sprintf("\nA %.0f %.0f", u(2, 2), u(8, 8)); next }
+	{ flush() }
+	$1 == 128 { kb = sprintf("K %.0f", u(4, 4))
+		    kr = sprintf(" %.0f,%.0f,%.0f %.0f,%.0f,%.0f %.0f %.0f", u(8, 4), u(12, 2), u(14, 2),
+				 u(16, 2), u(18, 2), u(20, 2), u(22, 2), u(24, 4)); next }
+	$1 >= 1 && $1 <= 3 { printf "%.0f,%.0f,%.0f,%s,%.0f,%s,%s%s,%.0f,%s\n", u(8, 4), u(6, 2), $3,
+		hex(12, 4), u(16, 4), ops[$1], sp[$2 % 16 + 1], ($2 >= 16 ? "+bypass" : ""), $4, hex(24, 8); next }
+	$1 == 131 { printf "E %.0f %.0f\n", u(4, 4), u(8, 8); next }
+	$1 == 143 { printf "Z %.0f %.0f\n", u(8, 8), u(16, 8); next }
+	$1 == 132 { next }
+	{ print "? " $1 }
+	END { flush() }'
+}
+
+# imp [OPTIONS] FILE: import into $T/s and decode into $T/d.
+imp() {
+	gc-import "$@" >"$T/s" || return 1
+	decode "$T/s" >"$T/d"
+}
+
+# ndata [ERE]: data lines of $T/d (matching ERE).
+ndata() {
+	grep -E '^[0-9]' "$T/d" | grep -cE "${1:-.}" || true
+}
+
+# bad FILE MESSAGE [OPTIONS]: gc-import fails with exactly
+# "gc-import: MESSAGE" on stderr and exit status 1.
+bad() {
+	local f=$1 msg=$2
+	shift 2
+	sh_status 1 "gc-import $* '$f' >'$T/o'"
+	expect_eq "$(cat "$T/err")" "gc-import: $msg"
+}
+
+# header FILE: the header text of a stream.
+header() {
+	head -c 400 "$1" | tr -d '\000'
+}
+
+@test "ppt-gpu: detected from app_config names, ===== records, .mem names and record lines" {
+	local m=$PPT/run-classic/memory_traces
+	for f in run-classic/app_config run-subcore/app_config.py run-classic/memory_traces/kernel_1_block_0.mem; do
+		gc-import "$PPT/$f" >"$T/s"
+		header "$T/s" | grep -aq '^source_format=ppt-gpu$'
+	done
+	# From content alone (standard input has no name).
+	gc-import <"$m/kernel_1_block_0.mem" >"$T/s"
+	header "$T/s" | grep -aq '^source_format=ppt-gpu$'
+	gc-import <"$PPT/run-subcore/memory_traces/kernel_1_block_0.mem" >"$T/s"
+	header "$T/s" | grep -aq '^source_format=ppt-gpu$'
+	header "$T/s" | grep -aq '^warp_size=32$'
+	gc-import --list-formats | grep -q '^ppt-gpu '
+}
+
+@test "ppt-gpu: a whole run from app_config: kernels in order, blocks from file names" {
+	imp "$PPT/run-classic/app_config"
+	# kernel 1: blocks 0 and 2 (block 1 made no global access); kernel 2:
+	# an entry without block files; kernel 3: block files without an entry
+	# (geometry derived: one block, one warp).  kernel_1_sm_0.mem is not a
+	# block file and is not read.
+	expect_eq "$(grep '^[KE]' "$T/d" | tr '\n' ' ')" \
+		'K 1 "vecAdd" 3,1,1 64,1,1 16 0 E 1 10 K 2 "transpose<float, 32>" 4,2,1 32,8,1 30 4224 E 2 0 K 3 "kernel_3" 1,1,1 32,1,1 0 0 E 3 3 '
+	# Memory instructions 4, 0, 2; cuda_stream_id where app_config has it.
+	expect_eq "$(grep -A2 '^K 1 ' "$T/d" | tail -2 | tr '\n' ' ')" 'A 2 4 A 3 0 '
+	expect_eq "$(grep -A2 '^K 2 ' "$T/d" | tail -2 | tr '\n' ' ')" 'A 2 0 A 3 7 '
+	expect_eq "$(grep -A1 '^K 3 ' "$T/d" | tail -1)" 'A 2 2'
+	# loads 4 + 3 (block 0) + 1 + 2 (kernel 3), stores 2, atomics 1.
+	expect_eq "$(ndata ',load,')" 10
+	expect_eq "$(ndata ',store,')" 2
+	expect_eq "$(ndata ',atomic,')" 1
+	# Lanes are positions among the written (non-zero) addresses; one warp
+	# (0) per block without warp ids, seq in file order; PC 0.
+	expect_eq "$(sed -n '/^K 1 /,/^E 1 /p' "$T/d" | grep '^[0-9]' | cut -d, -f1-8 | tr '\n' ' ')" \
+		'0,0,0,0x0,0,load,global,8 0,0,1,0x0,0,load,global,8 0,0,2,0x0,0,load,global,8 0,0,3,0x0,0,load,global,8 0,0,0,0x0,1,load,global,8 0,0,1,0x0,1,load,global,8 0,0,2,0x0,1,load,global,8 0,0,0,0x0,2,store,global,8 0,0,1,0x0,2,store,global,8 2,0,0,0x0,0,atomic,global+bypass,4 '
+	expect_eq "$(sed -n '/^K 3 /,$p' "$T/d" | grep '^[0-9]' | tr '\n' ' ')" \
+		'0,0,0,0x0,0,load,local,8,0xfffe00 0,0,0,0x0,1,load,global,4,0x7f3355000000 0,0,1,0x0,1,load,global,4,0x7f3355000004 '
+}
+
+@test "ppt-gpu: junk lane addresses kept by default, dropped with --junk drop[=BELOW]" {
+	imp "$PPT/run-classic/app_config"
+	expect_eq "$(grep ',0x5$' "$T/d")" '0,0,1,0x0,1,load,global,8,0x5'
+	# drop (below 0x1000): 0x5 goes, its neighbours keep their lanes.
+	imp --junk drop "$PPT/run-classic/app_config"
+	expect_eq "$(ndata ',0x5$')" 0
+	expect_eq "$(grep '^E 1' "$T/d")" 'E 1 9'
+	expect_eq "$(ndata '^0,0,[02],0x0,1,load,global,8,0x7f3354cc38[01]0$')" 2
+	# drop=16M: the local address 0xfffe00 is junk too; its instruction
+	# has no lane left and is no instruction.
+	imp --junk drop=16M "$PPT/run-classic/app_config"
+	expect_eq "$(grep -A1 '^K 3' "$T/d" | tail -1)" 'A 2 1'
+	expect_eq "$(grep '^E 3' "$T/d")" 'E 3 2'
+	expect_eq "$(ndata ',local,')" 0
+}
+
+@test "ppt-gpu: the subcore syntax, one record a line without 0x" {
+	imp "$PPT/run-subcore/app_config.py"
+	expect_eq "$(grep '^[KEZ]' "$T/d" | tr '\n' ' ')" 'K 1 "saxpy" 2,1,1 128,1,1 12 0 E 1 8 Z 13 8 '
+	expect_eq "$(ndata '^0,0,[0-2],0x0,0,load,global,4,')" 3
+	expect_eq "$(ndata '^0,0,0,0x0,1,load,global,4,0x7f0000000100$')" 1
+	expect_eq "$(ndata '^0,0,[01],0x0,2,store,global,4,')" 2
+	expect_eq "$(grep '^1,' "$T/d" | tr '\n' ' ')" \
+		'1,0,0,0x0,0,load,global,16,0x7f0000001000 1,0,1,0x0,0,load,global,16,0x7f0000001010 '
+}
+
+@test "ppt-gpu: warp ids (--ppt-level 4), sticky hex, slots numbered per block" {
+	imp --ppt-level 5 "$PPT/run-warp/app_config.py"
+	expect_eq "$(grep '^[KE]' "$T/d" | tr '\n' ' ')" 'K 1 "stencil" 2,1,1 1024,1,1 40 0 E 1 9 '
+	expect_eq "$(grep -A1 '^K 1' "$T/d" | tail -1)" 'A 2 6'
+	# Block 0: the first record's "12" is decimal; then the stream is hex:
+	# "10" is slot 16, "1a" slot 26, "c" slot 12 again.  Slots in order of
+	# first appearance: 12 -> warp 0, 16 -> 1, 26 -> 2.
+	expect_eq "$(grep '^0,' "$T/d" | cut -d, -f1-6 | tr '\n' ' ')" \
+		'0,0,0,0x0,0,load 0,0,1,0x0,0,load 0,1,0,0x0,0,load 0,2,0,0x0,0,store 0,2,1,0x0,0,store 0,2,2,0x0,0,store 0,0,0,0x0,1,load '
+	# Block 1 is another stream: decimal again.  Its first record has no
+	# address, so no hex yet: "10" is decimal 10, then "a" is 10 in hex.
+	# Slot 11 came first (warp 0, no access), slot 10 is warp 1.
+	expect_eq "$(grep '^1,' "$T/d" | tr '\n' ' ')" \
+		'1,1,0,0x0,0,load,global,8,0x7f0000000300 1,1,0,0x0,1,load,global,8,0x7f0000000400 '
+}
+
+@test "ppt-gpu: predicate fields (--ppt-level 8): lanes from the active mask, predicated-off lanes dropped" {
+	imp --ppt-level 13 "$PPT/run-pred/app_config.py"
+	# 1: 4 addresses, active f: lanes 0-3; predicate 3: lanes 2, 3 off.
+	# 2: active f0: lanes 4-7, all on.  3: 3 addresses but 32 active
+	# lanes: positions 0-2, all kept ("1f" is the hex count).
+	expect_eq "$(grep '^[0-9]' "$T/d" | tr '\n' ' ')" \
+		'0,0,0,0x0,0,load,global,4,0x7f1000000000 0,0,1,0x0,0,load,global,4,0x7f1000000004 0,0,4,0x0,1,store,global,4,0x7f1000000100 0,0,5,0x0,1,store,global,4,0x7f1000000104 0,0,6,0x0,1,store,global,4,0x7f1000000108 0,0,7,0x0,1,store,global,4,0x7f100000010c 0,0,0,0x0,2,load,global,4,0x7f1000000200 0,0,1,0x0,2,load,global,4,0x5 0,0,2,0x0,2,load,global,4,0x7f1000000208 '
+	imp --ppt-level 13 --junk drop "$PPT/run-pred/app_config.py"
+	expect_eq "$(grep '^Z' "$T/d")" 'Z 13 8'
+}
+
+@test "ppt-gpu: one .mem file is one block; geometry from --app-config" {
+	local m=$PPT/run-classic/memory_traces
+	imp "$m/kernel_1_block_2.mem"
+	# Without app_config: the smallest 1-D grid holding block 2.
+	expect_eq "$(grep -v '^[AZ]' "$T/d" | tr '\n' ' ')" \
+		'K 1 "kernel_1" 3,1,1 32,1,1 0 0 2,0,0,0x0,0,atomic,global+bypass,4,0x7f3354f00000 E 1 1 '
+	imp --app-config "$PPT/run-classic/app_config" "$m/kernel_1_block_2.mem"
+	expect_eq "$(grep '^K' "$T/d")" 'K 1 "vecAdd" 3,1,1 64,1,1 16 0'
+	# Several files: one kernel each, in command-line order.
+	imp "$m/kernel_3_block_0.mem" "$m/kernel_1_block_0.mem"
+	expect_eq "$(grep '^[KE]' "$T/d" | tr '\n' ' ')" \
+		'K 1 "kernel_3" 1,1,1 32,1,1 0 0 E 1 3 K 2 "kernel_1" 1,1,1 32,1,1 0 0 E 2 9 '
+	# Standard input: block 0 of a kernel named after the input.
+	gc-import <"$m/kernel_1_block_2.mem" >"$T/s"
+	decode "$T/s" >"$T/d"
+	expect_eq "$(grep '^[0-9K]' "$T/d" | tr '\n' ' ')" \
+		'K 1 "stdin" 1,1,1 32,1,1 0 0 0,0,0,0x0,0,atomic,global+bypass,4,0x7f3354f00000 '
+	# A block beyond the app_config grid.
+	printf '\n=====\nLDG.E 0x7f0000000000 \n' >"$T/kernel_1_block_5.mem"
+	bad "$T/kernel_1_block_5.mem" "$T/kernel_1_block_5.mem:3: block 5 is outside the grid of kernel 1 (3 blocks)" \
+		--app-config "$PPT/run-classic/app_config"
+}
+
+@test "ppt-gpu: runs and files that cannot be read" {
+	bad "$PPT/run-classic/memory_traces/kernel_1_sm_0.mem" \
+		"$PPT/run-classic/memory_traces/kernel_1_sm_0.mem: per-SM trace files carry no block ids; import the per-block files (ENV_TRACING_LEVEL bit 1)"
+	mkdir "$T/run"
+	cp "$PPT/run-subcore/app_config.py" "$T/run/"
+	bad "$T/run/app_config.py" "$T/run/app_config.py: no block files: $T/run/memory_traces: No such file or directory"
+	mkdir "$T/run/memory_traces"
+	cp "$PPT/run-subcore/memory_traces/kernel_1_block_0.mem" "$T/run/memory_traces/"
+	gzip -c "$PPT/run-subcore/memory_traces/kernel_1_block_0.mem" >"$T/run/memory_traces/kernel_1_block_0.mem.gz"
+	bad "$T/run/app_config.py" "$T/run/memory_traces/kernel_1_block_0.mem and $T/run/memory_traces/kernel_1_block_0.mem.gz hold the same block"
+}
+
+@test "ppt-gpu: every malformed record line has its message" {
+	local f=$T/kernel_1_block_0.mem
+	printf '\n=====\nIMAD 0x7f0000000000 \n' >"$f"
+	bad "$f" "$f:3: 'IMAD' is not a memory instruction"
+	printf '\n=====\nLDG.E.2048 0x7f0000000000 \n' >"$f"
+	bad "$f" "$f:3: access width 256 from 'LDG.E.2048' is out of range"
+	printf 'LDG.E 7f00 7g00 \n' >"$f"
+	bad "$f" "$f:1: bad address '7g00'"
+	printf 'LDG.E %s\n' "$(seq -s ' ' 4096 4128)" >"$f"
+	bad "$f" "$f:1: 33 addresses for one warp"
+	printf 'LDGSTS.E.128 %s\n' "$(seq -s ' ' 4096 4160)" >"$f"
+	bad "$f" "$f:1: more than 64 addresses"
+	printf 'LDG.E x1 7f00 \n' >"$f"
+	bad "$f" "$f:1: bad warp id 'x1'" --ppt-level 4
+	printf 'LDG.E 99 f f 7f00 \n' >"$f"
+	bad "$f" "$f:1: bad predicated-off thread count" --ppt-level 8
+	printf 'LDG.E 1 zz f 7f00 \n' >"$f"
+	bad "$f" "$f:1: bad active mask" --ppt-level 8
+	printf 'LDG.E 1 f 1ffffffff 7f00 \n' >"$f"
+	bad "$f" "$f:1: bad predicate mask" --ppt-level 8
+}
+
+@test "ppt-gpu: every malformed app_config has its message" {
+	local f=$T/app_config.py
+	mkdir "$T/memory_traces"
+	printf 'kernel_1 : {}\n' >"$f"
+	bad "$f" "$f:1: expected '=' after 'kernel_1'"
+	printf 'kernel_1 = {\n  "kernel_name" : "k",\n  "grid_size" : 0,\n}\n' >"$f"
+	bad "$f" "$f:3: \"grid_size\" must be a positive number or a list of up to 3"
+	printf 'kernel_1 = { "block_size" : [1, 2, 3, 4] }\n' >"$f"
+	bad "$f" "$f:1: \"block_size\" must be a positive number or a list of up to 3"
+	printf 'kernel_1 = { "num_registers" : 70000 }\n' >"$f"
+	bad "$f" "$f:1: \"num_registers\" must be a number from 0 to 65535"
+	printf 'kernel_1 = { "kernel_name" : 5 }\n' >"$f"
+	bad "$f" "$f:1: \"kernel_name\" must be a string"
+	printf 'kernel_1 = { "kernel_name" : "k }\n' >"$f"
+	bad "$f" "$f:1: unterminated string"
+	printf 'kernel_1 = { "grid_size" : 12x }\n' >"$f"
+	bad "$f" "$f:1: bad number '12x'"
+	printf 'kernel_1 = { "grid_size" : 2 "block_size" : 32 }\n' >"$f"
+	bad "$f" "$f:1: expected ',' or '}'"
+	printf 'kernel_1 = 5\n' >"$f"
+	bad "$f" "$f:1: 'kernel_1' must be a dictionary"
+	printf 'kernel_1 = {\n' >"$f"
+	bad "$f" "$f:2: unexpected end of file"
+	printf '# a comment\n= 5\n' >"$f"
+	bad "$f" "$f:2: expected NAME = VALUE"
+	# Python's other values are accepted and ignored.
+	printf '# run\nkernel_1 = {"kernel_name": '"'"'k'"'"', "extra": (True, None, [1, "x"]),}\napp_kernels_id = [1]\n' >"$f"
+	imp "$f"
+	expect_eq "$(grep '^K' "$T/d")" 'K 1 "k" 1,1,1 32,1,1 0 0'
+}
+
+@test "ppt-gpu: --lenient skips malformed lines, counts them, keeps the rest" {
+	local f=$T/kernel_4_block_1.mem
+	printf 'LDG.E 7f00 7f04 \nFOO 7f00 \nLDG.E 7f10 zz \nSTG.E 7f20 \n' >"$f"
+	sh_status 0 "gc-import --lenient '$f' >'$T/s'"
+	expect_eq "$(cat "$T/err")" "gc-import: skipped 2 malformed lines (--lenient)"
+	decode "$T/s" >"$T/d"
+	expect_eq "$(grep -v '^[AZ]' "$T/d" | tr '\n' ' ')" \
+		'K 1 "kernel_4" 2,1,1 32,1,1 0 0 1,0,0,0x0,0,load,global,4,0x7f00 1,0,1,0x0,0,load,global,4,0x7f04 1,0,0,0x0,1,store,global,4,0x7f20 E 1 3 '
+}
+
+@test "ppt-gpu: gzip block files give the same stream as plain ones; output is deterministic" {
+	cp -r "$PPT/run-classic" "$T/plain"
+	cp -r "$PPT/run-classic" "$T/gz"
+	gzip "$T/gz/memory_traces/"*.mem "$T/gz/app_config"
+	(cd "$T/plain" && gc-import app_config >../a)
+	(cd "$T/gz" && gc-import app_config.gz >../b)
+	decode "$T/a" >"$T/da"
+	decode "$T/b" >"$T/db"
+	diff "$T/da" "$T/db"
+	(cd "$T/plain" && gc-import app_config >../c)
+	cmp "$T/a" "$T/c"
+}
+
+# jnum KEY: the first "KEY": N of gc-stats --json in $T/j.
+jnum() {
+	grep -m1 "\"$1\":" "$T/j" | sed 's/.*: *//; s/,$//'
+}
+
+@test "ppt-gpu: gc-stats agrees; the dump restores the stream exactly" {
+	command -v gc-stats >/dev/null || skip "gc-stats not built"
+	gc-import "$PPT/run-classic/app_config" >"$T/s"
+	gc-stats --json "$T/s" >"$T/j"
+	# bytes: loads 7x8 + 8 + 2x4, stores 2x8, atomic 4.
+	expect_eq "$(jnum kernels) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
+		'3 13 10 2 1 92'
+	gc-stats --dump "$T/s" >"$T/dump.csv"
+	grep -q '^2,,,,,,,kbegin,,,,,,,,"transpose<float, 32>",grid=4x2x1 block=32x8x1 regs=30 shmem=4224 mem_insts=0 stream=7$' "$T/dump.csv"
+	grep -q '^1,0,2,0,0,0x0,0,atomic,global,0x7f3354f00000,4,' "$T/dump.csv"
+	gc-import "$T/dump.csv" | cmp - "$T/s"
+}

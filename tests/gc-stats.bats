@@ -1,0 +1,361 @@
+#!/usr/bin/env bats
+# gc-stats: the report, the JSON object, the breakdowns and the dump.
+#
+# The test streams are hand-written dumps (tests/fixtures/csv) restored by
+# gc-import, so every number asserted here can be worked out from the
+# fixture by hand:
+#   access.csv   two kernels, 7 accesses: one straddles a line boundary,
+#                one has a timestamp above 2^32
+#   request.csv  an annotated request stream: results, classes, write-back,
+#                bypass, two kernels
+#   names.csv    extreme fields, names with commas, quotes and a newline
+#   dram.csv     DRAM transactions
+#   empty.csv    no kernel at all
+
+load helpers
+
+# mk NAME: restore tests/fixtures/csv/NAME.csv into $T/NAME.gcs.
+mk() {
+	gc-import "$FIX/csv/$1.csv" >"$T/$1.gcs"
+}
+
+# jv KEY FILE: a top-level number, string or literal of a JSON object
+# written by gc-json (one key a line, two spaces in).
+jv() {
+	sed -n "s/^  \"$1\": \(.*\)/\1/p" "$2" | sed 's/,$//; s/^"\(.*\)"$/\1/'
+}
+
+@test "gc-stats: the mandatory command-line cases" {
+	common_cli_cases gc-stats --line
+}
+
+@test "gc-stats: --help and the manual list the same options" {
+	help_matches_man gc-stats
+}
+
+@test "gc-stats: report of an access stream (golden)" {
+	mk access
+	sh_status 0 "gc-stats <'$T/access.gcs'"
+	golden gc-stats-access.txt "$T/out"
+	[ ! -s "$T/err" ]
+}
+
+@test "gc-stats: report of an annotated request stream with --by pc (golden)" {
+	mk request
+	sh_status 0 "gc-stats --by pc <'$T/request.gcs'"
+	golden gc-stats-request-by-pc.txt "$T/out"
+}
+
+@test "gc-stats: JSON of an annotated request stream with --by warp (golden)" {
+	mk request
+	sh_status 0 "gc-stats --json --by warp <'$T/request.gcs'"
+	golden gc-stats-request-by-warp.json "$T/out"
+}
+
+@test "gc-stats: --dump of an access stream (golden, and equal to its source)" {
+	mk access
+	sh_status 0 "gc-stats --dump '$T/access.gcs'"
+	golden gc-stats-dump-access.csv "$T/out"
+	cmp "$T/out" "$FIX/csv/access.csv"
+}
+
+@test "gc-stats: access counts: records, operations, bytes, lines across a boundary, time" {
+	mk access
+	gc-stats --json "$T/access.gcs" >"$T/j"
+	expect_eq "$(jv kind "$T/j")" accesses kind
+	expect_eq "$(jv kernels "$T/j")" 2 kernels
+	expect_eq "$(jv records "$T/j")" 7 records
+	expect_eq "$(jv loads "$T/j")" 4 loads
+	expect_eq "$(jv stores "$T/j")" 2 stores
+	expect_eq "$(jv atomics "$T/j")" 1 atomics
+	# 4+4+4+8+4 + 4+16
+	expect_eq "$(jv bytes "$T/j")" 44 bytes
+	# 0x1000 (line 0x20), 0x107e..0x1081 (lines 0x20 and 0x21), 0x2000 (0x40), 0x40 (0)
+	expect_eq "$(jv distinct_lines "$T/j")" 4 distinct_lines
+	# sectors 0x80, 0x83, 0x84, 0x100, 0x2
+	expect_eq "$(jv distinct_sectors "$T/j")" 5 distinct_sectors
+	expect_eq "$(jv time_first "$T/j")" 100 time_first
+	expect_eq "$(jv time_last "$T/j")" 4294967400 time_last
+	expect_eq "$(jv annotated "$T/j")" false annotated
+	expect_eq "$(jv stream_records "$T/j")" 18 stream_records
+	expect_eq "$(jv stream_bytes "$T/j")" 672 stream_bytes
+	grep -q '^    "global": 5,$' "$T/j"
+	grep -q '^    "local": 1,$' "$T/j"
+	grep -q '^    "shared": 1,$' "$T/j"
+	! grep -q '"hits"' "$T/j"
+	# per kernel: records 5 and 2
+	[ "$(grep -c '^      "records": ' "$T/j")" -eq 2 ]
+	grep -q '^      "records": 5$' "$T/j"
+	grep -q '^      "records": 2$' "$T/j"
+	grep -q '^      "name": "vecadd(float\*, float const\*, int)",$' "$T/j"
+	grep -q '^        "mem_insts": 6$' "$T/j"
+}
+
+@test "gc-stats: line and sector sizes: defaults, header keys, --line and --sector" {
+	mk access
+	gc-stats --json "$T/access.gcs" >"$T/j"
+	expect_eq "$(jv line_size "$T/j")" 128
+	expect_eq "$(jv sector_size "$T/j")" 32
+	gc-stats --json --line 4K "$T/access.gcs" >"$T/j"
+	expect_eq "$(jv distinct_lines "$T/j")" 3 "lines of 4 KiB"
+	expect_eq "$(jv distinct_sectors "$T/j")" 5 "sectors with 4 KiB lines"
+	gc-stats --json --line 32 --sector 32 "$T/access.gcs" >"$T/j"
+	expect_eq "$(jv distinct_lines "$T/j")" 5
+	expect_eq "$(jv distinct_sectors "$T/j")" 5
+	# more than 64 sectors a line
+	gc-stats --json --line 128 --sector 1 "$T/access.gcs" >"$T/j"
+	expect_eq "$(jv distinct_lines "$T/j")" 4
+	expect_eq "$(jv distinct_sectors "$T/j")" 36
+	# the header's keys, and --line over them
+	sed 's/^# header gpu=test$/&\n# header line_size=4096\n# header sector_size=8/' \
+		"$FIX/csv/access.csv" | gc-import >"$T/h.gcs"
+	gc-stats --json "$T/h.gcs" >"$T/j"
+	expect_eq "$(jv line_size "$T/j")" 4096
+	expect_eq "$(jv sector_size "$T/j")" 8
+	expect_eq "$(jv distinct_lines "$T/j")" 3
+	expect_eq "$(jv distinct_sectors "$T/j")" 7
+	gc-stats --json --line 128 "$T/h.gcs" >"$T/j"
+	expect_eq "$(jv distinct_lines "$T/j")" 4
+	sed 's/^# header gpu=test$/&\n# header line_size=96/' "$FIX/csv/access.csv" |
+		gc-import >"$T/bad.gcs"
+	sh_status 1 "gc-stats '$T/bad.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-stats: $T/bad.gcs: header key line_size: '96' is not a power of two (--line N overrides it)"
+	[ ! -s "$T/out" ]
+	sh_status 0 "gc-stats --line 64 '$T/bad.gcs'"
+}
+
+@test "gc-stats: request counts: bytes, lines and the sectors of the masks" {
+	mk request
+	gc-stats --json "$T/request.gcs" >"$T/j"
+	expect_eq "$(jv kind "$T/j")" requests
+	expect_eq "$(jv records "$T/j")" 10
+	expect_eq "$(jv loads "$T/j")" 8
+	expect_eq "$(jv stores "$T/j")" 1
+	expect_eq "$(jv atomics "$T/j")" 1
+	expect_eq "$(jv bytes "$T/j")" 740
+	# lines 0x10000 0x10080 0x20000 0x30000 0x40000; sectors 4+3+1+4+2
+	expect_eq "$(jv distinct_lines "$T/j")" 5
+	expect_eq "$(jv distinct_sectors "$T/j")" 14
+	expect_eq "$(jv time_first "$T/j")" 10
+	expect_eq "$(jv time_last "$T/j")" 8589934592
+}
+
+@test "gc-stats: annotated counts: hits, misses, results, classes, write-backs, bypasses" {
+	mk request
+	gc-stats --json "$T/request.gcs" >"$T/j"
+	expect_eq "$(jv annotated "$T/j")" true
+	expect_eq "$(jv hits "$T/j")" 2
+	expect_eq "$(jv misses "$T/j")" 7
+	expect_eq "$(jv writebacks "$T/j")" 1
+	expect_eq "$(jv bypasses "$T/j")" 1
+	tr -d ' \n' <"$T/j" >"$T/flat"
+	grep -q '"by_result":{"none":1,"hit":2,"sector_miss":1,"miss":6}' "$T/flat"
+	grep -q '"by_class":{"compulsory":3,"capacity":1,"conflict":1,"latency":1,"mshr":1}' "$T/flat"
+	gc-stats "$T/request.gcs" >"$T/r"
+	grep -q '^  sector-miss     1$' "$T/r"
+	grep -q '^  compulsory      3$' "$T/r"
+	grep -q '^write-backs       1$' "$T/r"
+	# an outcome makes a stream annotated even without the header flag
+	sed 's/^# optional 0x3$/# optional 0x0/' "$FIX/csv/request.csv" | gc-import >"$T/n.gcs"
+	gc-stats --json "$T/n.gcs" >"$T/j"
+	expect_eq "$(jv optional "$T/j")" 0
+	expect_eq "$(jv annotated "$T/j")" true
+	expect_eq "$(jv hits "$T/j")" 2
+}
+
+@test "gc-stats: --by sm, kernel, pc and warp" {
+	mk request
+	gc-stats --by sm "$T/request.gcs" | sed -n '/^by sm$/,$p' >"$T/r"
+	cat >"$T/want" <<-'EOF'
+	by sm
+	   sm  records  loads  stores  atomics  bytes  hits  misses
+	    0        5      4       1        0    416     1       4
+	    1        2      2       0        0    160     1       1
+	    2        2      1       0        1    132     0       1
+	    5        1      1       0        0     32     0       1
+	EOF
+	diff -u "$T/want" "$T/r"
+	gc-stats --by kernel "$T/request.gcs" | sed -n '/^by kernel$/,$p' >"$T/r"
+	cat >"$T/want" <<-'EOF'
+	by kernel
+	   kernel  records  loads  stores  atomics  bytes  hits  misses
+	        7        9      7       1        1    708     2       6
+	        8        1      1       0        0     32     0       1
+	EOF
+	diff -u "$T/want" "$T/r"
+	gc-stats --by pc "$T/request.gcs" | grep -E '^ +7 +0x100 ' >"$T/r"
+	expect_eq "$(tr -s ' ' <"$T/r")" " 7 0x100 5 5 0 0 576 2 3"
+	# pc 0x100 in kernel 8 is another instruction
+	gc-stats --by pc "$T/request.gcs" | grep -cE '0x100 ' >"$T/r"
+	expect_eq "$(cat "$T/r")" 2
+	gc-stats --json --by warp "$T/request.gcs" | tr -d ' \n' >"$T/flat"
+	grep -q '"by":"warp","breakdown":\[{"kernel":7,"block":0,"warp":0,"records":2,' "$T/flat"
+	grep -q '{"kernel":7,"block":0,"warp":1,"records":3,"loads":3,"stores":0,"atomics":0,"bytes":256,"hits":1,"misses":2}' "$T/flat"
+	# not annotated: no hit and miss columns
+	mk access
+	gc-stats --by warp "$T/access.gcs" | sed -n '/^by warp$/,$p' >"$T/r"
+	cat >"$T/want" <<-'EOF'
+	by warp
+	   kernel  block  warp  records  loads  stores  atomics  bytes
+	        1      0     0        2      2       0        0      8
+	        1      0     1        1      1       0        0      4
+	        1      1     0        2      0       1        1     12
+	        2      0     0        2      1       1        0     20
+	EOF
+	diff -u "$T/want" "$T/r"
+}
+
+@test "gc-stats: a kernel id that occurs twice has its --by rows added" {
+	sed -e 's/^8,/7,/' "$FIX/csv/request.csv" | gc-import >"$T/twice.gcs"
+	gc-stats --by pc "$T/twice.gcs" | grep -E '^ +7 +0x100 ' | tr -s ' ' >"$T/r"
+	expect_eq "$(cat "$T/r")" " 7 0x100 6 6 0 0 608 2 4"
+	gc-stats --json "$T/twice.gcs" >"$T/j"
+	expect_eq "$(jv kernels "$T/j")" 2 "launches"
+}
+
+@test "gc-stats: --by with an unknown key is a usage error" {
+	mk access
+	sh_status 2 "gc-stats --by lane '$T/access.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-stats: --by: 'lane' is not kernel, sm, pc or warp"
+	expect_match "$(cat "$T/err")" "Try 'gc-stats --help'"
+	[ ! -s "$T/out" ]
+}
+
+@test "gc-stats: other usage errors" {
+	mk access
+	sh_status 2 "gc-stats --json --dump '$T/access.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-stats: --json and --dump exclude each other"
+	[ ! -s "$T/out" ]
+	sh_status 2 "gc-stats --line 96 '$T/access.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-stats: --line: 96 is not a power of two"
+	sh_status 2 "gc-stats --sector 64 --line 32 '$T/access.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-stats: the sector size 64 is larger than the line size 32"
+	[ ! -s "$T/out" ]
+	sh_status 2 "gc-stats '$T/access.gcs' '$T/access.gcs'"
+	[ ! -s "$T/out" ]
+}
+
+@test "gc-stats: stdin, a file and - give the same report" {
+	mk request
+	gc-stats --by sm "$T/request.gcs" >"$T/file"
+	gc-stats --by sm <"$T/request.gcs" >"$T/stdin"
+	gc-stats --by sm - <"$T/request.gcs" >"$T/dash"
+	expect_eq "$(head -1 "$T/file")" "input             $T/request.gcs"
+	expect_eq "$(head -1 "$T/stdin")" "input             stdin"
+	cmp "$T/stdin" "$T/dash"
+	diff <(tail -n +2 "$T/file") <(tail -n +2 "$T/stdin")
+	gc-stats --dump "$T/request.gcs" >"$T/d1"
+	gc-stats --dump <"$T/request.gcs" >"$T/d2"
+	cmp "$T/d1" "$T/d2"
+}
+
+@test "gc-stats: gzip input gives the same output as plain" {
+	mk request
+	gzip -c "$T/request.gcs" >"$T/request.gcs.gz"
+	gc-stats --json --by warp <"$T/request.gcs" >"$T/plain"
+	gc-stats --json --by warp <"$T/request.gcs.gz" >"$T/gz"
+	cmp "$T/plain" "$T/gz"
+	gc-stats --dump "$T/request.gcs.gz" | cmp - "$FIX/csv/request.csv"
+}
+
+@test "gc-stats: a truncated stream: the reader's message, exit 1, empty stdout" {
+	mk access
+	head -c 600 "$T/access.gcs" >"$T/cut.gcs"
+	sh_status 1 "gc-stats <'$T/cut.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-stats: stdin: record 16 (offset 576): truncated record (24 of 32 bytes)"
+	[ ! -s "$T/out" ]
+	sh_status 1 "gc-stats --json '$T/cut.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-stats: $T/cut.gcs: record 16 (offset 576): truncated record (24 of 32 bytes)"
+	[ ! -s "$T/out" ]
+	# cut at a record boundary: the end-of-stream record is missing
+	head -c 640 "$T/access.gcs" >"$T/cut.gcs"
+	sh_status 1 "gc-stats --by sm <'$T/cut.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-stats: stdin: record 18 (offset 640): missing end-of-stream record (upstream stage failed or output was truncated)"
+	[ ! -s "$T/out" ]
+	# neither --stats nor -o is written
+	sh_status 1 "gc-stats --stats '$T/s.json' -o '$T/o.txt' <'$T/cut.gcs'"
+	[ ! -e "$T/s.json" ]
+	[ ! -e "$T/o.txt" ]
+}
+
+@test "gc-stats: a truncated stream dumps what it read, without the end line" {
+	mk access
+	head -c 640 "$T/access.gcs" >"$T/cut.gcs"
+	sh_status 1 "gc-stats --dump <'$T/cut.gcs'"
+	expect_match "$(cat "$T/err")" "missing end-of-stream record"
+	head -n 20 "$FIX/csv/access.csv" | cmp - "$T/out"
+	cp "$T/out" "$T/dump"
+	sh_status 1 "gc-import <'$T/dump'"
+	expect_eq "$(cat "$T/err")" "gc-import: stdin:20: truncated dump: no end line"
+}
+
+@test "gc-stats: not a stream" {
+	sh_status 1 "gc-stats '$FIX/csv/access.csv'"
+	expect_eq "$(cat "$T/err")" "gc-stats: $FIX/csv/access.csv: bad magic: this looks like text, not a gc stream (a trace file? gc-import reads traces)"
+	[ ! -s "$T/out" ]
+	sh_status 1 "gc-stats '$T/no-such-file'"
+	expect_eq "$(cat "$T/err")" "gc-stats: $T/no-such-file: No such file or directory"
+}
+
+@test "gc-stats: a full disk is an error (report, JSON and dump)" {
+	mk access
+	for opt in "" --json --dump; do
+		sh_status 1 "gc-stats $opt '$T/access.gcs' >/dev/full"
+		expect_eq "$(cat "$T/err")" "gc-stats: stdout: write error: No space left on device"
+	done
+}
+
+@test "gc-stats: --stats writes the JSON object, -o the output, -v the report on stderr" {
+	mk request
+	gc-stats --json "$T/request.gcs" >"$T/json"
+	sh_status 0 "gc-stats --stats '$T/s.json' --dump -v '$T/request.gcs'"
+	cmp "$T/s.json" "$T/json"
+	cmp "$T/out" "$FIX/csv/request.csv"
+	gc-stats "$T/request.gcs" >"$T/report"
+	cmp "$T/err" "$T/report"
+	sh_status 0 "gc-stats -o '$T/o.txt' --stats '$T/s2.json' '$T/request.gcs'"
+	[ ! -s "$T/out" ]
+	cmp "$T/o.txt" "$T/report"
+	cmp "$T/s2.json" "$T/json"
+	# without -v, stderr stays quiet
+	sh_status 0 "gc-stats --dump '$T/request.gcs'"
+	[ ! -s "$T/err" ]
+}
+
+@test "gc-stats: DRAM transactions" {
+	mk dram
+	gc-stats --json "$T/dram.gcs" >"$T/j"
+	expect_eq "$(jv kind "$T/j")" dram
+	expect_eq "$(jv bytes "$T/j")" 96
+	# 0xffffffffffff (the last line of 48 bits) and 0x100 with two sectors
+	expect_eq "$(jv distinct_lines "$T/j")" 2
+	expect_eq "$(jv distinct_sectors "$T/j")" 3
+	gc-stats "$T/dram.gcs" >"$T/r"
+	grep -q '^kind              DRAM transactions$' "$T/r"
+}
+
+@test "gc-stats: a stream without kernels" {
+	mk empty
+	gc-stats --json "$T/empty.gcs" >"$T/j"
+	expect_eq "$(jv kernels "$T/j")" 0
+	expect_eq "$(jv records "$T/j")" 0
+	expect_eq "$(jv time_first "$T/j")" null
+	expect_eq "$(jv annotated "$T/j")" true
+	expect_eq "$(jv hits "$T/j")" 0
+	gc-stats "$T/empty.gcs" >"$T/r"
+	grep -q '^time              (no records)$' "$T/r"
+	grep -q '^kernels           0$' "$T/r"
+	gc-stats --dump "$T/empty.gcs" | cmp - "$FIX/csv/empty.csv"
+}
+
+@test "gc-stats: extreme field values and names in the report and JSON" {
+	mk names
+	gc-stats "$T/names.gcs" >"$T/r"
+	grep -qF '   4  1x1x1                   1x1x1        0           0        1  a name\non two lines, with "quotes"' "$T/r"
+	grep -q '^time              first 4294967295, last 18446744073709551615, span 18446744069414584320$' "$T/r"
+	grep -q '^header            note=a value with = signs, commas and  two spaces $' "$T/r"
+	gc-stats --json "$T/names.gcs" >"$T/j"
+	grep -qF '"name": "a name\non two lines, with \"quotes\"",' "$T/j"
+	grep -q '^        "attr.65535": 2,$' "$T/j"
+	expect_eq "$(jv bytes "$T/j")" 263
+}

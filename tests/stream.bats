@@ -1,0 +1,488 @@
+#!/usr/bin/env bats
+# The gc stream as every reader sees it (lib/stream.c, lib/input.c).
+#
+# The corpus: gc-mkbad (tests/src/gc-mkbad.c) writes each member, a stream
+# valid but for one defect, and `gc-mkbad --list` holds the message the
+# reader must give for it.  Each member is read by `gc-mkbad read`, a
+# reader built on gc_open_stream/gc_read that calls itself gc-read-test:
+# exit status 1, exactly "gc-read-test: stdin: MESSAGE" on stderr, nothing
+# on stdout.  Then: valid streams read back exactly, gzip and xz input,
+# and the writer's refusals.
+
+load helpers
+
+# message NAME: the corpus member's message from --list.
+message() {
+	gc-mkbad --list | awk -F '\t' -v n="$1" '$1 == n { print $2; f = 1 } END { exit !f }'
+}
+
+# bad NAME: the reader refuses member NAME with its message.  (Each step
+# returns explicitly: known_defect calls it where set -e does not act.)
+bad() {
+	local name=$1 msg
+	msg=$(message "$name") || { echo "no corpus member '$name'" >&2; return 1; }
+	gc-mkbad "$name" >"$T/in" || return 1
+	sh_status 1 "gc-mkbad read <'$T/in'" || return 1
+	expect_eq "$(cat "$T/err")" "gc-read-test: stdin: $msg" "message for $name" || return 1
+	if [ -s "$T/out" ]; then
+		echo "stdout is not empty:" >&2
+		cat "$T/out" >&2
+		return 1
+	fi
+}
+
+# known_defect NAME WHY: like bad, but a mismatch is a known library
+# defect (reported, see WHY): the test is skipped until it is fixed.
+known_defect() {
+	if ! bad "$1" 2>"$T/why"; then
+		sed "s/^/# /" "$T/why" >&3
+		skip "known defect: $2"
+	fi
+}
+
+@test "corpus: every member has a test in this file, names are unique" {
+	gc-mkbad --list | cut -f1 | sort >"$T/listed"
+	grep -oE '^	(bad|known_defect) [a-z0-9-]+' "$BATS_TEST_FILENAME" |
+		awk '{ print $2 }' | sort >"$T/tested"
+	diff -u "$T/listed" "$T/tested"
+	[ "$(sort -u "$T/listed" | wc -l)" -eq "$(wc -l <"$T/listed")" ]
+	[ "$(wc -l <"$T/listed")" -ge 60 ]
+}
+
+@test "corpus: empty" {
+	bad empty
+}
+
+@test "corpus: empty-gzip" {
+	bad empty-gzip
+}
+
+@test "corpus: short-header" {
+	bad short-header
+}
+
+@test "corpus: short-header-text" {
+	bad short-header-text
+}
+
+@test "corpus: bad-magic" {
+	bad bad-magic
+}
+
+@test "corpus: bad-magic-garbage" {
+	bad bad-magic-garbage
+}
+
+@test "corpus: bad-magic-text" {
+	bad bad-magic-text
+}
+
+@test "corpus: bad-magic-gzip-twice" {
+	bad bad-magic-gzip-twice
+}
+
+@test "corpus: bad-magic-xz-in-gzip" {
+	bad bad-magic-xz-in-gzip
+}
+
+@test "corpus: bad-major" {
+	bad bad-major
+}
+
+@test "corpus: header-size-odd" {
+	bad header-size-odd
+}
+
+@test "corpus: header-size-small" {
+	bad header-size-small
+}
+
+@test "corpus: header-size-huge" {
+	bad header-size-huge
+}
+
+@test "corpus: header-text-overflow" {
+	bad header-text-overflow
+}
+
+@test "corpus: bad-kind" {
+	bad bad-kind
+}
+
+@test "corpus: record-size-small" {
+	bad record-size-small
+}
+
+@test "corpus: record-size-odd" {
+	bad record-size-odd
+}
+
+@test "corpus: record-size-huge" {
+	bad record-size-huge
+}
+
+@test "corpus: required-flag" {
+	bad required-flag
+}
+
+@test "corpus: short-header-area" {
+	bad short-header-area
+}
+
+@test "corpus: reserved-byte" {
+	bad reserved-byte
+}
+
+@test "corpus: padding-byte" {
+	bad padding-byte
+}
+
+@test "corpus: header-text-no-newline" {
+	bad header-text-no-newline
+}
+
+@test "corpus: header-text-not-kv" {
+	bad header-text-not-kv
+}
+
+@test "corpus: header-text-nul" {
+	bad header-text-nul
+}
+
+@test "corpus: header-text-repeated" {
+	bad header-text-repeated
+}
+
+@test "corpus: header-text-bad-key" {
+	bad header-text-bad-key
+}
+
+@test "corpus: header-text-too-many-keys" {
+	bad header-text-too-many-keys
+}
+
+@test "corpus: truncated-record" {
+	bad truncated-record
+}
+
+@test "corpus: missing-end" {
+	bad missing-end
+}
+
+@test "corpus: missing-end-empty" {
+	bad missing-end-empty
+}
+
+@test "corpus: missing-attr" {
+	bad missing-attr
+}
+
+@test "corpus: missing-name" {
+	bad missing-name
+}
+
+@test "corpus: end-count" {
+	bad end-count
+}
+
+@test "corpus: end-data-count" {
+	bad end-data-count
+}
+
+@test "corpus: kend-count" {
+	bad kend-count
+}
+
+@test "corpus: data-after-end" {
+	bad data-after-end
+}
+
+@test "corpus: data-after-end-byte" {
+	bad data-after-end-byte
+}
+
+@test "corpus: unknown-type" {
+	bad unknown-type
+}
+
+@test "corpus: zero-record" {
+	bad zero-record
+}
+
+@test "corpus: bad-space" {
+	bad bad-space
+}
+
+@test "corpus: data-outside-kernel" {
+	bad data-outside-kernel
+}
+
+@test "corpus: data-after-kend" {
+	bad data-after-kend
+}
+
+@test "corpus: kbegin-inside-kernel" {
+	bad kbegin-inside-kernel
+}
+
+@test "corpus: kend-wrong-id" {
+	bad kend-wrong-id
+}
+
+@test "corpus: kend-outside-kernel" {
+	bad kend-outside-kernel
+}
+
+@test "corpus: end-inside-kernel" {
+	bad end-inside-kernel
+}
+
+@test "corpus: attr-outside" {
+	bad attr-outside
+}
+
+@test "corpus: name-outside" {
+	bad name-outside
+}
+
+@test "corpus: attr-missing" {
+	bad attr-missing
+}
+
+@test "corpus: name-missing" {
+	bad name-missing
+}
+
+@test "corpus: name-chunk-short" {
+	bad name-chunk-short
+}
+
+@test "corpus: name-chunk-long" {
+	bad name-chunk-long
+}
+
+@test "corpus: name-too-long" {
+	bad name-too-long
+}
+
+@test "corpus: too-many-attrs" {
+	bad too-many-attrs
+}
+
+@test "corpus: name-nul" {
+	known_defect name-nul "lib/stream.c read_kernel: the NUL check names record N+1 with the offset of record N"
+}
+
+@test "corpus: time-backwards" {
+	bad time-backwards
+}
+
+@test "corpus: time-wrap-no-base" {
+	bad time-wrap-no-base
+}
+
+@test "corpus: time-base-backwards" {
+	bad time-base-backwards
+}
+
+@test "corpus: gzip-bad-crc" {
+	bad gzip-bad-crc
+}
+
+@test "corpus: gzip-bad-length" {
+	bad gzip-bad-length
+}
+
+@test "corpus: gzip-bad-method" {
+	bad gzip-bad-method
+}
+
+@test "corpus: gzip-bad-block" {
+	bad gzip-bad-block
+}
+
+@test "corpus: gzip-truncated" {
+	bad gzip-truncated
+}
+
+@test "corpus: gzip-trailing-garbage" {
+	bad gzip-trailing-garbage
+}
+
+@test "corpus: a file operand is named in the message" {
+	gc-mkbad missing-end >"$T/cut.gcs"
+	run_status 1 gc-mkbad read "$T/cut.gcs"
+	expect_eq "$output" "gc-read-test: $T/cut.gcs: $(message missing-end)"
+}
+
+@test "corpus: gzip-compressed members fail as the plain ones do" {
+	local n msg
+	for n in $(gc-mkbad --list | cut -f1); do
+		# Not those about compression itself.
+		case $n in empty* | gzip-* | bad-magic-xz-in-gzip) continue ;; esac
+		gc-mkbad "$n" >"$T/in"
+		sh_status 1 "gc-mkbad read <'$T/in'"
+		msg=$(cat "$T/err")
+		gzip -c <"$T/in" >"$T/in.gz"
+		sh_status 1 "gc-mkbad read <'$T/in.gz'"
+		expect_eq "$(cat "$T/err")" "$msg" "gzip of $n"
+		[ ! -s "$T/out" ]
+	done
+}
+
+@test "stream: a file that is not there, a directory" {
+	run_status 1 gc-mkbad read "$T/no-such.gcs"
+	expect_eq "$output" "gc-read-test: $T/no-such.gcs: No such file or directory"
+	run_status 1 gc-mkbad read "$T"
+	expect_eq "$output" "gc-read-test: $T: is a directory"
+}
+
+@test "stream: good-access reads back every field" {
+	gc-mkbad good-access >"$T/s"
+	run_status 0 gc-mkbad read <"$T/s"
+	expect_eq "$output" "records 19 data 7 kernels 2"
+	gc-mkbad dump <"$T/s" >"$T/got"
+	cat >"$T/want" <<'END'
+header kind=accesses version=1.0 record_size=32 required=0x0 optional=0x0
+text gpu=test
+text provenance=gc-mkbad access
+kbegin 1 name=_Z12matmul_tiledILi32EEvPKfS1_Pfiii_with_a_much_longer_mangled_suffix_for_chunks grid=4,2,1 block=64,1,1 regs=32 shmem=1024 attrs=1:1000,4:80
+load global flags=0 lane=0 size=4 sm=0 warp=0 block=0 pc=0x100 seq=0 addr=0x7f0000001000 time=100 kernel=1
+load global flags=0 lane=31 size=4 sm=0 warp=0 block=0 pc=0x100 seq=0 addr=0x7f000000107c time=100 kernel=1
+store shared flags=0 lane=3 size=8 sm=1 warp=2 block=5 pc=0x1a0 seq=7 addr=0x40 time=200 kernel=1
+atomic global flags=1 lane=7 size=4 sm=1 warp=2 block=5 pc=0x1b0 seq=8 addr=0x7f0000002000 time=4294967280 kernel=1
+load local flags=0 lane=0 size=16 sm=3 warp=1 block=7 pc=0x1c0 seq=9 addr=0xfffc time=4294967301 kernel=1
+kend 1
+kbegin 2 name=k2 grid=1,1,1 block=1,1,1 regs=0 shmem=0 attrs=
+load generic flags=0 lane=0 size=1 sm=65535 warp=65535 block=4294967295 pc=0xffffffff seq=4294967295 addr=0xffffffffffffffff time=8589934592 kernel=2
+load generic flags=0 lane=1 size=1 sm=65535 warp=65535 block=4294967295 pc=0xffffffff seq=4294967295 addr=0xfffffffffffffffe time=8589934593 kernel=2
+kend 2
+records 19 data 7 kernels 2
+bytes 744 compressed 0
+END
+	diff -u "$T/want" "$T/got"
+}
+
+@test "stream: good-request reads back every field" {
+	gc-mkbad good-request >"$T/s"
+	gc-mkbad dump <"$T/s" >"$T/got"
+	cat >"$T/want" <<'END'
+header kind=requests version=1.0 record_size=32 required=0x0 optional=0x3
+text gpu=test
+text provenance=gc-mkbad request
+text line_size=128
+text sector_size=32
+kbegin 7 name=reduce grid=4294967295,65535,65535 block=1024,1,1 regs=0 shmem=0 attrs=
+load global flags=0 outcome=miss/compulsory mask=0x0f size=128 sm=0 warp=0 block=0 pc=0x2000 seq=0 addr=0x7f0000001000 time=1 kernel=7
+load global flags=0 outcome=hit mask=0x01 size=32 sm=10 warp=1 block=1000 pc=0x2010 seq=1 addr=0x7f0000001000 time=2 kernel=7
+store local flags=0 outcome=sector-miss+wb mask=0x0c size=64 sm=20 warp=2 block=2000 pc=0x2020 seq=2 addr=0x80 time=3 kernel=7
+atomic global flags=1 outcome=miss/mshr+bypass mask=0xff size=65535 sm=30 warp=3 block=3000 pc=0x2030 seq=3 addr=0xffffffffffff time=3 kernel=7
+kend 7
+records 7 data 4 kernels 1
+bytes 392 compressed 0
+END
+	diff -u "$T/want" "$T/got"
+}
+
+@test "stream: a newer minor version, larger records and unknown optional flags are read" {
+	gc-mkbad good-future >"$T/s"
+	run_status 0 gc-mkbad read <"$T/s"
+	expect_eq "$output" "records 7 data 2 kernels 1"
+	gc-mkbad dump <"$T/s" >"$T/got"
+	expect_eq "$(head -n 1 "$T/got")" \
+		"header kind=accesses version=1.9 record_size=40 required=0x0 optional=0x80000003"
+	expect_eq "$(tail -n 1 "$T/got")" "bytes 424 compressed 0"
+}
+
+@test "stream: the writer's bytes match the layout encoded by hand in gc-mkbad" {
+	gc-mkbad good-access >"$T/w"
+	gc-mkbad --hand good-access >"$T/h"
+	cmp "$T/w" "$T/h"
+	gc-mkbad good-request >"$T/w"
+	gc-mkbad --hand good-request >"$T/h"
+	cmp "$T/w" "$T/h"
+}
+
+@test "stream: gzip of a valid stream reads identically" {
+	local g
+	for g in good-access good-request; do
+		gc-mkbad "$g" >"$T/s"
+		gc-mkbad dump <"$T/s" >"$T/plain"
+		gzip -c <"$T/s" | gc-mkbad dump >"$T/gz"
+		diff -u <(sed '$d' "$T/plain") <(sed '$d' "$T/gz")
+		expect_match "$(tail -n 1 "$T/gz")" "^bytes [0-9]+ compressed 1$"
+		gzip -9 -c <"$T/s" | gc-mkbad read >"$T/gz9"
+		diff -u <(sed -n '/^records/p' "$T/plain") "$T/gz9"
+	done
+}
+
+@test "stream: the writer's own gzip output (-z) reads identically" {
+	gc-mkbad good-access >"$T/s"
+	gc-mkbad -z good-access >"$T/s.gz"
+	expect_eq "$(od -An -tx1 -N2 "$T/s.gz" | tr -d ' ')" "1f8b" "gzip magic"
+	gzip -dc <"$T/s.gz" | cmp - "$T/s"
+	diff -u <(gc-mkbad dump <"$T/s" | sed '$d') <(gc-mkbad dump <"$T/s.gz" | sed '$d')
+}
+
+@test "stream: concatenated gzip members read as one stream" {
+	gc-mkbad good-access >"$T/s"
+	# Cut inside the header and inside a record; one member is empty.
+	{
+		head -c 50 "$T/s" | gzip -c
+		head -c 333 "$T/s" | tail -c +51 | gzip -c
+		printf '' | gzip -c
+		tail -c +334 "$T/s" | gzip -c
+	} >"$T/multi.gz"
+	run_status 0 gc-mkbad read <"$T/multi.gz"
+	expect_eq "$output" "records 19 data 7 kernels 2"
+	diff -u <(gc-mkbad dump <"$T/s" | sed '$d') <(gc-mkbad dump <"$T/multi.gz" | sed '$d')
+}
+
+@test "stream: xz input reads identically" {
+	command -v xz >/dev/null || skip "xz is not installed"
+	gc-mkbad good-access >"$T/s"
+	xz -c <"$T/s" >"$T/s.xz"
+	diff -u <(gc-mkbad dump <"$T/s" | sed '$d') <(gc-mkbad dump <"$T/s.xz" | sed '$d')
+}
+
+@test "stream: a pipe that delivers a few bytes at a time" {
+	local i size
+	gc-mkbad good-access >"$T/s"
+	size=$(wc -c <"$T/s")
+	for ((i = 0; i < size; i += 37)); do
+		tail -c +$((i + 1)) "$T/s" | head -c 37
+		sleep 0.01
+	done | gc-mkbad dump >"$T/got"
+	diff -u <(gc-mkbad dump <"$T/s") "$T/got"
+}
+
+@test "stream: the writer refuses a data record outside a kernel" {
+	sh_status 1 "test-lib write-bad outside"
+	expect_eq "$(cat "$T/err")" \
+		"test-lib: stdout: record 5: data record outside a kernel (a bug in this tool)"
+	[ ! -s "$T/out" ]
+}
+
+@test "stream: the writer refuses a timestamp going backwards" {
+	sh_status 1 "test-lib write-bad backwards"
+	expect_eq "$(cat "$T/err")" \
+		"test-lib: stdout: record 4: timestamp 99 is earlier than the previous record's 100 (a bug in this tool)"
+	[ ! -s "$T/out" ]
+}
+
+@test "stream: a stream written to stdout through gc_open_output reads back" {
+	test-lib write-stream >"$T/s"
+	run_status 0 gc-mkbad read <"$T/s"
+	expect_eq "$output" "records 4 data 1 kernels 1"
+	test-lib write-stream -z >"$T/s.gz"
+	run_status 0 gc-mkbad read <"$T/s.gz"
+	expect_eq "$output" "records 4 data 1 kernels 1"
+	gc-mkbad dump <"$T/s" >"$T/d"
+	grep -qx 'text provenance=test-lib write-stream' "$T/d"
+}
+
+@test "stream: reading to a full disk fails loudly" {
+	gc-mkbad good-access >"$T/s"
+	sh_status 1 "gc-mkbad read <'$T/s' >/dev/full"
+	expect_eq "$(cat "$T/err")" "gc-read-test: stdout: write error: No space left on device"
+}
