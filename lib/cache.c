@@ -1,0 +1,298 @@
+/*
+ * cache.c - set-index functions and the shared cache core (cache.h).
+ */
+#include "cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+static unsigned log2u(uint64_t x)
+{
+	unsigned n = 0;
+	while (x > 1) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+}
+
+/* ---- IPOLY ------------------------------------------------------------- */
+
+/*
+ * Each bit i of the hashed index is the parity of (hi & mask[i]) XORed
+ * with bit i of the linear index: the H-matrix of an irreducible
+ * polynomial over GF(2), one row per index bit.  The rows are the
+ * equations of reference §3.2 (GPGPU-Sim hashing.cc) written as masks.
+ */
+#define B(n) (UINT64_C(1) << (n))
+
+static const uint64_t ipoly16[4] = {
+	B(11) | B(10) | B(9) | B(8) | B(6) | B(4) | B(3) | B(0),
+	B(12) | B(8) | B(7) | B(6) | B(5) | B(3) | B(1) | B(0),
+	B(9) | B(8) | B(7) | B(6) | B(4) | B(2) | B(1),
+	B(10) | B(9) | B(8) | B(7) | B(5) | B(3) | B(2),
+};
+
+static const uint64_t ipoly32[5] = {
+	B(13) | B(12) | B(11) | B(10) | B(9) | B(6) | B(5) | B(3) | B(0),
+	B(14) | B(13) | B(12) | B(11) | B(10) | B(7) | B(6) | B(4) | B(1),
+	B(14) | B(10) | B(9) | B(8) | B(7) | B(6) | B(3) | B(2) | B(0),
+	B(11) | B(10) | B(9) | B(8) | B(7) | B(4) | B(3) | B(1),
+	B(12) | B(11) | B(10) | B(9) | B(8) | B(5) | B(4) | B(2),
+};
+
+static const uint64_t ipoly64[6] = {
+	B(18) | B(17) | B(16) | B(15) | B(12) | B(10) | B(6) | B(5) | B(0),
+	B(15) | B(13) | B(12) | B(11) | B(10) | B(7) | B(5) | B(1) | B(0),
+	B(16) | B(14) | B(13) | B(12) | B(11) | B(8) | B(6) | B(2) | B(1),
+	B(17) | B(15) | B(14) | B(13) | B(12) | B(9) | B(7) | B(3) | B(2),
+	B(18) | B(16) | B(15) | B(14) | B(13) | B(10) | B(8) | B(4) | B(3),
+	B(17) | B(16) | B(15) | B(14) | B(11) | B(9) | B(5) | B(4),
+};
+
+#undef B
+
+unsigned gc_ipoly_hash(uint64_t hi, unsigned index, unsigned n)
+{
+	const uint64_t *rows;
+	unsigned bits;
+
+	switch (n) {
+	case 16:
+		rows = ipoly16;
+		bits = 4;
+		break;
+	case 32:
+		rows = ipoly32;
+		bits = 5;
+		break;
+	case 64:
+		rows = ipoly64;
+		bits = 6;
+		break;
+	default:
+		return index % (n ? n : 1);
+	}
+	unsigned out = 0;
+	for (unsigned i = 0; i < bits; i++) {
+		unsigned bit = (unsigned)__builtin_parityll(hi & rows[i]) ^ ((index >> i) & 1u);
+		out |= bit << i;
+	}
+	return out;
+}
+
+/* ---- set-index functions --------------------------------------------------- */
+
+int gc_set_index_check(int fn, unsigned sets, unsigned line, char *why, size_t len)
+{
+	if (sets == 0) {
+		snprintf(why, len, "a cache needs at least one set");
+		return -1;
+	}
+	if (!is_pow2(line)) {
+		snprintf(why, len, "line size %u is not a power of two", line);
+		return -1;
+	}
+	switch (fn) {
+	case GC_INDEX_LINEAR:
+		return 0;
+	case GC_INDEX_XOR:
+		if (!is_pow2(sets)) {
+			snprintf(why, len, "the xor set index needs a power-of-two set count, not %u", sets);
+			return -1;
+		}
+		return 0;
+	case GC_INDEX_FERMI:
+		if (sets != 32 && sets != 64) {
+			snprintf(why, len, "the fermi set index needs 32 or 64 sets, not %u", sets);
+			return -1;
+		}
+		return 0;
+	case GC_INDEX_IPOLY:
+		if (sets != 16 && sets != 32 && sets != 64) {
+			snprintf(why, len, "the ipoly set index needs 16, 32 or 64 sets, not %u", sets);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(why, len, "unknown set-index function %d", fn);
+	return -1;
+}
+
+unsigned gc_set_index(int fn, uint64_t addr, unsigned line_shift, unsigned sets)
+{
+	uint64_t la = addr >> line_shift;
+
+	switch (fn) {
+	case GC_INDEX_XOR: {
+		unsigned sb = log2u(sets);
+		return (unsigned)((la ^ (la >> sb)) & (sets - 1));
+	}
+	case GC_INDEX_FERMI: {
+		/* Address bits 7-11 (the line address's low five bits with
+		 * 128-byte lines) XOR bits 13, 14, 15, 17, 19; bit 12 is the
+		 * sixth set bit with 64 sets (seed 000 Fig. 6). */
+		unsigned lower = (unsigned)(la & 0x1f);
+		unsigned upper = (unsigned)(((addr >> 13) & 7) | ((addr >> 14) & 8) | ((addr >> 15) & 16));
+		unsigned set = lower ^ upper;
+		if (sets == 64)
+			set |= (unsigned)((addr >> 7) & 0x20);
+		return set;
+	}
+	case GC_INDEX_IPOLY: {
+		unsigned sb = log2u(sets);
+		return gc_ipoly_hash(la >> sb, (unsigned)(la & (sets - 1)), sets);
+	}
+	default:
+		if (is_pow2(sets))
+			return (unsigned)(la & (sets - 1));
+		return (unsigned)(la % sets);
+	}
+}
+
+/* ---- the cache ------------------------------------------------------------ */
+
+int gc_cache_geom_check(const gc_cache_geom *g, char *why, size_t len)
+{
+	if (!is_pow2(g->line) || g->line < 4) {
+		snprintf(why, len, "line size %u is not a power of two of at least 4", g->line);
+		return -1;
+	}
+	if (!is_pow2(g->sector) || g->sector > g->line) {
+		snprintf(why, len, "sector size %u is not a power of two no larger than the line (%u)",
+			 g->sector, g->line);
+		return -1;
+	}
+	if (g->line / g->sector > GC_CACHE_SECTORS_MAX) {
+		snprintf(why, len, "%u sectors per line (%u / %u); at most %d", g->line / g->sector,
+			 g->line, g->sector, GC_CACHE_SECTORS_MAX);
+		return -1;
+	}
+	if (g->ways == 0) {
+		snprintf(why, len, "a cache needs at least one way");
+		return -1;
+	}
+	if (g->repl != GC_REPL_LRU && g->repl != GC_REPL_FIFO && g->repl != GC_REPL_RANDOM) {
+		snprintf(why, len, "unknown replacement policy %d", g->repl);
+		return -1;
+	}
+	if ((uint64_t)g->sets * g->ways > (UINT64_C(1) << 28)) {
+		snprintf(why, len, "%u sets x %u ways is more lines than gc models (2^28)", g->sets,
+			 g->ways);
+		return -1;
+	}
+	return gc_set_index_check(g->index, g->sets, g->line, why, len);
+}
+
+size_t gc_cache_bytes(const gc_cache_geom *g)
+{
+	return (size_t)g->sets * g->ways * sizeof(gc_cline);
+}
+
+void gc_cache_clear(gc_cache *c)
+{
+	size_t n = gc_cache_nlines(c);
+	for (size_t i = 0; i < n; i++) {
+		c->lines[i].tag = GC_CACHE_NO_TAG;
+		c->lines[i].stamp = 0;
+		c->lines[i].valid = c->lines[i].dirty = 0;
+		c->lines[i].aux = 0;
+	}
+	c->clock = 0;
+	/* splitmix64 of the seed: a zero seed still gives a live state. */
+	uint64_t z = c->g.seed + UINT64_C(0x9e3779b97f4a7c15);
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	c->rng = (z ^ (z >> 31)) | 1;
+}
+
+int gc_cache_init(gc_cache *c, const gc_cache_geom *g, char *why, size_t len)
+{
+	memset(c, 0, sizeof *c);
+	if (gc_cache_geom_check(g, why, len) < 0)
+		return -1;
+	c->g = *g;
+	c->line_shift = log2u(g->line);
+	c->sector_shift = log2u(g->sector);
+	c->nsectors = g->line / g->sector;
+	c->full_mask = (uint8_t)((1u << c->nsectors) - 1);
+	c->lines = malloc(gc_cache_bytes(g));
+	if (!c->lines) {
+		snprintf(why, len, "out of memory for a cache of %u x %u lines", g->sets, g->ways);
+		return -1;
+	}
+	gc_cache_clear(c);
+	return 0;
+}
+
+void gc_cache_free(gc_cache *c)
+{
+	free(c->lines);
+	c->lines = NULL;
+}
+
+uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes)
+{
+	uint64_t off = addr & (c->g.line - 1);
+	uint64_t end = bytes ? off + bytes - 1 : off;
+	if (end >= c->g.line)
+		end = c->g.line - 1;
+	unsigned first = (unsigned)(off >> c->sector_shift);
+	unsigned last = (unsigned)(end >> c->sector_shift);
+	return (uint8_t)(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
+}
+
+gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set)
+{
+	uint64_t tag = addr >> c->line_shift;
+	unsigned s = gc_set_index(c->g.index, addr, c->line_shift, c->g.sets);
+	gc_cline *l = c->lines + (size_t)s * c->g.ways;
+
+	*set = s;
+	for (unsigned w = 0; w < c->g.ways; w++)
+		if (l[w].tag == tag)
+			return &l[w];
+	return NULL;
+}
+
+static uint64_t next_random(gc_cache *c)
+{
+	/* xorshift64*: enough for victim choice, and the same everywhere. */
+	uint64_t x = c->rng;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	c->rng = x;
+	return x * UINT64_C(0x2545f4914f6cdd1d);
+}
+
+gc_cline *gc_cache_victim(gc_cache *c, unsigned set)
+{
+	gc_cline *l = c->lines + (size_t)set * c->g.ways;
+	unsigned ways = c->g.ways;
+
+	for (unsigned w = 0; w < ways; w++)
+		if (l[w].tag == GC_CACHE_NO_TAG)
+			return &l[w];
+	if (c->g.repl == GC_REPL_RANDOM)
+		return &l[(next_random(c) >> 32) % ways];
+	gc_cline *v = &l[0];
+	for (unsigned w = 1; w < ways; w++)
+		if (l[w].stamp < v->stamp)
+			v = &l[w];
+	return v;
+}
+
+void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr)
+{
+	l->tag = addr >> c->line_shift;
+	l->valid = l->dirty = 0;
+	l->aux = 0;
+	l->stamp = ++c->clock;
+}

@@ -1,0 +1,154 @@
+/*
+ * cache.h - set-index functions and the state of one set-associative,
+ * sectored cache: the part of a cache every model shares (gc-l1, gc-l2,
+ * gc-rd's per-set distances).
+ *
+ * The core knows geometry, tags, per-sector valid and dirty bits and the
+ * replacement order.  It has no policy: what a write does, when a line is
+ * allocated, what a miss costs and what goes to the next level are the
+ * caller's (gc-l1 and gc-l2 differ in all of them).  So the calls are
+ * small and explicit:
+ *
+ *     l = gc_cache_find(c, addr, &set);      look, change nothing
+ *     if (l) gc_cache_touch(c, l);           a use: LRU order
+ *     else {
+ *         v = gc_cache_victim(c, set);       invalid way first, else policy
+ *         if (v->valid && v->dirty) ...      the caller writes it back
+ *         gc_cache_fill(c, v, addr);         new tag, no sector valid yet
+ *     }
+ *     l->valid |= sectors; ...
+ *
+ * Addresses are byte addresses; the tag is the whole line address, so no
+ * set-index function can alias two lines.  Deterministic: the random
+ * replacement draws from the cache's own seeded generator.
+ */
+#ifndef GC_CACHE_H
+#define GC_CACHE_H
+
+#include "gpu.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GC_CACHE_SECTORS_MAX 8 /* sectors per line: the request's mask byte */
+#define GC_CACHE_NO_TAG UINT64_MAX
+
+/* ---- set-index functions (reference §3.2) ------------------------------ */
+
+/* 0 when function `fn` can index `sets` sets of `line`-byte lines;
+ * otherwise -1 with the reason in why ("the Fermi hash needs 32 or 64
+ * sets", ...).  Linear takes any set count (the line address modulo
+ * sets); XOR needs a power of two; Fermi 32 or 64 sets; IPOLY 16, 32 or
+ * 64. */
+int gc_set_index_check(int fn, unsigned sets, unsigned line, char *why, size_t len);
+
+/* The set of byte address addr.  line_shift = log2(line).  The arguments
+ * must have passed gc_set_index_check. */
+unsigned gc_set_index(int fn, uint64_t addr, unsigned line_shift, unsigned sets);
+
+/* The IPOLY hash of GPGPU-Sim (hashing.cc) for n = 16, 32 or 64:
+ * `hi` the address bits above the index, `index` the linear index.
+ * Shared with the L2 partition indexing. */
+unsigned gc_ipoly_hash(uint64_t hi, unsigned index, unsigned n);
+
+/* ---- the cache ---------------------------------------------------------- */
+
+typedef struct gc_cache_geom {
+	unsigned line;    /* bytes, a power of two */
+	unsigned sector;  /* bytes, a power of two dividing line; line/sector <= 8 */
+	unsigned sets;    /* >= 1 */
+	unsigned ways;    /* >= 1, any count */
+	int index;        /* enum gc_gpu_index */
+	int repl;         /* enum gc_gpu_repl */
+	uint64_t seed;    /* random replacement */
+} gc_cache_geom;
+
+/* One way of one set.  `aux` is the caller's (gc-l2 keeps write-validate
+ * byte masks elsewhere indexed by gc_cache_line_index). */
+typedef struct gc_cline {
+	uint64_t tag;     /* line address (addr >> line_shift); GC_CACHE_NO_TAG when invalid */
+	uint64_t stamp;   /* LRU: last use; FIFO: fill time */
+	uint8_t valid;    /* sector bits */
+	uint8_t dirty;    /* sector bits */
+	uint8_t pad[2];
+	uint32_t aux;
+} gc_cline;
+
+typedef struct gc_cache {
+	gc_cache_geom g;
+	unsigned line_shift, sector_shift, nsectors;
+	uint8_t full_mask;   /* every sector of a line */
+	gc_cline *lines;     /* sets * ways, set-major */
+	uint64_t clock;      /* replacement clock */
+	uint64_t rng;        /* random replacement state */
+} gc_cache;
+
+/* Check a geometry: -1 with the reason in why. */
+int gc_cache_geom_check(const gc_cache_geom *g, char *why, size_t len);
+/* Allocate an empty cache (every line invalid).  -1 with the reason when
+ * the geometry is bad or memory runs out. */
+int gc_cache_init(gc_cache *c, const gc_cache_geom *g, char *why, size_t len);
+void gc_cache_free(gc_cache *c);
+/* Every line invalid again, the clocks and the generator reset. */
+void gc_cache_clear(gc_cache *c);
+
+static inline uint64_t gc_cache_tag(const gc_cache *c, uint64_t addr)
+{
+	return addr >> c->line_shift;
+}
+
+static inline unsigned gc_cache_set(const gc_cache *c, uint64_t addr)
+{
+	return gc_set_index(c->g.index, addr, c->line_shift, c->g.sets);
+}
+
+/* The sector bits covering bytes [addr, addr + bytes) of addr's line
+ * (bytes beyond the line are ignored; 0 bytes: the sector of addr). */
+uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes);
+
+/* The line holding addr, or NULL; its set in *set either way.  Changes
+ * nothing. */
+gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set);
+
+/* A use of line l: with LRU it becomes the most recent. */
+static inline void gc_cache_touch(gc_cache *c, gc_cline *l)
+{
+	if (c->g.repl == GC_REPL_LRU)
+		l->stamp = ++c->clock;
+}
+
+/* The way a new line of `set` goes to: an invalid way if there is one
+ * (the lowest), else the least recently used (LRU), the oldest fill
+ * (FIFO) or a seeded random way.  The caller handles a valid victim
+ * (write-back of its dirty sectors) before gc_cache_fill. */
+gc_cline *gc_cache_victim(gc_cache *c, unsigned set);
+
+/* Give way l to addr's line: no sector valid or dirty yet, most recent. */
+void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr);
+
+static inline void gc_cache_invalidate(gc_cline *l)
+{
+	l->tag = GC_CACHE_NO_TAG;
+	l->valid = l->dirty = 0;
+}
+
+/* The byte address of line l's first byte. */
+static inline uint64_t gc_cache_line_addr(const gc_cache *c, const gc_cline *l)
+{
+	return l->tag << c->line_shift;
+}
+
+static inline size_t gc_cache_nlines(const gc_cache *c)
+{
+	return (size_t)c->g.sets * c->g.ways;
+}
+
+static inline size_t gc_cache_line_index(const gc_cache *c, const gc_cline *l)
+{
+	return (size_t)(l - c->lines);
+}
+
+/* Bytes a cache of this geometry allocates. */
+size_t gc_cache_bytes(const gc_cache_geom *g);
+
+#endif

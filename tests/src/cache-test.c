@@ -1,0 +1,250 @@
+/*
+ * cache-test - unit tests of lib/cache.c (set-index functions and the
+ * cache core).  Each case prints "ok NAME" or "FAIL NAME: why" and the
+ * program exits 1 if any failed.  `cache-test NAME` runs one case.
+ */
+#include "cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(name, cond, ...)                                  \
+	do {                                                    \
+		if (!(cond)) {                                  \
+			printf("FAIL %s: ", name);              \
+			printf(__VA_ARGS__);                    \
+			printf("\n");                           \
+			failures++;                             \
+			return;                                 \
+		}                                               \
+	} while (0)
+
+static void t_linear(void)
+{
+	/* 128-byte lines, 4 sets: the line address modulo 4. */
+	CHECK("linear", gc_set_index(GC_INDEX_LINEAR, 0x7f7393708000, 7, 4) == 0, "QV100 L1 set");
+	CHECK("linear", gc_set_index(GC_INDEX_LINEAR, 0x380, 7, 4) == 3, "0x380");
+	/* 6 sets (not a power of two): line 13 -> 13 mod 6 = 1. */
+	CHECK("linear", gc_set_index(GC_INDEX_LINEAR, 13 * 128 + 5, 7, 6) == 1, "mod 6");
+	printf("ok linear\n");
+}
+
+static void t_xor(void)
+{
+	/* line 4 (0x200): index 0, hi = 1 -> set 1; line 5: 1 ^ 1 = 0. */
+	CHECK("xor", gc_set_index(GC_INDEX_XOR, 0x200, 7, 4) == 1, "0x200");
+	CHECK("xor", gc_set_index(GC_INDEX_XOR, 0x280, 7, 4) == 0, "0x280");
+	/* line 0x1b = 0b11011, 4 sets: index 3, hi = 0b110 & 3 = 2 -> 1. */
+	CHECK("xor", gc_set_index(GC_INDEX_XOR, 0x1b * 128, 7, 4) == 1, "0xd80");
+	printf("ok xor\n");
+}
+
+static void t_fermi(void)
+{
+	/* Address bits 7-11 XOR bits 13,14,15,17,19; bit 12 is set bit 5. */
+	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x2000, 7, 32) == 1, "bit 13");
+	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x20000, 7, 32) == 8, "bit 17");
+	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x80000, 7, 32) == 16, "bit 19");
+	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x10000, 7, 32) == 0, "bit 16 unused");
+	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x1000, 7, 32) == 0, "bit 12, 32 sets");
+	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x1000, 7, 64) == 32, "bit 12, 64 sets");
+	/* line bits 0b00011 XOR upper 0b00011 (bits 13, 14) = 0. */
+	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x6180, 7, 32) == 0, "cancel");
+	/* Strides: 2^13 bytes apart lands in distinct sets for 32 steps? No:
+	 * bits 13,14,15 give 8 sets, bit 16 none -> 0x10000 back to set 0. */
+	unsigned seen = 0;
+	for (unsigned i = 0; i < 8; i++)
+		seen |= 1u << gc_set_index(GC_INDEX_FERMI, (uint64_t)i << 13, 7, 32);
+	CHECK("fermi", seen == 0xff, "stride 8K covers sets 0-7, got %#x", seen);
+	printf("ok fermi\n");
+}
+
+static void t_ipoly(void)
+{
+	/* reference §3.5 worked example: partition address 0x1fdce4dc200,
+	 * IPOLY over 32 sets of 128-byte lines -> set 20. */
+	CHECK("ipoly", gc_set_index(GC_INDEX_IPOLY, 0x1fdce4dc200, 7, 32) == 20, "QV100 L2 set");
+	/* hi = 1 only: bit 0 of hi is in rows 0 and 2 (n = 32) -> 0b101. */
+	CHECK("ipoly", gc_ipoly_hash(1, 0, 32) == 5, "hi=1, n=32 -> %u", gc_ipoly_hash(1, 0, 32));
+	/* n = 16: a0 in rows 0 and 1 -> 0b0011; with index 3 it cancels. */
+	CHECK("ipoly", gc_ipoly_hash(1, 0, 16) == 3, "hi=1, n=16");
+	CHECK("ipoly", gc_ipoly_hash(1, 3, 16) == 0, "hi=1 index=3, n=16");
+	/* n = 64: a0 in rows 0 and 1 -> 3. */
+	CHECK("ipoly", gc_ipoly_hash(1, 0, 64) == 3, "hi=1, n=64");
+	/* Conflict-free for power-of-two strides: 64 lines 2^k lines apart
+	 * fill all 64 sets for each k up to 12. */
+	for (unsigned k = 0; k <= 12; k++) {
+		uint64_t seen = 0;
+		for (uint64_t i = 0; i < 64; i++)
+			seen |= UINT64_C(1) << gc_set_index(GC_INDEX_IPOLY, (i << k) << 7, 7, 64);
+		CHECK("ipoly", seen == UINT64_MAX, "stride 2^%u lines: sets %#llx", k,
+		      (unsigned long long)seen);
+	}
+	printf("ok ipoly\n");
+}
+
+static void t_checks(void)
+{
+	char why[128];
+	CHECK("checks", gc_set_index_check(GC_INDEX_FERMI, 16, 128, why, sizeof why) < 0 &&
+				strstr(why, "32 or 64"), "fermi 16 sets");
+	CHECK("checks", gc_set_index_check(GC_INDEX_IPOLY, 128, 128, why, sizeof why) < 0,
+	      "ipoly 128");
+	CHECK("checks", gc_set_index_check(GC_INDEX_XOR, 6, 128, why, sizeof why) < 0, "xor 6");
+	CHECK("checks", gc_set_index_check(GC_INDEX_LINEAR, 6, 128, why, sizeof why) == 0, "lin 6");
+	gc_cache_geom g = {128, 32, 4, 3, GC_INDEX_LINEAR, GC_REPL_LRU, 0};
+	CHECK("checks", gc_cache_geom_check(&g, why, sizeof why) == 0, "3 ways: %s", why);
+	g.sector = 8;
+	CHECK("checks", gc_cache_geom_check(&g, why, sizeof why) < 0 && strstr(why, "16 sectors"),
+	      "16 sectors: %s", why);
+	g.sector = 256;
+	CHECK("checks", gc_cache_geom_check(&g, why, sizeof why) < 0, "sector > line");
+	printf("ok checks\n");
+}
+
+static void t_sectors(void)
+{
+	gc_cache c;
+	char why[128];
+	gc_cache_geom g = {128, 32, 1, 1, GC_INDEX_LINEAR, GC_REPL_LRU, 0};
+	if (gc_cache_init(&c, &g, why, sizeof why) < 0) {
+		printf("FAIL sectors: %s\n", why);
+		failures++;
+		return;
+	}
+	CHECK("sectors", gc_cache_sectors(&c, 0x1010, 40) == 0x3, "16..55");
+	CHECK("sectors", gc_cache_sectors(&c, 0x1000, 128) == 0xf, "whole");
+	CHECK("sectors", gc_cache_sectors(&c, 0x107f, 4) == 0x8, "past the end");
+	CHECK("sectors", gc_cache_sectors(&c, 0x1040, 0) == 0x4, "0 bytes");
+	gc_cache_free(&c);
+	printf("ok sectors\n");
+}
+
+/* Fill addresses a then b into a 1-set, 2-way cache, use a again, and
+ * return the address of the victim the policy picks. */
+static uint64_t victim_after(int repl)
+{
+	gc_cache c;
+	char why[128];
+	unsigned set;
+	gc_cache_geom g = {128, 128, 1, 2, GC_INDEX_LINEAR, repl, 7};
+	if (gc_cache_init(&c, &g, why, sizeof why) < 0)
+		return 1;
+	gc_cache_fill(&c, gc_cache_victim(&c, 0), 0x000);
+	gc_cache_fill(&c, gc_cache_victim(&c, 0), 0x080);
+	gc_cline *l = gc_cache_find(&c, 0x000, &set);
+	if (!l)
+		return 1;
+	gc_cache_touch(&c, l);
+	uint64_t a = gc_cache_line_addr(&c, gc_cache_victim(&c, set));
+	gc_cache_free(&c);
+	return a;
+}
+
+static void t_replacement(void)
+{
+	CHECK("replacement", victim_after(GC_REPL_LRU) == 0x080, "LRU evicts the unused line");
+	CHECK("replacement", victim_after(GC_REPL_FIFO) == 0x000, "FIFO evicts the first fill");
+	/* Random: deterministic per seed, every way reachable. */
+	gc_cache a, b;
+	char why[128];
+	gc_cache_geom g = {128, 128, 1, 5, GC_INDEX_LINEAR, GC_REPL_RANDOM, 42};
+	gc_cache_init(&a, &g, why, sizeof why);
+	gc_cache_init(&b, &g, why, sizeof why);
+	for (unsigned i = 0; i < 5; i++) {
+		gc_cache_fill(&a, gc_cache_victim(&a, 0), i * 128);
+		gc_cache_fill(&b, gc_cache_victim(&b, 0), i * 128);
+	}
+	unsigned hit = 0;
+	for (unsigned i = 0; i < 200; i++) {
+		gc_cline *va = gc_cache_victim(&a, 0), *vb = gc_cache_victim(&b, 0);
+		CHECK("replacement", va - a.lines == vb - b.lines, "same seed, same victims");
+		hit |= 1u << (va - a.lines);
+	}
+	CHECK("replacement", hit == 0x1f, "every way chosen: %#x", hit);
+	gc_cache_free(&a);
+	gc_cache_free(&b);
+	printf("ok replacement\n");
+}
+
+/* A fully associative LRU cache of n lines misses exactly on the
+ * references whose reuse distance (distinct lines since the last use,
+ * by a naive stack) is >= n, or first uses. */
+static void t_lru_stack(void)
+{
+	enum { N = 20000, LINES = 300 };
+	static uint64_t stack[LINES];
+	unsigned depth = 0;
+	static unsigned dist[N];
+	static uint64_t ref[N];
+	uint64_t x = 88172645463325252u;
+
+	for (unsigned i = 0; i < N; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* Skewed: half the references to 20 hot lines. */
+		uint64_t line = (x & 1) ? (x >> 8) % 20 : (x >> 8) % LINES;
+		ref[i] = line * 128 + ((x >> 40) & 127);
+		unsigned d = 0;
+		while (d < depth && stack[d] != line)
+			d++;
+		int found = d < depth;
+		dist[i] = found ? d : UINT32_MAX;
+		if (!found)
+			depth++;
+		memmove(stack + 1, stack, d * sizeof *stack);
+		stack[0] = line;
+	}
+	unsigned sizes[] = {1, 2, 7, 20, 64, 150, 299, 300};
+	for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		unsigned n = sizes[s], want = 0, got = 0;
+		gc_cache c;
+		char why[128];
+		gc_cache_geom g = {128, 32, 1, n, GC_INDEX_LINEAR, GC_REPL_LRU, 0};
+		gc_cache_init(&c, &g, why, sizeof why);
+		for (unsigned i = 0; i < N; i++) {
+			unsigned set;
+			want += dist[i] >= n;
+			gc_cline *l = gc_cache_find(&c, ref[i], &set);
+			if (l) {
+				gc_cache_touch(&c, l);
+			} else {
+				got++;
+				gc_cache_fill(&c, gc_cache_victim(&c, set), ref[i]);
+			}
+		}
+		gc_cache_free(&c);
+		CHECK("lru-stack", got == want, "%u lines: %u misses, %u distances >= n", n, got,
+		      want);
+	}
+	printf("ok lru-stack\n");
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+	{"linear", t_linear},   {"xor", t_xor},       {"fermi", t_fermi},
+	{"ipoly", t_ipoly},     {"checks", t_checks}, {"sectors", t_sectors},
+	{"replacement", t_replacement}, {"lru-stack", t_lru_stack},
+};
+
+int main(int argc, char **argv)
+{
+	int ran = 0;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		if (argc > 1 && strcmp(argv[1], cases[i].name) != 0)
+			continue;
+		cases[i].fn();
+		ran++;
+	}
+	if (!ran) {
+		fprintf(stderr, "cache-test: no case '%s'\n", argv[1]);
+		return 2;
+	}
+	return failures ? 1 : 0;
+}
