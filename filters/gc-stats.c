@@ -14,21 +14,26 @@
 #include "csv.h"
 #include "gc.h"
 #include "hash.h"
+#include "jsonflat.h"
 #include "prog.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char help[] =
 	"Usage: gc-stats [options] [file]\n"
-	"Count, classify and dump the records of a gc stream.\n"
+	"       gc-stats --merge [-o FILE] [--arrays] JSON-FILE...\n"
+	"Count, classify and dump the records of a gc stream; merge --stats files.\n"
 	"\n"
 	"      --json           print one JSON object instead of the report\n"
 	"      --dump           print every record as CSV (gc-import restores it)\n"
 	"      --by KEY         add a breakdown by kernel, sm, pc or warp\n"
 	"      --line N         line size in bytes (default: header line_size, else 128)\n"
 	"      --sector N       sector size in bytes (default: header sector_size, else 32)\n"
+	"      --merge          JSON files (--stats output) to one CSV table, a row each\n"
+	"      --arrays         with --merge, also the array elements (per_sm.0.hits, ...)\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
 	"      --stats FILE     also write the JSON summary to FILE\n"
 	"      --progress       show progress on a terminal\n"
@@ -37,14 +42,16 @@ static const char help[] =
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
-enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR };
-enum mode { M_REPORT, M_JSON, M_DUMP };
+enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS };
+enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE };
 enum by { BY_NONE, BY_KERNEL, BY_SM, BY_PC, BY_WARP };
 static const char *const by_names[] = {NULL, "kernel", "sm", "pc", "warp"};
 
 struct cmdline {
 	gc_common c;
 	const char *input;
+	char **files;   /* --merge: the JSON files */
+	int nfiles, arrays;
 	enum mode mode;
 	enum by by;
 	uint64_t line, sector; /* 0: from the header */
@@ -119,9 +126,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"by", required_argument, NULL, OPT_BY},
 		{"line", required_argument, NULL, OPT_LINE},
 		{"sector", required_argument, NULL, OPT_SECTOR},
+		{"merge", no_argument, NULL, OPT_MERGE},
+		{"arrays", no_argument, NULL, OPT_ARRAYS},
 		{NULL, 0, NULL, 0},
 	};
-	int c, json = 0, dump = 0;
+	int c, json = 0, dump = 0, merge = 0;
 	memset(cl, 0, sizeof *cl);
 	while ((c = gc_getopt(argc, argv, "hVqvo:", longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
@@ -129,6 +138,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		switch (c) {
 		case OPT_JSON: json = 1; break;
 		case OPT_DUMP: dump = 1; break;
+		case OPT_MERGE: merge = 1; break;
+		case OPT_ARRAYS: cl->arrays = 1; break;
 		case OPT_BY:
 			for (int i = BY_KERNEL; i <= BY_WARP; i++)
 				if (strcmp(optarg, by_names[i]) == 0)
@@ -143,6 +154,18 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	}
 	if (json && dump)
 		gc_usage_error("--json and --dump exclude each other");
+	if (merge) {
+		if (json || dump || cl->by || cl->line || cl->sector || cl->c.stats)
+			gc_usage_error("--merge takes only -o and --arrays");
+		if (optind >= argc)
+			gc_usage_error("--merge: no JSON files given");
+		cl->mode = M_MERGE;
+		cl->files = argv + optind;
+		cl->nfiles = argc - optind;
+		return;
+	}
+	if (cl->arrays)
+		gc_usage_error("--arrays goes with --merge");
 	cl->mode = dump ? M_DUMP : json ? M_JSON : M_REPORT;
 	if (cl->line & (cl->line - 1))
 		gc_usage_error("--line: %llu is not a power of two", (unsigned long long)cl->line);
@@ -795,6 +818,159 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	gc_json_end(&j);
 }
 
+/* ---- --merge ----------------------------------------------------------------- */
+
+/*
+ * Many --stats files to one CSV table: a column "file", then every scalar
+ * path of the files (objects joined with dots) in order of first
+ * appearance; a row per file, empty where a file lacks the key.  The
+ * files of a sweep share their keys, so the column a key belongs to is
+ * found by trying the column after the previous key first.
+ */
+struct merge {
+	char **cols;
+	size_t ncols, cap;
+	size_t next;          /* the column expected for the next key */
+	char **row;           /* current file's value per column, or NULL */
+	size_t rowcap;
+	int arrays;
+};
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return d;
+}
+
+static size_t merge_column(struct merge *m, const char *path)
+{
+	if (m->next < m->ncols && strcmp(m->cols[m->next], path) == 0)
+		return m->next++;
+	for (size_t i = 0; i < m->ncols; i++)
+		if (strcmp(m->cols[i], path) == 0) {
+			m->next = i + 1;
+			return i;
+		}
+	if (m->ncols == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->cols = xrealloc(m->cols, m->cap * sizeof *m->cols);
+	}
+	m->cols[m->ncols] = xstrdup(path);
+	m->next = m->ncols + 1;
+	return m->ncols++;
+}
+
+static int merge_value(void *ctx, const char *path, const char *value, int type, int arrays)
+{
+	struct merge *m = ctx;
+	(void)type;
+	if (arrays && !m->arrays)
+		return 0;
+	size_t col = merge_column(m, path);
+	if (col >= m->rowcap) {
+		size_t n = m->rowcap ? m->rowcap : 64;
+		while (n <= col)
+			n *= 2;
+		m->row = xrealloc(m->row, n * sizeof *m->row);
+		memset(m->row + m->rowcap, 0, (n - m->rowcap) * sizeof *m->row);
+		m->rowcap = n;
+	}
+	free(m->row[col]);
+	m->row[col] = xstrdup(value);
+	return 0;
+}
+
+/* A CSV field: quoted when it holds a comma, quote, CR or LF. */
+static void csv_field(FILE *f, const char *v)
+{
+	if (!strpbrk(v, ",\"\r\n")) {
+		fputs(v, f);
+		return;
+	}
+	putc('"', f);
+	for (; *v; v++) {
+		if (*v == '"')
+			putc('"', f);
+		putc(*v, f);
+	}
+	putc('"', f);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f)
+		gc_die(GC_EXIT_DATA, "%s: %s", path, strerror(errno));
+	size_t cap = 1 << 16, n = 0;
+	char *buf = xrealloc(NULL, cap);
+	for (;;) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap) {
+			if (ferror(f))
+				gc_die(GC_EXIT_DATA, "%s: read error: %s", path, strerror(errno));
+			break;
+		}
+		cap *= 2;
+		buf = xrealloc(buf, cap);
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return buf;
+}
+
+static void merge_main(const struct cmdline *cl)
+{
+	struct merge m;
+	memset(&m, 0, sizeof m);
+	m.arrays = cl->arrays;
+	/* Rows are kept as text until every column is known. */
+	char ***rows = xrealloc(NULL, (size_t)cl->nfiles * sizeof *rows);
+	size_t *widths = xrealloc(NULL, (size_t)cl->nfiles * sizeof *widths);
+	char err[256];
+
+	for (int i = 0; i < cl->nfiles; i++) {
+		size_t len;
+		char *text = slurp(cl->files[i], &len);
+		m.next = 0;
+		if (gc_jsonflat(text, len, merge_value, &m, err, sizeof err) != 0)
+			gc_die(GC_EXIT_DATA, "%s: %s", cl->files[i], err);
+		free(text);
+		rows[i] = m.row;
+		widths[i] = m.rowcap;
+		m.row = NULL;
+		m.rowcap = 0;
+	}
+	FILE *out = gc_open_text(cl->c.out);
+	fputs("file", out);
+	for (size_t c = 0; c < m.ncols; c++) {
+		putc(',', out);
+		csv_field(out, m.cols[c]);
+	}
+	putc('\n', out);
+	for (int i = 0; i < cl->nfiles; i++) {
+		csv_field(out, cl->files[i]);
+		for (size_t c = 0; c < m.ncols; c++) {
+			putc(',', out);
+			if (c < widths[i] && rows[i][c])
+				csv_field(out, rows[i][c]);
+		}
+		putc('\n', out);
+		for (size_t c = 0; c < widths[i]; c++)
+			free(rows[i][c]);
+		free(rows[i]);
+	}
+	gc_close_text(out, cl->c.out);
+	for (size_t c = 0; c < m.ncols; c++)
+		free(m.cols[c]);
+	free(m.cols);
+	free(rows);
+	free(widths);
+}
+
 /* ---- main ------------------------------------------------------------------ */
 
 static void dump_check(gc_csv_out *d, int rc)
@@ -811,6 +987,10 @@ int main(int argc, char **argv)
 
 	gc_prog_init("gc-stats", argc, argv);
 	parse_cmdline(argc, argv, &cl);
+	if (cl.mode == M_MERGE) {
+		merge_main(&cl);
+		return 0;
+	}
 	gc_reader *r = gc_open_stream(cl.input);
 	stats_init(&s, &cl, r);
 	/* The report goes out (and -o FILE is made) only after the end. */
