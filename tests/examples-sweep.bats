@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# examples/sweep: a trace list x a configuration list -> one CSV, through
+# GNU parallel (the local path), a Slurm array (run here by hand, one task
+# after another) and --collect.
+
+load helpers
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	SWEEP="$GC_ROOT/examples/sweep"
+	gc-gen -n 1000 vecadd >"$T/v.gcs"
+	gc-gen -n 32 matmul | gzip -c >"$T/m.gcs.gz"
+	printf '# name path\nvec %s\nmm %s\n' "$T/v.gcs" "$T/m.gcs.gz" >"$T/traces"
+	printf 'plain gc-stats\nl64   gc-stats --line 64 --sector 64\n' >"$T/configs"
+}
+
+@test "sweep: one row per trace x configuration, in list order, values from each stage's --stats" {
+	cd "$T"
+	run_status 0 "$SWEEP" --front '' -j 2 traces configs
+	expect_eq "$(cut -d, -f1,2 sweep.out/results.csv | tr '\n' ' ')" \
+		"trace,config vec,plain vec,l64 mm,plain mm,l64 "
+	# gc-stats.loads: vecadd 1000 elements -> 2000 loads; matmul 32^3 * 2
+	col=$(head -1 sweep.out/results.csv | tr , '\n' | grep -nx gc-stats.loads | cut -d: -f1)
+	expect_eq "$(cut -d, -f"$col" sweep.out/results.csv | tr '\n' ' ')" "gc-stats.loads 2000 2000 65536 65536 "
+	# distinct lines at 128 and at 64 bytes: vecadd's three arrays of 4000
+	# bytes, 256-aligned, are 32 lines of 128 bytes each, or 63 of 64
+	col=$(head -1 sweep.out/results.csv | tr , '\n' | grep -nx gc-stats.distinct_lines | cut -d: -f1)
+	[ -n "$col" ]
+	expect_eq "$(sed -n '2p;3p' sweep.out/results.csv | cut -d, -f"$col" | tr '\n' ' ')" "96 189 "
+	[ ! -d sweep.out/front ]
+}
+
+@test "sweep: the Slurm array's tasks and --collect give the same table" {
+	cd "$T"
+	"$SWEEP" --front '' -w a traces configs
+	run_status 0 "$SWEEP" --front '' --slurm -w b traces configs
+	grep -q '^#SBATCH --array=1-4$' b/sweep.sbatch
+	for i in 1 2 3 4; do
+		SLURM_ARRAY_TASK_ID=$i sh b/sweep.sbatch
+	done
+	run_status 0 "$SWEEP" --collect -w b traces configs
+	cmp a/results.csv b/results.csv
+}
+
+@test "sweep: bad lists and a failing job are errors" {
+	cd "$T"
+	printf 'vec %s\nvec %s\n' v.gcs v.gcs >twice
+	run_status 1 "$SWEEP" --front '' twice configs
+	expect_match "$output" "name 'vec' is repeated"
+	printf 'vec nosuch.gcs\n' >missing
+	run_status 1 "$SWEEP" --front '' missing configs
+	expect_match "$output" "cannot read 'nosuch.gcs'"
+	printf 'bad gc-stats --line 3\n' >badcfg
+	run_status 1 "$SWEEP" --front '' traces badcfg
+	expect_match "$output" "a job failed"
+	run_status 2 "$SWEEP" traces
+	run_status 2 "$SWEEP" --bogus traces configs
+}
