@@ -74,15 +74,15 @@ tests: $(BINS) $(TBINS)
 # The stream and library tests alone (what CI repeats under SANITIZE=1).
 check-lib: deps
 	@$(MAKE) --no-print-directory all tests
-	@GC_BIN=$(CURDIR)/$(O)/bin GC_TESTBIN=$(CURDIR)/$(O)/tests sh tests/run tests/lib.bats tests/stream.bats
+	@GC_BIN=$(CURDIR)/$(O)/bin GC_TESTBIN=$(CURDIR)/$(O)/tests sh tests/run tests/lib.bats tests/stream.bats tests/cache.bats
 
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@PATH=$(CURDIR)/$(O)/bin:$$PATH sh examples/demo
 
 bench: deps
-	@$(MAKE) --no-print-directory all
-	@PATH=$(CURDIR)/$(O)/bin:$$PATH sh tools/bench
+	@$(MAKE) --no-print-directory all tests
+	@PATH=$(CURDIR)/$(O)/bin:$(CURDIR)/$(O)/tests:$$PATH sh tools/bench
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \

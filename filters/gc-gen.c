@@ -7,6 +7,7 @@
  * by warp, each warp's instructions in order), unscheduled: sm 0, time 0.
  * Every address is computable by hand from gc-gen(1).
  */
+#include "gpu.h"
 #include "prog.h"
 
 #include <stdio.h>
@@ -907,10 +908,10 @@ static void set_header(gc_header *h, const struct gen *g, const struct cmdline *
 	snprintf(buf, sizeof buf, "%llu", (unsigned long long)g->seed);
 	gc_header_set(h, "seed", buf);
 	if (cl->c.gpu) {
-		gc_gpu gpu;
-		gc_gpu_load(&gpu, cl->c.gpu);
-		gc_header_set(h, "gpu", gpu.name);
-		gc_gpu_free(&gpu);
+		gc_gpu_config gpu;
+		gc_gpu_for_stream(&gpu, cl->c.gpu, NULL);
+		gc_gpu_config_finish(&gpu);
+		gc_gpu_config_header(&gpu, cl->c.gpu, h);
 	}
 	if (gc_header_add_provenance(h, gc_cmdline()) < 0)
 		gc_die(GC_EXIT_DATA, "out of memory");

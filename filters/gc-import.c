@@ -5,6 +5,7 @@
  * Writes: one access stream (gc-stream(5)), kernels in input order.
  */
 #include "formats.h"
+#include "gpu.h"
 #include "import.h"
 #include "lines.h"
 #include "prog.h"
@@ -219,7 +220,7 @@ static void import_one(gc_import *im, const struct cmdline *cl, const char *path
 	f->import(im, in);
 	if (gc_lines_failed(in))
 		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(in));
-	im->text_bytes += gc_lines_bytes(in);
+	gc_import_text(im, in);
 	gc_lines_close(in);
 }
 
@@ -229,17 +230,24 @@ static void write_stats(const struct cmdline *cl, const gc_import *im)
 		FILE *f = gc_open_text(cl->c.stats);
 		gc_json j;
 		gc_json_begin(&j, f);
+		gc_json_u64(&j, "lines", im->lines);
+		gc_json_u64(&j, "text_bytes", im->text_bytes);
 		gc_json_u64(&j, "kernels", im->kernels);
+		gc_json_u64(&j, "instructions", im->instructions);
+		gc_json_u64(&j, "mem_instructions", im->mem_instructions);
 		gc_json_u64(&j, "accesses", im->accesses);
 		gc_json_u64(&j, "bad_lines", im->bad_lines);
-		gc_json_u64(&j, "text_bytes", im->text_bytes);
 		gc_json_end(&j);
 		gc_close_text(f, cl->c.stats);
 	}
 	if (cl->c.verbose)
-		fprintf(stderr, "%s: %llu kernels, %llu accesses from %llu bytes of text\n",
-			gc_progname, (unsigned long long)im->kernels,
-			(unsigned long long)im->accesses, (unsigned long long)im->text_bytes);
+		fprintf(stderr, "%s: %llu lines (%llu bytes) read, %llu skipped; %llu kernels, "
+			"%llu warp instructions, %llu memory warp instructions, %llu accesses\n",
+			gc_progname, (unsigned long long)im->lines,
+			(unsigned long long)im->text_bytes, (unsigned long long)im->bad_lines,
+			(unsigned long long)im->kernels, (unsigned long long)im->instructions,
+			(unsigned long long)im->mem_instructions,
+			(unsigned long long)im->accesses);
 	if (im->bad_lines && !cl->c.quiet)
 		gc_warn("skipped %llu malformed lines (--lenient)",
 			(unsigned long long)im->bad_lines);
@@ -270,10 +278,10 @@ int main(int argc, char **argv)
 	gc_ocelot_configure(cl.grid[0] ? cl.grid : NULL);
 	gc_header_add_provenance(&im.h, gc_cmdline());
 	if (cl.c.gpu) {
-		gc_gpu g;
-		gc_gpu_load(&g, cl.c.gpu);
-		gc_header_set(&im.h, "gpu", g.name);
-		gc_gpu_free(&g);
+		gc_gpu_config gpu;
+		gc_gpu_for_stream(&gpu, cl.c.gpu, NULL);
+		gc_gpu_config_finish(&gpu);
+		gc_gpu_config_header(&gpu, cl.c.gpu, &im.h);
 	}
 	if (cl.ninputs == 0)
 		import_one(&im, &cl, "-");

@@ -69,6 +69,11 @@ struct row {
 	uint32_t kernel;
 	uint64_t key;
 	uint64_t records, ops[4], bytes, hits, misses;
+	/* Reuse distances (streams with GC_OPT_DISTANCE, from gc-rd): first
+	 * uses, a log2 histogram of the finite ones (cell 0: distance 0,
+	 * cell k: [2^(k-1), 2^k)) and their sum. */
+	uint64_t dcold, dlog[65];
+	double dsum;
 };
 
 struct stats {
@@ -400,6 +405,14 @@ static void count_by(struct stats *s, const gc_rec *r, int hit, int miss)
 	w->bytes += r->size;
 	w->hits += (uint64_t)hit;
 	w->misses += (uint64_t)miss;
+	if (s->h->optional & GC_OPT_DISTANCE) {
+		if (r->dist == GC_DIST_INF) {
+			w->dcold++;
+		} else if (r->dist != GC_DIST_NONE) {
+			w->dlog[r->dist ? 64 - __builtin_clzll(r->dist) : 0]++;
+			w->dsum += (double)r->dist;
+		}
+	}
 }
 
 static inline void count(struct stats *s, const gc_rec *r)
@@ -487,6 +500,10 @@ static void finish_rows(struct stats *s)
 			a->bytes += b->bytes;
 			a->hits += b->hits;
 			a->misses += b->misses;
+			a->dcold += b->dcold;
+			a->dsum += b->dsum;
+			for (int j = 0; j < 65; j++)
+				a->dlog[j] += b->dlog[j];
 		} else {
 			s->rows[n++] = *b;
 		}
@@ -496,9 +513,10 @@ static void finish_rows(struct stats *s)
 
 static const char *flag_names(uint32_t optional, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s", optional & GC_OPT_SCHEDULED ? " scheduled" : "",
+	snprintf(buf, len, "%s%s%s%s", optional & GC_OPT_SCHEDULED ? " scheduled" : "",
 		 optional & GC_OPT_ANNOTATED ? " annotated" : "",
-		 optional & ~(GC_OPT_SCHEDULED | GC_OPT_ANNOTATED) ? " unknown" : "");
+		 optional & GC_OPT_DISTANCE ? " distance" : "",
+		 optional & ~(GC_OPT_SCHEDULED | GC_OPT_ANNOTATED | GC_OPT_DISTANCE) ? " unknown" : "");
 	return buf[0] ? buf + 1 : "none";
 }
 
@@ -564,8 +582,40 @@ static void report_kernels(FILE *f, const struct stats *s)
 	}
 }
 
+/* The log2 cell holding the median of a row's distances (first uses
+ * counted as infinite), as text: "0", "1", "4-7", "inf"; "-" for none. */
+static void dist_median(const struct row *r, char *buf, size_t len)
+{
+	uint64_t n = r->dcold, acc = 0;
+	for (int k = 0; k < 65; k++)
+		n += r->dlog[k];
+	snprintf(buf, len, n ? "inf" : "-");
+	for (int k = 0; k < 65 && n; k++) {
+		acc += r->dlog[k];
+		if (2 * acc >= n) {
+			uint64_t lo = k ? UINT64_C(1) << (k - 1) : 0;
+			uint64_t hi = k <= 1 ? lo : k == 64 ? UINT64_MAX - 2 : (UINT64_C(1) << k) - 1;
+			if (lo == hi)
+				snprintf(buf, len, "%llu", (unsigned long long)lo);
+			else
+				snprintf(buf, len, "%llu-%llu", (unsigned long long)lo, (unsigned long long)hi);
+			break;
+		}
+	}
+}
+
+/* The mean finite distance, or -1 when there is none. */
+static double dist_mean(const struct row *r)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < 65; k++)
+		n += r->dlog[k];
+	return n ? r->dsum / (double)n : -1;
+}
+
 static void report_rows(FILE *f, const struct stats *s)
 {
+	int dist = (s->h->optional & GC_OPT_DISTANCE) != 0;
 	int ann = annotated(s);
 	/* Key columns, then the counters. */
 	const char *kc[3];
@@ -616,6 +666,8 @@ static void report_rows(FILE *f, const struct stats *s)
 		fprintf(f, " %*s", w[i] + 1, kc[i]);
 	for (int i = 0; i < nv; i++)
 		fprintf(f, " %*s", w[nk + i] + 1, vc[i]);
+	if (dist)
+		fprintf(f, " %11s %10s %12s", "first-uses", "mean-dist", "median-dist");
 	fputc('\n', f);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct row *r = &s->rows[i];
@@ -637,6 +689,16 @@ static void report_rows(FILE *f, const struct stats *s)
 				 r->bytes, r->hits, r->misses};
 		for (int j = 0; j < nv; j++)
 			fprintf(f, " %*llu", w[nk + j] + 1, (unsigned long long)c[j]);
+		if (dist) {
+			char med[48];
+			dist_median(r, med, sizeof med);
+			fprintf(f, " %11llu", (unsigned long long)r->dcold);
+			if (dist_mean(r) < 0)
+				fprintf(f, " %10s", "-");
+			else
+				fprintf(f, " %10.2f", dist_mean(r));
+			fprintf(f, " %12s", med);
+		}
 		fputc('\n', f);
 	}
 }
@@ -810,6 +872,16 @@ static void json(FILE *f, const struct stats *s, const char *input)
 			if (annotated(s)) {
 				gc_json_u64(&j, "hits", r->hits);
 				gc_json_u64(&j, "misses", r->misses);
+			}
+			if (s->h->optional & GC_OPT_DISTANCE) {
+				char med[48];
+				dist_median(r, med, sizeof med);
+				gc_json_u64(&j, "first_uses", r->dcold);
+				if (dist_mean(r) < 0)
+					gc_json_null(&j, "mean_distance");
+				else
+					gc_json_num(&j, "mean_distance", dist_mean(r));
+				gc_json_str(&j, "median_distance", med);
 			}
 			gc_json_close(&j);
 		}

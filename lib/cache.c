@@ -261,6 +261,17 @@ gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set)
 	return NULL;
 }
 
+gc_cline *gc_cache_lookup(gc_cache *c, uint64_t addr, unsigned set)
+{
+	uint64_t tag = addr >> c->line_shift;
+	gc_cline *l = c->lines + (size_t)set * c->g.ways;
+
+	for (unsigned w = 0; w < c->g.ways; w++)
+		if (l[w].tag == tag)
+			return &l[w];
+	return NULL;
+}
+
 static uint64_t next_random(gc_cache *c)
 {
 	/* xorshift64*: enough for victim choice, and the same everywhere. */
@@ -277,16 +288,32 @@ gc_cline *gc_cache_victim(gc_cache *c, unsigned set)
 	gc_cline *l = c->lines + (size_t)set * c->g.ways;
 	unsigned ways = c->g.ways;
 
-	for (unsigned w = 0; w < ways; w++)
+	/* One pass: the first invalid way, else the oldest stamp, the lowest
+	 * way on a tie.  Branch-free minimum (stamps compare in no
+	 * predictable order) in two chains, even and odd ways, so that a
+	 * 16- or 24-way set is not one long chain of dependent moves. */
+	unsigned v0 = 0, v1 = 0, w = 0;
+	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
+	for (; w + 1 < ways; w += 2) {
 		if (l[w].tag == GC_CACHE_NO_TAG)
 			return &l[w];
+		if (l[w + 1].tag == GC_CACHE_NO_TAG)
+			return &l[w + 1];
+		uint64_t a = l[w].stamp, b = l[w + 1].stamp;
+		v0 = a < s0 ? w : v0;
+		s0 = a < s0 ? a : s0;
+		v1 = b < s1 ? w + 1 : v1;
+		s1 = b < s1 ? b : s1;
+	}
+	if (w < ways) {
+		if (l[w].tag == GC_CACHE_NO_TAG)
+			return &l[w];
+		v0 = l[w].stamp < s0 ? w : v0;
+		s0 = l[w].stamp < s0 ? l[w].stamp : s0;
+	}
 	if (c->g.repl == GC_REPL_RANDOM)
 		return &l[(next_random(c) >> 32) % ways];
-	gc_cline *v = &l[0];
-	for (unsigned w = 1; w < ways; w++)
-		if (l[w].stamp < v->stamp)
-			v = &l[w];
-	return v;
+	return &l[s1 < s0 || (s1 == s0 && v1 < v0) ? v1 : v0];
 }
 
 void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr)

@@ -110,6 +110,11 @@ uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes);
  * nothing. */
 gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set);
 
+/* The line holding addr in set `set`, which the caller computed (gc-l2
+ * indexes a slice by the partition address but tags by the whole line
+ * address), or NULL.  Changes nothing. */
+gc_cline *gc_cache_lookup(gc_cache *c, uint64_t addr, unsigned set);
+
 /* A use of line l: with LRU it becomes the most recent. */
 static inline void gc_cache_touch(gc_cache *c, gc_cline *l)
 {

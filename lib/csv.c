@@ -60,7 +60,7 @@ struct gc_csv_out {
 	size_t len;
 	int failed;
 	char err[400];
-	char outcome[256][32]; /* formatted outcome bytes ("" for 0) */
+	char outcome[256][GC_OUTCOME_BUFSZ]; /* formatted outcome bytes ("" for 0) */
 	char hex2[512];        /* "000102...ff" */
 	char ops[4][8], spaces[8][9];
 	unsigned char oplen[4], splen[8];
@@ -671,6 +671,10 @@ static void data_row(struct restore *s, int op)
 	r.addr = v;
 	if (num(s, C_SIZE, acc ? UINT8_MAX : UINT16_MAX, &v))
 		return;
+	if (acc && v == 0) {
+		bad(s, "column size: an access has 1 to 255 bytes, not 0");
+		return;
+	}
 	r.size = (uint16_t)v;
 	if (acc) {
 		if (unused(s, C_MASK, where) || unused(s, C_OUTCOME, where))

@@ -37,6 +37,11 @@ enum gc_kind {
 #define GC_REQ_KNOWN 0u
 #define GC_OPT_SCHEDULED (1u << 0) /* timestamps are issue times */
 #define GC_OPT_ANNOTATED (1u << 1) /* outcome bytes are valid */
+#define GC_OPT_DISTANCE (1u << 2)  /* 1.1: a reuse distance at byte 32 (gc-rd) */
+#define GC_STREAM_MINOR_DISTANCE 1 /* the minor version a distance stream has */
+#define GC_RECORD_DISTANCE 40      /* its record size, at least */
+#define GC_DIST_INF UINT64_MAX         /* distance of a first use */
+#define GC_DIST_NONE (UINT64_MAX - 1)  /* no distance measured */
 
 /* Record types (byte 0 of every record). */
 enum gc_type {
@@ -101,6 +106,7 @@ typedef struct gc_rec {
 	uint32_t seq;    /* per-warp dynamic instruction sequence number */
 	uint64_t addr;   /* accesses: byte address; requests: line address */
 	uint64_t time;
+	uint64_t dist;   /* GC_OPT_DISTANCE streams: reuse distance (GC_DIST_*) */
 } gc_rec;
 
 /* Kernel attribute keys (unknown keys are carried through untouched). */
@@ -135,7 +141,7 @@ uint64_t gc_kernel_blocks(const gc_kernel *k);
 
 /* ---- header ---------------------------------------------------------- */
 
-#define GC_KV_MAX 64
+#define GC_KV_MAX 256 /* keys per header: 72 gpu.* keys and the stages' own */
 
 typedef struct gc_header {
 	uint16_t major, minor;
@@ -215,7 +221,10 @@ int gc_op_parse(const char *s);       /* -1 if unknown */
 int gc_space_parse(const char *s);
 const char *gc_class_name(int cls);   /* "compulsory", ... ; "" for none */
 const char *gc_result_name(int res);  /* "hit", "sector-miss", "miss" */
-/* Outcome as text ("miss/capacity+wb"), or "0xNN" for unknown bits. */
+/* Outcome as text ("miss/capacity+wb"), or "0xNN" for unknown bits.  A
+ * buffer of GC_OUTCOME_BUFSZ bytes holds the longest,
+ * "sector-miss/compulsory+wb+bypass" (32 characters and the NUL). */
+#define GC_OUTCOME_BUFSZ 40
 void gc_outcome_format(uint8_t outcome, char *buf, size_t len);
 int gc_outcome_parse(const char *s, uint8_t *out);
 

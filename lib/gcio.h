@@ -16,6 +16,8 @@ int gc_input_failed(const gc_input *in);
 const char *gc_input_error(const gc_input *in);
 const char *gc_input_name(const gc_input *in);
 int gc_input_compressed(const gc_input *in);
+/* The compression taken off: "gzip", "xz", or NULL for plain input. */
+const char *gc_input_codec(const gc_input *in);
 int gc_input_is_regular(const gc_input *in);
 uint64_t gc_input_consumed(const gc_input *in); /* raw bytes read so far */
 /* Start again from the beginning of a regular file (decompression

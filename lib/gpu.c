@@ -1661,3 +1661,30 @@ void gc_gpu_config_finish(gc_gpu_config *c)
 	if (gc_gpu_finish(c, err, sizeof err) < 0)
 		gc_die(GC_EXIT_USAGE, "options: %s", err);
 }
+
+void gc_gpu_for_stream(gc_gpu_config *c, const char *gpu_opt, const gc_header *in)
+{
+	char err[640];
+	if (gpu_opt) {
+		gc_gpu_config_load(c, gpu_opt);
+	} else {
+		int n = in ? gc_gpu_header_read(c, in, err, sizeof err) : 0;
+		const char *named = in ? gc_header_get(in, "gpu") : NULL;
+		if (n < 0)
+			gc_die(GC_EXIT_DATA, "input: %s", err);
+		if (n == 0 && named && *named)
+			gc_gpu_config_load(c, named);
+		else if (n == 0)
+			gc_gpu_defaults(c);
+	}
+	gc_gpu_begin(c);
+}
+
+void gc_gpu_config_header(const gc_gpu_config *c, const char *gpu_opt, gc_header *h)
+{
+	char err[640];
+	if (gc_gpu_header_write(c, h, err, sizeof err) < 0)
+		gc_die(GC_EXIT_DATA, "output header: %s", err);
+	if (gpu_opt && gc_header_set(h, "gpu", gpu_opt) < 0)
+		gc_die(GC_EXIT_DATA, "output header: cannot set key 'gpu' to '%s'", gpu_opt);
+}

@@ -231,9 +231,19 @@ void gc_outcome_format(uint8_t o, char *buf, size_t len)
 int gc_outcome_parse(const char *s, uint8_t *out)
 {
 	if (s[0] == '0' && s[1] == 'x') {
-		char *end;
-		unsigned long v = strtoul(s + 2, &end, 16);
-		if (end == s + 2 || *end || v > 0xff)
+		/* One or two hex digits and nothing else (strtoul would take
+		 * blanks and a sign). */
+		unsigned v = 0;
+		size_t n = 0;
+		for (s += 2; s[n]; n++) {
+			int d = s[n] >= '0' && s[n] <= '9' ? s[n] - '0'
+				: s[n] >= 'a' && s[n] <= 'f' ? s[n] - 'a' + 10
+				: s[n] >= 'A' && s[n] <= 'F' ? s[n] - 'A' + 10 : -1;
+			if (d < 0 || n == 2)
+				return -1;
+			v = v << 4 | (unsigned)d;
+		}
+		if (n == 0)
 			return -1;
 		*out = (uint8_t)v;
 		return 0;

@@ -406,7 +406,7 @@ static void body_start(parser *p)
 	if (p->ki >= p->nk)
 		fatal(p, "%s: changed while it was read (more kernels the second time)", p->name);
 	gc_kernel *k = &c->k;
-	k->id = c->have_id ? k->id : (uint32_t)(p->im->kernels + 1);
+	k->id = c->have_id ? k->id : gc_import_next_id(p->im);
 	gc_kernel_set_attr(k, GC_A_INSTS, p->kc[p->ki].insts);
 	gc_kernel_set_attr(k, GC_A_MEM_INSTS, p->kc[p->ki].mem);
 	if (c->have_stream)
@@ -1531,8 +1531,10 @@ static void import_list(gc_import *im, gc_lines *in)
 		else if (sniff(h, hl) != K_TRACE)
 			gc_import_bad_at(im, gc_lines_name(l), 1, "not an Accel-Sim kernel trace "
 					 "(no '-kernel name = ...' header)");
-		else
-			im->text_bytes += import_trace(im, l);
+		else {
+			import_trace(im, l);
+			gc_import_text(im, l);
+		}
 		gc_lines_close(l);
 		free(path);
 		free(ent[i].name);

@@ -187,13 +187,13 @@ static void write_kernel(struct nv *s, const struct launch *d, int body)
 	if (grid[0] > UINT32_MAX || grid[1] > UINT16_MAX || grid[2] > UINT16_MAX)
 		im->fatal(im, "impossible grid (a bug in this tool)");
 	if (d && d->name)
-		gc_kernel_init(&k, (uint32_t)(im->kernels + 1), d->name);
+		gc_kernel_init(&k, gc_import_next_id(im), d->name);
 	else {
 		if (s->id != NO_ID)
 			snprintf(name, sizeof name, "launch_%lld", (long long)s->id);
 		else
 			snprintf(name, sizeof name, "launch_%llu", (unsigned long long)s->groups);
-		gc_kernel_init(&k, (uint32_t)(im->kernels + 1), name);
+		gc_kernel_init(&k, gc_import_next_id(im), name);
 	}
 	for (int i = 0; i < 3; i++) {
 		k.grid[i] = (uint32_t)grid[i];
@@ -245,7 +245,6 @@ static void write_kernel(struct nv *s, const struct launch *d, int body)
 		}
 	}
 	gc_import_kend(im);
-	im->instructions += insts;
 }
 
 /* Write the kernel being read, if any, and forget it. */
@@ -690,8 +689,10 @@ int gc_nvbit_import(gc_import *im, gc_lines *in)
 		else if (lit(&q, "LAUNCH - "))
 			parse_launch(&s, (char *)q, -1);
 	}
-	close_kernel(&s);
-	flush_pending(&s, 0);
+	if (!gc_lines_failed(in)) { /* else gc-import reports the read error */
+		close_kernel(&s);
+		flush_pending(&s, 0);
+	}
 	free(s.inst);
 	free(s.addr);
 	free(s.cta);

@@ -132,7 +132,8 @@ int gc_ocelot_import(gc_import *im, gc_lines *in)
 	/* The header line. */
 	for (;;) {
 		if (gc_lines_next(in, &line) < 0) {
-			gc_import_bad(im, in, "no 'blocksize:' line");
+			if (!gc_lines_failed(in)) /* else gc-import reports the read error */
+				gc_import_bad(im, in, "no 'blocksize:' line");
 			return 0;
 		}
 		if (!blank(line))
@@ -246,11 +247,15 @@ int gc_ocelot_import(gc_import *im, gc_lines *in)
 		na++;
 	}
 	gc_hmap_free(&warps);
+	if (gc_lines_failed(in)) { /* gc-import reports the read error */
+		free(a);
+		return 0;
+	}
 
 	gc_kernel k;
 	char name[256];
 	kernel_name(gc_lines_name(in), name, sizeof name);
-	gc_kernel_init(&k, (uint32_t)(im->kernels + 1), name);
+	gc_kernel_init(&k, gc_import_next_id(im), name);
 	if (g) {
 		for (int i = 0; i < 3; i++)
 			k.grid[i] = (uint32_t)g[i];
@@ -276,7 +281,6 @@ int gc_ocelot_import(gc_import *im, gc_lines *in)
 		gc_import_access(im, &r);
 	}
 	gc_import_kend(im);
-	im->instructions += ninst;
 	free(a);
 	return 0;
 }

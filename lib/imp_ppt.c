@@ -431,6 +431,8 @@ static void config_parse(gc_import *im, gc_lines *in, struct config *cf)
 		len += (size_t)n;
 		text[len++] = '\n';
 	}
+	if (n == -2)
+		im->fatal(im, gc_lines_error(in));
 	text = grow(im, text, &cap, len + 1, 1);
 	text[len] = 0;
 	if (strlen(text) != len)
@@ -714,14 +716,16 @@ static void write_kernel(struct kern *k, const char *fallback_name)
 	const struct entry *e = k->e;
 	gc_kernel g;
 	char name[64];
+	/* The tracer's kernel number K (kernel_K_block_B.mem) is the id. */
+	uint32_t id = k->has_k ? k->k : gc_import_next_id(im);
 	if (e && e->name)
-		gc_kernel_init(&g, (uint32_t)(im->kernels + 1), e->name);
+		gc_kernel_init(&g, id, e->name);
 	else {
 		if (k->has_k)
 			snprintf(name, sizeof name, "kernel_%u", k->k);
 		else
 			snprintf(name, sizeof name, "%s", fallback_name);
-		gc_kernel_init(&g, (uint32_t)(im->kernels + 1), name);
+		gc_kernel_init(&g, id, name);
 	}
 	/* Without app_config: the smallest one-dimensional grid holding the
 	 * blocks seen, and 32 threads per warp seen. */
@@ -760,7 +764,6 @@ static void write_kernel(struct kern *k, const char *fallback_name)
 		}
 	}
 	gc_import_kend(im);
-	im->instructions += k->ninst;
 	k->ninst = k->naddr = 0;
 	k->any = 0;
 	k->maxblock = k->maxwarps = 0;
@@ -872,7 +875,7 @@ static void import_run(gc_import *im, gc_lines *in)
 			read_block(&k, bl, f[fi].b);
 			if (gc_lines_failed(bl))
 				im->fatal(im, gc_lines_error(bl));
-			im->text_bytes += gc_lines_bytes(bl);
+			gc_import_text(im, bl);
 			gc_lines_close(bl);
 		}
 		write_kernel(&k, "");
@@ -990,7 +993,8 @@ int gc_ppt_import(gc_import *im, gc_lines *in)
 	read_block(&k, in, kind == 1 ? b : 0);
 	char base[256];
 	base_name(path, base, sizeof base);
-	write_kernel(&k, base);
+	if (!gc_lines_failed(in)) /* else gc-import reports the read error */
+		write_kernel(&k, base);
 	kern_free(&k);
 	config_free(&cf);
 	return 0;

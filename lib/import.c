@@ -52,13 +52,35 @@ static void check(gc_import *im, int rc)
 		im->fatal(im, gc_writer_error(im->w));
 }
 
+uint32_t gc_import_next_id(gc_import *im)
+{
+	if (im->max_id == UINT32_MAX)
+		im->fatal(im, "kernel ids exhausted (more than 2^32-1 kernels)");
+	return im->max_id + 1;
+}
+
+void gc_import_text(gc_import *im, gc_lines *in)
+{
+	im->lines += gc_lines_number(in);
+	im->text_bytes += gc_lines_bytes(in);
+}
+
 void gc_import_kbegin(gc_import *im, const gc_kernel *k)
 {
 	open_output(im);
 	check(im, gc_write_kbegin(im->w, k));
 	im->in_kernel = 1;
 	im->kernel_id = k->id;
+	if (k->id > im->max_id)
+		im->max_id = k->id;
 	im->kernels++;
+	uint64_t v;
+	if (gc_kernel_get_attr(k, GC_A_MEM_INSTS, &v)) {
+		im->mem_instructions += v;
+		im->instructions += v;
+	}
+	if (gc_kernel_get_attr(k, GC_A_INSTS, &v))
+		im->instructions += v;
 }
 
 void gc_import_access(gc_import *im, const gc_rec *r)
@@ -115,11 +137,6 @@ unsigned gc_sass_width(const char *op)
 	return u ? u : 4;
 }
 
-static int prefix(const char *s, const char *p)
-{
-	return strncmp(s, p, strlen(p)) == 0;
-}
-
 /* Has the dot-separated token tok (after the mnemonic)? */
 static int has_token(const char *op, const char *tok)
 {
@@ -130,44 +147,63 @@ static int has_token(const char *op, const char *tok)
 	return 0;
 }
 
+/* The memory instructions, by whole mnemonic (the opcode up to its first
+ * dot): a prefix match would take LDGDEPBAR, TEXDEPBAR (scoreboard waits)
+ * and REDUX (a warp reduction in registers) for memory instructions.
+ * Surface instructions (SU*) access global memory through the texture
+ * path; they are global accesses here.  Anything else, including the
+ * queries TXQ, TMML and SUQ, is not a memory instruction. */
+enum { BYPASS_NO, BYPASS_YES, BYPASS_STRONG_GPU };
+static const struct memop {
+	const char *mnemonic;
+	uint8_t op, space, bypass;
+} memops[] = {
+	{"LDG", GC_LOAD, GC_GLOBAL, BYPASS_STRONG_GPU},
+	{"LDGSTS", GC_LOAD, GC_GLOBAL, BYPASS_NO},
+	{"LDU", GC_LOAD, GC_GLOBAL, BYPASS_NO},
+	{"STG", GC_STORE, GC_GLOBAL, BYPASS_NO},
+	{"ATOMG", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"ATOM", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"RED", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"SULD", GC_LOAD, GC_GLOBAL, BYPASS_NO},
+	{"SUST", GC_STORE, GC_GLOBAL, BYPASS_NO},
+	{"SUATOM", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"SURED", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"LDL", GC_LOAD, GC_LOCAL, BYPASS_NO},
+	{"STL", GC_STORE, GC_LOCAL, BYPASS_NO},
+	{"LDS", GC_LOAD, GC_SHARED, BYPASS_NO},
+	{"LDSM", GC_LOAD, GC_SHARED, BYPASS_NO},
+	{"STS", GC_STORE, GC_SHARED, BYPASS_NO},
+	{"ATOMS", GC_ATOMIC, GC_SHARED, BYPASS_NO},
+	{"LDC", GC_LOAD, GC_CONST, BYPASS_NO},
+	{"TEX", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TEXS", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TLD", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TLDS", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TLD4", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TLD4S", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TXD", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"LD", GC_LOAD, GC_GENERIC, BYPASS_NO},
+	{"ST", GC_STORE, GC_GENERIC, BYPASS_NO},
+};
+
 int gc_sass_memop(const char *opc, uint8_t *op, uint8_t *space, uint8_t *flags)
 {
+	size_t n = strcspn(opc, ".");
 	*flags = 0;
-	/* Longest prefixes first: LDGSTS before LDG, LDSM before LDS, ... */
-	if (prefix(opc, "LDGSTS")) {
-		*op = GC_LOAD, *space = GC_GLOBAL;
-	} else if (prefix(opc, "LDG")) {
-		*op = GC_LOAD, *space = GC_GLOBAL;
-		if (has_token(opc, "STRONG") && has_token(opc, "GPU"))
+	for (size_t i = 0; i < sizeof memops / sizeof memops[0]; i++) {
+		const struct memop *m = &memops[i];
+		if (strlen(m->mnemonic) != n || strncmp(opc, m->mnemonic, n) != 0)
+			continue;
+		*op = m->op;
+		*space = m->space;
+		if (m->bypass == BYPASS_YES ||
+		    (m->bypass == BYPASS_STRONG_GPU && has_token(opc, "STRONG") &&
+		     has_token(opc, "GPU")))
 			*flags = GC_F_BYPASS_L1;
-	} else if (prefix(opc, "STG")) {
-		*op = GC_STORE, *space = GC_GLOBAL;
-	} else if (prefix(opc, "LDL")) {
-		*op = GC_LOAD, *space = GC_LOCAL;
-	} else if (prefix(opc, "STL")) {
-		*op = GC_STORE, *space = GC_LOCAL;
-	} else if (prefix(opc, "LDSM") || prefix(opc, "LDS")) {
-		*op = GC_LOAD, *space = GC_SHARED;
-	} else if (prefix(opc, "STS")) {
-		*op = GC_STORE, *space = GC_SHARED;
-	} else if (prefix(opc, "ATOMS")) {
-		*op = GC_ATOMIC, *space = GC_SHARED;
-	} else if (prefix(opc, "ATOMG") || prefix(opc, "ATOM") || prefix(opc, "RED")) {
-		*op = GC_ATOMIC, *space = GC_GLOBAL;
-		*flags = GC_F_BYPASS_L1;
-	} else if (prefix(opc, "LDC")) {
-		*op = GC_LOAD, *space = GC_CONST;
-	} else if (prefix(opc, "TEX") || prefix(opc, "TLD") || prefix(opc, "TLD4") ||
-		   prefix(opc, "SULD")) {
-		*op = GC_LOAD, *space = GC_TEXTURE;
-	} else if (prefix(opc, "LD")) {
-		*op = GC_LOAD, *space = GC_GENERIC;
-	} else if (prefix(opc, "ST")) {
-		*op = GC_STORE, *space = GC_GENERIC;
-	} else {
-		return 0;
+		return 1;
 	}
-	return 1;
+	return 0;
 }
 
 int gc_parse_hex(const char *s, const char **end, uint64_t *v)
@@ -209,9 +245,10 @@ int gc_parse_dec(const char *s, const char **end, int64_t *v)
 			return 0;
 		x = x * 10 + (uint64_t)(*p - '0');
 	}
-	if (p == s || x > (uint64_t)INT64_MAX)
+	/* INT64_MIN's magnitude is one more than INT64_MAX's. */
+	if (p == s || x > (uint64_t)INT64_MAX + neg)
 		return 0;
-	*v = neg ? -(int64_t)x : (int64_t)x;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
 	*end = p;
 	return 1;
 }

@@ -35,12 +35,17 @@ struct gc_import {
 	/* A failed write or an impossible state: never returns. */
 	void (*fatal)(gc_import *im, const char *msg);
 
-	/* Kept by the calls below. */
+	/* Kept by the calls below (the summary of --stats and -v). */
 	gc_writer *w;
 	int in_kernel;
 	uint32_t kernel_id;
-	uint64_t kernels, accesses, instructions, bad_lines;
-	uint64_t text_bytes;    /* input text consumed, for the summary */
+	uint32_t max_id;        /* the largest kernel id written so far */
+	uint64_t kernels, accesses, bad_lines;
+	uint64_t instructions;  /* warp instructions, memory or not (the
+				   kernels' GC_A_INSTS + GC_A_MEM_INSTS) */
+	uint64_t mem_instructions; /* memory warp instructions (GC_A_MEM_INSTS) */
+	uint64_t lines;         /* lines of trace text read (gc_import_text) */
+	uint64_t text_bytes;    /* bytes of trace text read, decompressed */
 };
 
 enum { GC_JUNK_KEEP = 0, GC_JUNK_DROP = 1 };
@@ -62,6 +67,13 @@ void gc_import_bad(gc_import *im, gc_lines *in, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void gc_import_bad_at(gc_import *im, const char *file, uint64_t line,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The id of a kernel whose trace carries none: one more than the largest
+ * id so far, so that ids are 1..n in order of appearance when no input
+ * carries ids, and never repeat one that an input carried. */
+uint32_t gc_import_next_id(gc_import *im);
+/* Count the lines and bytes of an input read to its end (once per input
+ * file, after its last pass). */
+void gc_import_text(gc_import *im, gc_lines *in);
 void gc_import_kbegin(gc_import *im, const gc_kernel *k);
 void gc_import_access(gc_import *im, const gc_rec *r);
 void gc_import_kend(gc_import *im);

@@ -250,6 +250,7 @@ int gc_input_failed(const gc_input *in) { return in->failed; }
 const char *gc_input_error(const gc_input *in) { return in->err; }
 const char *gc_input_name(const gc_input *in) { return in->name; }
 int gc_input_compressed(const gc_input *in) { return in->gz || in->xz; }
+const char *gc_input_codec(const gc_input *in) { return in->gz ? "gzip" : in->xz ? "xz" : NULL; }
 uint64_t gc_input_consumed(const gc_input *in) { return in->consumed; }
 
 int gc_input_is_regular(const gc_input *in)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define CHUNK (1u << 20)
-#define LINE_MAX_BYTES (16u << 20)
+#define LINE_MAX_BYTES GC_LINE_MAX
 
 struct gc_lines {
 	gc_input *in;
@@ -40,7 +40,19 @@ gc_lines *gc_lines_open(const char *path)
 	return l;
 }
 
-/* Read more after the unread bytes; 0 at the end, -1 on error. */
+/* The line being read is longer than the limit: -2 with the message. */
+static long too_long(gc_lines *l)
+{
+	l->failed = 1;
+	snprintf(l->err, sizeof l->err, "%s:%llu: line too long (more than %u bytes)",
+		 gc_input_name(l->in), (unsigned long long)l->lineno + 1, LINE_MAX_BYTES);
+	return -2;
+}
+
+/* Read more after the unread bytes; 0 at the end, -1 on error.  The
+ * caller has checked that the unread bytes are at most LINE_MAX_BYTES + 1
+ * (a line at the limit and its CR), so the buffer never grows past
+ * 32 MiB. */
 static int more(gc_lines *l)
 {
 	if (l->eof)
@@ -51,13 +63,6 @@ static int more(gc_lines *l)
 		l->pos = 0;
 	}
 	if (l->cap - l->len < CHUNK) {
-		if (l->cap >= LINE_MAX_BYTES + CHUNK) {
-			l->failed = 1;
-			snprintf(l->err, sizeof l->err, "%s:%llu: line longer than %u bytes",
-				 gc_input_name(l->in), (unsigned long long)l->lineno + 1,
-				 LINE_MAX_BYTES);
-			return -1;
-		}
 		char *nb = realloc(l->buf, 2 * l->cap + 1);
 		if (!nb) {
 			l->failed = 1;
@@ -88,17 +93,21 @@ long gc_lines_next(gc_lines *l, char **line)
 		char *nl = memchr(l->buf + scan, '\n', l->len - scan);
 		if (nl) {
 			char *s = l->buf + l->pos;
-			size_t n = (size_t)(nl - s);
-			l->pos += n + 1;
-			l->bytes += n + 1;
+			size_t n = (size_t)(nl - s), raw = n;
 			if (n && s[n - 1] == '\r')
 				n--;
+			if (n > LINE_MAX_BYTES)
+				return too_long(l);
+			l->pos += raw + 1;
+			l->bytes += raw + 1;
 			s[n] = 0;
 			l->lineno++;
 			*line = s;
 			return (long)n;
 		}
 		size_t off = l->len - l->pos;
+		if (off > LINE_MAX_BYTES + 1) /* even a CR LF next cannot save it */
+			return too_long(l);
 		int rc = more(l);
 		if (rc < 0)
 			return -2;
@@ -108,11 +117,13 @@ long gc_lines_next(gc_lines *l, char **line)
 				return -1;
 			/* A last line without a newline. */
 			char *s = l->buf + l->pos;
-			size_t n = l->len - l->pos;
-			l->pos = l->len;
-			l->bytes += n;
+			size_t n = l->len - l->pos, raw = n;
 			if (n && s[n - 1] == '\r')
 				n--;
+			if (n > LINE_MAX_BYTES)
+				return too_long(l);
+			l->pos = l->len;
+			l->bytes += raw;
 			s[n] = 0;
 			l->lineno++;
 			*line = s;

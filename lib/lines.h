@@ -13,10 +13,14 @@ gc_lines *gc_lines_open(const char *path);
 int gc_lines_failed(const gc_lines *l);
 const char *gc_lines_error(const gc_lines *l);
 const char *gc_lines_name(const gc_lines *l);
+/* The longest line: 16 MiB of text, its newline and a CR before it not
+ * counted. */
+#define GC_LINE_MAX (16u << 20)
+
 /* The next line, NUL-terminated in place, without its newline or a
  * trailing CR: returns its length, -1 at the end, -2 on a read error (a
- * line longer than 16 MiB is an error).  The pointer is valid until the
- * next call. */
+ * line longer than GC_LINE_MAX is an error: "FILE:N: line too long (more
+ * than 16777216 bytes)").  The pointer is valid until the next call. */
 long gc_lines_next(gc_lines *l, char **line);
 /* 1-based number of the line last returned. */
 uint64_t gc_lines_number(const gc_lines *l);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <lzma.h>
 #include <zlib.h>
 
 const char *gc_progname = "gc";
@@ -117,6 +118,11 @@ int gc_getopt(int argc, char **argv, const char *shortopts,
 		gc_usage_error("unknown option '%s'", argv[optind - 1]);
 	}
 	if (c == ':') {
+		/* A long option is named as typed (optopt holds its short
+		 * letter when it has one). */
+		const char *typed = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+		if (strncmp(typed, "--", 2) == 0)
+			gc_usage_error("option '%s' needs a value", typed);
 		if (optopt && optopt < 0x100)
 			gc_usage_error("option '-%c' needs a value", optopt);
 		gc_usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -136,6 +142,7 @@ int gc_common_option(gc_common *c, int opt, const char *arg, const char *help)
 		printf("stream format: reads %d.x, writes %d.%d\n", GC_STREAM_MAJOR,
 		       GC_STREAM_MAJOR, GC_STREAM_MINOR);
 		printf("zlib %s\n", zlibVersion());
+		printf("liblzma %s\n", lzma_version_string());
 		gc_close_stdout();
 		exit(0);
 	case 'q': c->quiet = 1; c->verbose = 0; return 1;
@@ -167,6 +174,9 @@ uint64_t gc_num(const char *opt, const char *arg, uint64_t min, uint64_t max)
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
 		s += 2;
+		/* strtoull(base 16) would take a second prefix: 0x0x10. */
+		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+			gc_usage_error("%s: '%s' is not a number", opt, arg);
 	}
 	if (!((*s >= '0' && *s <= '9') || (base == 16 && strchr("abcdefABCDEF", *s) && *s)))
 		gc_usage_error("%s: '%s' is not a number", opt, arg);
@@ -226,6 +236,20 @@ void gc_require_kind(const gc_reader *r, int kind)
 	if (k != kind)
 		gc_die(GC_EXIT_DATA, "%s: %s reads %s; this stream holds %s",
 		       gc_reader_name(r), gc_progname, gc_kind_name(kind), gc_kind_name(k));
+}
+
+void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (w)
+		gc_writer_abandon(w);
+	uint64_t n = gc_reader_records(r), rs = gc_reader_header(r)->record_size;
+	gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): %s", gc_reader_name(r),
+	       (unsigned long long)n, (unsigned long long)(gc_reader_bytes(r) - rs), msg);
 }
 
 gc_writer *gc_open_output(const gc_common *c, const gc_header *h)

@@ -83,6 +83,11 @@ gc_reader *gc_open_stream(const char *path);
 /* Die unless the stream holds `kind`: "gc-l2 reads requests; this stream
  * holds DRAM transactions". */
 void gc_require_kind(const gc_reader *r, int kind);
+/* A bad value in the data record just read: "prog: input: record N
+ * (offset X): what", the writer w (if not NULL) abandoned so the output
+ * stays detectably truncated, exit 1. */
+_Noreturn void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Open the output stream for header h (gzip and --force from c) or die. */
 gc_writer *gc_open_output(const gc_common *c, const gc_header *h);
 /* Close it, dying on a write error (exit 1). */

@@ -37,6 +37,7 @@ struct gc_reader {
 	uint64_t off;     /* stream offset of buf[pos] */
 	gc_header h;
 	unsigned rs;      /* record size */
+	int dist;         /* GC_OPT_DISTANCE: a distance at byte 32 */
 	int failed, done;
 	char err[600];
 	uint64_t nrec, ndata, kdata;
@@ -150,17 +151,23 @@ static int read_header(gc_reader *r)
 		return -1;
 	const unsigned char *p = r->buf;
 	size_t have = r->len;
-	if (have == 0)
-		return rfail(r, "empty input%s", gc_input_compressed(r->in)
-				 ? " (after gzip decompression)" : "");
+	const char *codec = gc_input_codec(r->in);
+	if (have == 0) {
+		if (codec)
+			return rfail(r, "empty input (after %s decompression)", codec);
+		return rfail(r, "empty input");
+	}
 	if (have < GC_HEADER_FIXED)
 		return rfail(r, "short header (%zu of %u bytes)%s", have, GC_HEADER_FIXED,
 			     looks_like_text(p, have) ? ": this looks like text, not a gc stream" : "");
 	if (memcmp(p, magic, 8) != 0) {
-		if (p[0] == 0x1f && p[1] == 0x8b)
-			return rfail(r, "bad magic: gzip inside gzip (the input was compressed twice)");
-		if (memcmp(p, "\xfd" "7zXZ", 5) == 0)
-			return rfail(r, "bad magic: xz-compressed input (decompress it with xz -dc)");
+		/* Compressed data after decompression: compressed twice (the
+		 * input layer takes off one layer only). */
+		const char *inner = p[0] == 0x1f && p[1] == 0x8b ? "gzip"
+			: memcmp(p, "\xfd" "7zXZ", 6) == 0 ? "xz" : NULL;
+		if (inner)
+			return rfail(r, "bad magic: %s inside %s (the input was compressed twice)",
+				     inner, codec ? codec : "the input");
 		if (looks_like_text(p, GC_HEADER_FIXED))
 			return rfail(r, "bad magic: this looks like text, not a gc stream "
 				     "(a trace file? gc-import reads traces)");
@@ -203,6 +210,10 @@ static int read_header(gc_reader *r)
 	if (parse_text(r, p + GC_HEADER_FIXED, tl) < 0)
 		return -1;
 	r->rs = r->h.record_size;
+	r->dist = (r->h.optional & GC_OPT_DISTANCE) != 0;
+	if (r->dist && r->rs < GC_RECORD_DISTANCE)
+		return rfail(r, "the distance flag needs records of at least %u bytes, not %u",
+			     GC_RECORD_DISTANCE, r->rs);
 	r->pos = hs;
 	r->off = hs;
 	return 0;
@@ -294,13 +305,13 @@ static int read_kernel(gc_reader *r, const unsigned char *p, uint64_t off)
 			return recfail(r, off, "kernel name record expected, found type 0x%02x", q[0]);
 		if (q[1] != want)
 			return recfail(r, off, "kernel name record holds %u bytes, expected %u", q[1], want);
+		if (memchr(q + 2, 0, want))
+			return recfail(r, off, "kernel name contains a NUL byte");
 		memcpy(k->name + got, q + 2, want);
 		got += want;
 		r->nrec++;
 	}
 	k->name[namelen] = 0;
-	if (strlen(k->name) != namelen)
-		return recfail(r, off, "kernel name contains a NUL byte");
 	r->in_kernel = 1;
 	r->kid = k->id;
 	r->kdata = 0;
@@ -340,6 +351,8 @@ int gc_read(gc_reader *r, gc_rec *rec)
 		if (r->h.kind == GC_KIND_ACCESS) {
 			rec->lane = p[2];
 			rec->size = p[3];
+			if (rec->size == 0)
+				return recfail(r, off, "access size 0 (an access has 1 to 255 bytes)");
 			rec->outcome = 0;
 			rec->mask = 0;
 			rec->addr = gc_get64(p + 24);
@@ -357,6 +370,7 @@ int gc_read(gc_reader *r, gc_rec *rec)
 		rec->pc = gc_get32(p + 12);
 		rec->seq = gc_get32(p + 16);
 		rec->time = r->time_hi | gc_get32(p + 20);
+		rec->dist = r->dist ? gc_get64(p + 32) : GC_DIST_NONE;
 		rec->kernel = r->kid;
 		if (rec->time < r->last_time)
 			return recfail(r, off, "timestamp %llu is earlier than the previous record's %llu",
@@ -449,6 +463,7 @@ struct gc_writer {
 	size_t len;
 	int kind;
 	unsigned rs;
+	int dist;         /* GC_OPT_DISTANCE: rec->dist at byte 32 */
 	uint64_t nrec, ndata, kdata;
 	int in_kernel;
 	uint32_t kid;
@@ -507,15 +522,28 @@ static int flush_buf(gc_writer *w, int finish)
 	return 0;
 }
 
-/* Room for one record in the block, flushing when full. */
-static unsigned char *slot(gc_writer *w)
+/* Room for one data record in the block, flushing when full.  The caller
+ * encodes every one of the first 32 bytes; only the bytes of a larger
+ * record size are cleared here (no memset of the whole record per data
+ * record: it is the hot path). */
+static unsigned char *data_slot(gc_writer *w)
 {
 	if (w->len + w->rs > IOBUF && flush_buf(w, 0) < 0)
 		return NULL;
 	unsigned char *p = w->buf + w->len;
-	memset(p, 0, w->rs);
+	if (w->rs > GC_RECORD_BASE)
+		memset(p + GC_RECORD_BASE, 0, w->rs - GC_RECORD_BASE);
 	w->len += w->rs;
 	w->nrec++;
+	return p;
+}
+
+/* Room for one control record, all zero: fields not set stay reserved. */
+static unsigned char *slot(gc_writer *w)
+{
+	unsigned char *p = data_slot(w);
+	if (p)
+		memset(p, 0, GC_RECORD_BASE);
 	return p;
 }
 
@@ -530,12 +558,35 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 		return NULL;
 	}
 	w->kind = h->kind;
-	w->rs = h->record_size < GC_RECORD_BASE ? GC_RECORD_BASE : h->record_size;
+	w->rs = h->record_size;
+	w->dist = (h->optional & GC_OPT_DISTANCE) != 0;
+	w->fd = -1;
+	snprintf(w->name, sizeof w->name, "%s", !path || strcmp(path, "-") == 0 ? "stdout" : path);
+	/* The header asked for must be one this writer can honour; checked
+	 * before the output is opened, so a file is not truncated for nothing. */
+	if (h->kind < GC_KIND_ACCESS || h->kind > GC_KIND_DRAM) {
+		wfail(w, "cannot write record kind %u (a bug in this tool)", h->kind);
+		return w;
+	}
+	if (h->record_size < GC_RECORD_BASE || h->record_size > GC_RECORD_MAX ||
+	    h->record_size % 8) {
+		wfail(w, "cannot write record size %u (a multiple of 8 from %u to %u; "
+		      "a bug in this tool)", h->record_size, GC_RECORD_BASE, GC_RECORD_MAX);
+		return w;
+	}
+	if (w->dist && h->record_size < GC_RECORD_DISTANCE) {
+		wfail(w, "cannot write distances in %u-byte records (a bug in this tool)",
+		      h->record_size);
+		return w;
+	}
+	if (h->required & ~GC_REQ_KNOWN) {
+		wfail(w, "cannot write unknown required feature flag 0x%x (a bug in this tool)",
+		      h->required & ~GC_REQ_KNOWN);
+		return w;
+	}
 	if (!path || strcmp(path, "-") == 0) {
 		w->fd = 1;
-		snprintf(w->name, sizeof w->name, "stdout");
 	} else {
-		snprintf(w->name, sizeof w->name, "%s", path);
 		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 		if (w->fd < 0) {
 			wfail(w, "%s", strerror(errno));
@@ -574,7 +625,7 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 	memset(p, 0, hs);
 	memcpy(p, magic, 8);
 	gc_put16(p + 8, GC_STREAM_MAJOR);
-	gc_put16(p + 10, GC_STREAM_MINOR);
+	gc_put16(p + 10, w->dist ? GC_STREAM_MINOR_DISTANCE : GC_STREAM_MINOR);
 	gc_put32(p + 12, (uint32_t)hs);
 	gc_put16(p + 16, h->kind);
 	gc_put16(p + 18, (uint16_t)w->rs);
@@ -602,7 +653,7 @@ int gc_write(gc_writer *w, const gc_rec *rec)
 	if (rec->op < GC_LOAD || rec->op > GC_ATOMIC || rec->space >= GC_NSPACES || rec->flags > 15)
 		return wfail(w, "record %llu: bad operation, space or flags (a bug in this tool)",
 			     (unsigned long long)rn);
-	if (w->kind == GC_KIND_ACCESS ? rec->size > 255
+	if (w->kind == GC_KIND_ACCESS ? rec->size > 255 || rec->size == 0
 				       : rec->addr > GC_ADDR48_MAX)
 		return wfail(w, "record %llu: %s out of range for %s", (unsigned long long)rn,
 			     w->kind == GC_KIND_ACCESS ? "access size" : "line address beyond 48 bits",
@@ -615,7 +666,7 @@ int gc_write(gc_writer *w, const gc_rec *rec)
 		gc_put64(q + 8, rec->time);
 		w->time_hi = rec->time & ~LOW32;
 	}
-	unsigned char *p = slot(w);
+	unsigned char *p = data_slot(w);
 	if (!p)
 		return -1;
 	p[0] = rec->op;
@@ -635,6 +686,8 @@ int gc_write(gc_writer *w, const gc_rec *rec)
 	gc_put32(p + 12, rec->pc);
 	gc_put32(p + 16, rec->seq);
 	gc_put32(p + 20, (uint32_t)rec->time);
+	if (w->dist)
+		gc_put64(p + 32, rec->dist);
 	w->last_time = rec->time;
 	w->ndata++;
 	w->kdata++;
@@ -651,6 +704,10 @@ int gc_write_kbegin(gc_writer *w, const gc_kernel *k)
 	size_t nl = strlen(k->name);
 	if (nl > GC_NAME_MAX || k->nattr < 0 || k->nattr > GC_ATTR_MAX)
 		return wfail(w, "kernel %u: name or attributes too long", k->id);
+	/* CUDA's limits, and the record's 16-bit fields. */
+	if (k->grid[1] > 65535 || k->grid[2] > 65535)
+		return wfail(w, "kernel %u: grid %u,%u,%u: y and z must be at most 65535 "
+			     "(a bug in this tool)", k->id, k->grid[0], k->grid[1], k->grid[2]);
 	unsigned char *p = slot(w);
 	if (!p)
 		return -1;

@@ -415,12 +415,6 @@ nameless over the fermi-gtx470-16k defaults"
 }
 
 @test "stream header: every parameter of every preset round-trips through a stream" {
-	sh_status 0 "gpu-test header volta-v100" || {
-		if sh_status 3 "gpu-test header volta-v100"; then
-			skip "$(sed -n 2p "$T/out")"
-		fi
-		return 1
-	}
 	for p in $PRESETS; do
 		sh_status 0 "gpu-test header $p"
 		expect_eq "$(sed -n 2p "$T/out")" "stream: 72 keys round trip" "$p"

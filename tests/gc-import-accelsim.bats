@@ -486,3 +486,47 @@ oracle() {
 	o=$(grep -v '^-' "$T/r.trace" | oracle 5 | awk '$1 != "insts" {n += $2} END {print n}')
 	expect_eq "$(data "$T/r.gcs" | wc -l)" "$o" "raw records"
 }
+
+# ---- the summary (--stats, -v) -------------------------------------------
+
+# stats_of FILE: the --stats JSON flattened to one line.
+stats_of() {
+	tr -d ' \n' <"$1"
+}
+
+@test "accelsim: --stats and -v count lines, instructions, memory instructions, accesses" {
+	# vectoradd: 12 memory and 332 other warp instructions, 300 lanes
+	# (the oracle of the vectoradd test); lines and bytes as wc counts them.
+	local lines bytes
+	lines=$(wc -l <"$VA/kernel-1.traceg")
+	bytes=$(wc -c <"$VA/kernel-1.traceg")
+	sh_status 0 "gc-import -v --stats '$T/s.json' '$VA/kernel-1.traceg' >/dev/null"
+	expect_eq "$(stats_of "$T/s.json")" \
+		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":1,\"instructions\":344,\"mem_instructions\":12,\"accesses\":300,\"bad_lines\":0}"
+	expect_eq "$(cat "$T/err")" \
+		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 1 kernels, 344 warp instructions, 12 memory warp instructions, 300 accesses"
+	# BFS through its kernelslist.g: the list's lines and every kernel
+	# file's (decompressed), 38,584 + 116,255 instructions, 181,816 lanes.
+	local f
+	lines=$(wc -l <"$BFS/kernelslist.g")
+	bytes=$(wc -c <"$BFS/kernelslist.g")
+	for f in $(grep '^kernel' "$BFS/kernelslist.g"); do
+		lines=$((lines + $(xz -dc "$BFS/$f.xz" | wc -l)))
+		bytes=$((bytes + $(xz -dc "$BFS/$f.xz" | wc -c)))
+	done
+	sh_status 0 "gc-import --stats '$T/s.json' '$BFS/kernelslist.g' >/dev/null"
+	expect_eq "$(stats_of "$T/s.json")" \
+		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0}"
+	[ ! -s "$T/err" ]
+}
+
+@test "accelsim: kernel ids: the header's -kernel id, else one more than the largest so far" {
+	# A kernel without "-kernel id" gets the next id after the largest one
+	# written, so that ids never repeat.
+	sed 's/^-kernel id = 1$/-kernel id = 5/' "$A/version-4.traceg" >"$T/id5.traceg"
+	sed '/^-kernel id/d' "$A/version-4.traceg" >"$T/noid.traceg"
+	sh_status 0 "gc-import '$T/id5.traceg' '$T/noid.traceg' '$T/noid.traceg' >'$T/s'"
+	expect_eq "$(dump "$T/s" | grep '^kbegin' | awk '{print $2}' | tr '\n' ' ')" "k5 k6 k7 "
+	sh_status 0 "gc-import '$T/noid.traceg' '$T/id5.traceg' '$T/noid.traceg' >'$T/s'"
+	expect_eq "$(dump "$T/s" | grep '^kbegin' | awk '{print $2}' | tr '\n' ' ')" "k1 k5 k6 "
+}

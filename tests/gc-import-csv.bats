@@ -118,6 +118,7 @@ bad_line() {
 		"column space: unknown memory space 'globl' (global, local, shared, const, texture or generic)"
 	bad_line '12s/0x1004,4,/0x1004,4x,/' "column size: '4x' is not a number from 0 to 255"
 	bad_line '12s/0x1004,4,/0x1004,256,/' "column size: '256' is not a number from 0 to 255"
+	bad_line '12s/0x1004,4,/0x1004,0,/' "column size: an access has 1 to 255 bytes, not 0"
 	bad_line '12s/^1,0,0,0,1,/1,65536,0,0,1,/' "column sm: '65536' is not a number from 0 to 65535"
 	bad_line '12s/^1,0,0,0,1,/1,0,0,0,256,/' "column lane: '256' is not a number from 0 to 255"
 	bad_line '12s/0x1004/0x1g04/' "column addr: '0x1g04' is not a number from 0 to 18446744073709551615"
@@ -193,7 +194,7 @@ bad_line() {
 	bad_line '4s/32/33/' "header: record_size '33' is not a multiple of 8 from 32 to 256" 4
 	bad_line '6s/0x0/zz/' "header: optional flags 'zz' are not a 32-bit number" 6
 	bad_line '8s/gpu=test/gpu=x\n# header gpu=y/' "header: key 'gpu' repeated" 9
-	bad_line '8s/gpu=test/g u=x/' "header: bad key 'g u' (letters, digits, _ . - only; at most 64 keys)" 8
+	bad_line '8s/gpu=test/g u=x/' "header: bad key 'g u' (letters, digits, _ . - only; at most 256 keys)" 8
 	bad_line '8s/gpu=test/gpu/' "header: 'gpu' is not KEY=VALUE" 8
 	bad_line '5s/required/needed/' \
 		"header: unknown line '# needed 0x0' (expected kind, version, record_size, required, optional or header)" 5
@@ -227,6 +228,42 @@ bad_line() {
 @test "csv: the --stats summary of a restore" {
 	(cd "$FIX/csv" && sh_status 0 "gc-import --stats '$T/s.json' -v request.csv")
 	tr -d ' \n' <"$T/s.json" >"$T/flat"
-	expect_eq "$(cat "$T/flat")" '{"kernels":2,"accesses":10,"bad_lines":0,"text_bytes":1284}'
-	expect_eq "$(cat "$T/err")" "gc-import: 2 kernels, 10 accesses from 1284 bytes of text"
+	expect_eq "$(cat "$T/flat")" '{"lines":25,"text_bytes":1284,"kernels":2,"instructions":0,"mem_instructions":0,"accesses":10,"bad_lines":0}'
+	expect_eq "$(cat "$T/err")" "gc-import: 25 lines (1284 bytes) read, 0 skipped; 2 kernels, 0 warp instructions, 0 memory warp instructions, 10 accesses"
+}
+
+@test "gc-import: a line over 16 MiB is an error naming the file and line, in every format" {
+	local f fmt first
+	head -c 16777217 /dev/zero | tr '\0' x >"$T/long"
+	for fmt in csv accelsim nvbit ppt-gpu ocelot; do
+		case $fmt in
+		csv) first='# gc-stats dump 1' ;;
+		accelsim) first='-kernel name = k' ;;
+		nvbit) first='application output' ;;
+		ppt-gpu) first='' ;;
+		ocelot) first='blocksize: 32 1 1' ;;
+		esac
+		f=$T/kernel_1_block_0.mem
+		if [ -n "$first" ]; then
+			{ echo "$first"; cat "$T/long"; echo; } >"$f"
+		else
+			{ cat "$T/long"; echo; } >"$f"
+		fi
+		sh_status 1 "gc-import --format $fmt '$f' >'$T/o'"
+		expect_eq "$(cat "$T/err")" \
+			"gc-import: $f:$([ -n "$first" ] && echo 2 || echo 1): line too long (more than 16777216 bytes)" "$fmt"
+		[ ! -s "$T/o" ]
+	done
+}
+
+@test "csv: every outcome byte, the longest text included, survives dump and restore" {
+	# "sector-miss/compulsory+wb+bypass" (0x66) is 32 characters; unknown
+	# bits (0x80) come back as 0xNN.
+	local o
+	for o in sector-miss/compulsory+wb+bypass 0x80 0xe6 miss/mshr+wb+bypass; do
+		sed "12s|,miss/compulsory,|,$o,|" "$FIX/csv/request.csv" >"$T/o.csv"
+		gc-import "$T/o.csv" >"$T/o.gcs"
+		gc-stats --dump "$T/o.gcs" | sed -n 12p | grep -qF ",$o,"
+		gc-stats --dump "$T/o.gcs" | gc-import | cmp - "$T/o.gcs"
+	done
 }

@@ -320,3 +320,21 @@ jnum() {
 	grep -q '^1,0,0,1,30,0x0,0,store,global,0x7f2a1e400078,4,' "$T/dump.csv"
 	gc-import "$T/dump.csv" | cmp - "$T/s"
 }
+
+@test "nvbit: --stats and -v count lines, memory instructions, accesses" {
+	# v155.txt: 3 kernels, 6 + 2 + 0 memory warp instructions, 41 + 8
+	# lanes (the 1.5.5 test); NVBit traces no other instructions.
+	local lines bytes
+	lines=$(wc -l <"$NV/v155.txt")
+	bytes=$(wc -c <"$NV/v155.txt")
+	sh_status 0 "gc-import -v --stats '$T/s.json' '$NV/v155.txt' >/dev/null"
+	expect_eq "$(tr -d ' \n' <"$T/s.json")" \
+		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":3,\"instructions\":8,\"mem_instructions\":8,\"accesses\":49,\"bad_lines\":0}"
+	expect_eq "$(cat "$T/err")" \
+		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 3 kernels, 8 warp instructions, 8 memory warp instructions, 49 accesses"
+}
+
+@test "nvbit: kernel ids are 1..n in order of appearance, whatever the launch ids" {
+	imp "$NV/v17.txt" "$NV/v155.txt"
+	expect_eq "$(grep -c '^K' "$T/d")" "$(grep '^K' "$T/d" | awk '{print $2}' | sort -n | awk '$1 == NR' | wc -l)"
+}

@@ -201,3 +201,18 @@ jnum() {
 	grep -q '^1,0,3,0,1,0x0,0,store,global,0x1770,4,' "$T/dump.csv"
 	gc-import "$T/dump.csv" | cmp - "$T/s"
 }
+
+@test "ocelot: --stats and -v count lines, memory instructions, accesses" {
+	# matmul_00.trc: one kernel, 7 warp instructions, 14 lines of records.
+	local lines bytes
+	lines=$(wc -l <"$OC/matmul_00.trc")
+	bytes=$(wc -c <"$OC/matmul_00.trc")
+	sh_status 0 "gc-import -v --stats '$T/s.json' '$OC/matmul_00.trc' '$OC/matmul_00.trc' >/dev/null"
+	expect_eq "$(tr -d ' \n' <"$T/s.json")" \
+		"{\"lines\":$((2 * lines)),\"text_bytes\":$((2 * bytes)),\"kernels\":2,\"instructions\":14,\"mem_instructions\":14,\"accesses\":28,\"bad_lines\":0}"
+	expect_eq "$(cat "$T/err")" \
+		"gc-import: $((2 * lines)) lines ($((2 * bytes)) bytes) read, 0 skipped; 2 kernels, 14 warp instructions, 14 memory warp instructions, 28 accesses"
+	# The files carry no kernel id: 1 and 2, in order.
+	imp "$OC/matmul_00.trc" "$OC/matmul_00.trc"
+	expect_eq "$(grep '^[KE]' "$T/d" | awk '{print $1 $2}' | tr '\n' ' ')" "K1 E1 K2 E2 "
+}

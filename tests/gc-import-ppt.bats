@@ -171,10 +171,11 @@ header() {
 		'K 1 "kernel_1" 3,1,1 32,1,1 0 0 2,0,0,0x0,0,atomic,global+bypass,4,0x7f3354f00000 E 1 1 '
 	imp --app-config "$PPT/run-classic/app_config" "$m/kernel_1_block_2.mem"
 	expect_eq "$(grep '^K' "$T/d")" 'K 1 "vecAdd" 3,1,1 64,1,1 16 0'
-	# Several files: one kernel each, in command-line order.
+	# Several files: one kernel each, in command-line order; the id is
+	# the tracer's kernel number K of kernel_K_block_B.mem.
 	imp "$m/kernel_3_block_0.mem" "$m/kernel_1_block_0.mem"
 	expect_eq "$(grep '^[KE]' "$T/d" | tr '\n' ' ')" \
-		'K 1 "kernel_3" 1,1,1 32,1,1 0 0 E 1 3 K 2 "kernel_1" 1,1,1 32,1,1 0 0 E 2 9 '
+		'K 3 "kernel_3" 1,1,1 32,1,1 0 0 E 3 3 K 1 "kernel_1" 1,1,1 32,1,1 0 0 E 1 9 '
 	# Standard input: block 0 of a kernel named after the input.
 	gc-import <"$m/kernel_1_block_2.mem" >"$T/s"
 	decode "$T/s" >"$T/d"
@@ -258,7 +259,7 @@ header() {
 	expect_eq "$(cat "$T/err")" "gc-import: skipped 2 malformed lines (--lenient)"
 	decode "$T/s" >"$T/d"
 	expect_eq "$(grep -v '^[AZ]' "$T/d" | tr '\n' ' ')" \
-		'K 1 "kernel_4" 2,1,1 32,1,1 0 0 1,0,0,0x0,0,load,global,4,0x7f00 1,0,1,0x0,0,load,global,4,0x7f04 1,0,0,0x0,1,store,global,4,0x7f20 E 1 3 '
+		'K 4 "kernel_4" 2,1,1 32,1,1 0 0 1,0,0,0x0,0,load,global,4,0x7f00 1,0,1,0x0,0,load,global,4,0x7f04 1,0,0,0x0,1,store,global,4,0x7f20 E 4 3 '
 }
 
 @test "ppt-gpu: gzip block files give the same stream as plain ones; output is deterministic" {
@@ -290,4 +291,22 @@ jnum() {
 	grep -q '^2,,,,,,,kbegin,,,,,,,,"transpose<float, 32>",grid=4x2x1 block=32x8x1 regs=30 shmem=4224 mem_insts=0 stream=7$' "$T/dump.csv"
 	grep -q '^1,0,2,0,0,0x0,0,atomic,global,0x7f3354f00000,4,' "$T/dump.csv"
 	gc-import "$T/dump.csv" | cmp - "$T/s"
+}
+
+@test "ppt-gpu: --stats and -v count the lines of app_config and every block file read" {
+	# The whole run: kernels 1-3 with 4, 0 and 2 memory instructions, 13
+	# lanes (the app_config test); kernel_1_sm_0.mem is not read.
+	local r=$PPT/run-classic lines bytes f
+	lines=$(wc -l <"$r/app_config")
+	bytes=$(wc -c <"$r/app_config")
+	# (awk counts a last line without its newline, as the block files end)
+	for f in kernel_1_block_0 kernel_1_block_2 kernel_3_block_0; do
+		lines=$((lines + $(awk 'END { print NR }' "$r/memory_traces/$f.mem")))
+		bytes=$((bytes + $(wc -c <"$r/memory_traces/$f.mem")))
+	done
+	sh_status 0 "gc-import -v --stats '$T/s.json' '$r/app_config' >/dev/null"
+	expect_eq "$(tr -d ' \n' <"$T/s.json")" \
+		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":3,\"instructions\":6,\"mem_instructions\":6,\"accesses\":13,\"bad_lines\":0}"
+	expect_eq "$(cat "$T/err")" \
+		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 3 kernels, 6 warp instructions, 6 memory warp instructions, 13 accesses"
 }

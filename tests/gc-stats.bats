@@ -357,5 +357,5 @@ jv() {
 	gc-stats --json "$T/names.gcs" >"$T/j"
 	grep -qF '"name": "a name\non two lines, with \"quotes\"",' "$T/j"
 	grep -q '^        "attr.65535": 2,$' "$T/j"
-	expect_eq "$(jv bytes "$T/j")" 263
+	expect_eq "$(jv bytes "$T/j")" 264
 }

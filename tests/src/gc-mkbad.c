@@ -31,6 +31,7 @@
 #include "gc.h"
 #include "prog.h"
 
+#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +296,20 @@ static void gzip_in_place(enc *e)
 	e->b = g;
 }
 
+/* Replace e's bytes by their xz (liblzma, one stream). */
+static void xz_in_place(enc *e)
+{
+	buf x = {0};
+	size_t cap = e->b.len + e->b.len / 2 + 4096, pos = 0;
+	unsigned char *p = grow(&x, cap);
+	if (lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, NULL, e->b.p, e->b.len, p, &pos,
+				    cap) != LZMA_OK)
+		gc_die(GC_EXIT_DATA, "xz compression failed");
+	x.len = pos;
+	free(e->b.p);
+	e->b = x;
+}
+
 /* ===================================================================== */
 /* The base stream of the corpus (see the table at the top)               */
 /* ===================================================================== */
@@ -370,6 +385,8 @@ static void m_empty(enc *e) { (void)e; }
 
 static void m_empty_gzip(enc *e) { gzip_in_place(e); }
 
+static void m_empty_xz(enc *e) { xz_in_place(e); }
+
 static void m_short_header(enc *e) { base(e); cut(e, 40); }
 
 static void m_short_header_text(enc *e) { append(&e->b, "gc stream?\n", 11); }
@@ -418,6 +435,20 @@ static void m_bad_magic_xz_in_gzip(enc *e)
 	append(&e->b, xz, sizeof xz);
 	grow(&e->b, 120);
 	gzip_in_place(e);
+}
+
+static void m_bad_magic_gzip_in_xz(enc *e)
+{
+	base(e);
+	gzip_in_place(e);
+	xz_in_place(e);
+}
+
+static void m_bad_magic_xz_twice(enc *e)
+{
+	base(e);
+	xz_in_place(e);
+	xz_in_place(e);
 }
 
 static void m_bad_major(enc *e)
@@ -604,6 +635,12 @@ static void m_bad_space(enc *e)
 {
 	base(e);
 	rec_at(e, BASE_HS, 5)[1] = GC_NSPACES;
+}
+
+static void m_access_size_zero(enc *e)
+{
+	base(e);
+	rec_at(e, BASE_HS, 5)[3] = 0;
 }
 
 static void m_data_outside_kernel(enc *e)
@@ -818,6 +855,7 @@ static const struct member {
 	/* read_header */
 	{"empty", m_empty, "empty input"},
 	{"empty-gzip", m_empty_gzip, "empty input (after gzip decompression)"},
+	{"empty-xz", m_empty_xz, "empty input (after xz decompression)"},
 	{"short-header", m_short_header, "short header (40 of 64 bytes)"},
 	{"short-header-text", m_short_header_text,
 	 "short header (11 of 64 bytes): this looks like text, not a gc stream"},
@@ -827,7 +865,12 @@ static const struct member {
 	 "bad magic: this looks like text, not a gc stream (a trace file? gc-import reads traces)"},
 	{"bad-magic-gzip-twice", m_bad_magic_gzip_twice,
 	 "bad magic: gzip inside gzip (the input was compressed twice)"},
-	{"bad-magic-xz-in-gzip", m_bad_magic_xz_in_gzip, "bad magic: xz-compressed input (decompress it with xz -dc)"},
+	{"bad-magic-xz-in-gzip", m_bad_magic_xz_in_gzip,
+	 "bad magic: xz inside gzip (the input was compressed twice)"},
+	{"bad-magic-gzip-in-xz", m_bad_magic_gzip_in_xz,
+	 "bad magic: gzip inside xz (the input was compressed twice)"},
+	{"bad-magic-xz-twice", m_bad_magic_xz_twice,
+	 "bad magic: xz inside xz (the input was compressed twice)"},
 	{"bad-major", m_bad_major, "unsupported major version 2 (this reader reads 1.x)"},
 	{"header-size-odd", m_header_size_odd, "bad header size 100 (text 28 bytes; " SIZE_RULE},
 	{"header-size-small", m_header_size_small, "bad header size 56 (text 28 bytes; " SIZE_RULE},
@@ -848,9 +891,9 @@ static const struct member {
 	{"header-text-nul", m_text_nul, "header text line 2: not key=value"},
 	{"header-text-repeated", m_text_repeated, "header text line 3: key 'source' repeated"},
 	{"header-text-bad-key", m_text_bad_key,
-	 "header text line 2: bad key 'bad key' (or more than 64 keys)"},
+	 "header text line 2: bad key 'bad key' (or more than 256 keys)"},
 	{"header-text-too-many-keys", m_text_too_many_keys,
-	 "header text line 65: bad key 'k64' (or more than 64 keys)"},
+	 "header text line 257: bad key 'k256' (or more than 256 keys)"},
 	/* gc_read */
 	{"truncated-record", m_truncated_record,
 	 "record 5 (offset 224): truncated record (10 of 32 bytes)"},
@@ -878,6 +921,8 @@ static const struct member {
 	{"unknown-type", m_unknown_type, "record 5 (offset 224): unknown record type 0x85"},
 	{"zero-record", m_zero_record, "record 5 (offset 224): unknown record type 0x00"},
 	{"bad-space", m_bad_space, "record 5 (offset 224): bad memory space 6"},
+	{"access-size-zero", m_access_size_zero,
+	 "record 5 (offset 224): access size 0 (an access has 1 to 255 bytes)"},
 	{"data-outside-kernel", m_data_outside_kernel,
 	 "record 1 (offset 96): data record outside a kernel"},
 	{"data-after-kend", m_data_after_kend, "record 7 (offset 288): data record outside a kernel"},
@@ -1168,7 +1213,7 @@ static void dump_rec(const gc_header *h, const gc_rec *r)
 	if (h->kind == GC_KIND_ACCESS) {
 		printf(" lane=%u", r->lane);
 	} else {
-		char out[64];
+		char out[GC_OUTCOME_BUFSZ];
 		gc_outcome_format(r->outcome, out, sizeof out);
 		printf(" outcome=%s mask=0x%02x", *out ? out : "-", r->mask);
 	}

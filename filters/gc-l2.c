@@ -1,0 +1,853 @@
+/*
+ * gc-l2 - the shared L2: slices, address mapping, sectors, write policies.
+ *
+ * Reads: requests (what gc-l1 sends on: misses as sector reads, write-
+ * throughs and write-backs as stores with a sector mask and a byte count,
+ * atomics), already merged across SMs in timestamp order.
+ * Writes: DRAM transactions (sector reads and writes, one record per line
+ * and event with the sectors in its mask), or with --emit all every
+ * request annotated with its L2 outcome.
+ *
+ * One slice per memory sub-partition (l2.channels x l2.sub_partitions).
+ * A line goes to the slice of its address under l2.mapping and
+ * l2.partition_index (lib/addrmap.h); within the slice its set is the
+ * set-index function of the partition address, and its tag the whole line
+ * address.  All slices live in one gc_cache whose set s of slice k is set
+ * k * sets + s.
+ *
+ * Sector states: invalid, partial (write-validate only: some bytes
+ * written, which ones unknown; kept in the line's `aux` bits) and valid;
+ * dirty is separate.  What each policy does is in gc-l2(1), DESCRIPTION.
+ */
+#include "addrmap.h"
+#include "cache.h"
+#include "gc.h"
+#include "gpu.h"
+#include "prog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+	"Usage: gc-l2 [options] [file]\n"
+	"Model the shared, sliced L2 cache; write the DRAM transactions it makes.\n"
+	"\n"
+	"      --gpu NAME|FILE     GPU preset or file (default: the input's gpu.* keys)\n"
+	"      --sets N            sets per slice (l2.sets)\n"
+	"      --ways N            ways (l2.ways)\n"
+	"      --slice-size N      bytes per slice (l2.slice_size)\n"
+	"      --index FN          set index: linear, xor, fermi, ipoly (l2.index)\n"
+	"      --replacement P     lru, fifo, random (l2.replacement)\n"
+	"      --write P           write-back, write-through, write-evict,\n"
+	"                          local-write-back (l2.write)\n"
+	"      --write-alloc P     no-write-allocate, write-allocate, fetch-on-write,\n"
+	"                          lazy-fetch-on-read (l2.write_alloc)\n"
+	"      --channels N        memory channels (l2.channels)\n"
+	"      --sub-partitions N  slices per channel (l2.sub_partitions)\n"
+	"      --partition-index P consecutive, bitwise-permutation, ipoly, random,\n"
+	"                          ipoly-modulo (l2.partition_index)\n"
+	"      --mapping STRING    address mapping, dramid@S;... (l2.mapping)\n"
+	"      --flush             write back and invalidate everything at kernel end\n"
+	"      --warm              keep the L2 across kernels (the default)\n"
+	"      --emit WHAT         dram (default): DRAM transactions; all: every\n"
+	"                          request annotated with its outcome\n"
+	"  -o, --output FILE       write the stream to FILE (default: stdout)\n"
+	"  -z, --gzip              compress the output\n"
+	"      --stats FILE        write a JSON summary to FILE\n"
+	"      --force             write binary output to a terminal\n"
+	"      --progress          show progress on a terminal\n"
+	"  -q, --quiet             no warnings\n"
+	"  -v, --verbose           print the summary on stderr\n"
+	"  -h, --help              show this help and exit\n"
+	"  -V, --version           show versions and exit\n";
+
+enum {
+	OPT_SETS = GC_OPT_TOOL,
+	OPT_WAYS,
+	OPT_SLICE,
+	OPT_INDEX,
+	OPT_REPL,
+	OPT_WRITE,
+	OPT_WALLOC,
+	OPT_CHANNELS,
+	OPT_SUBS,
+	OPT_PINDEX,
+	OPT_MAPPING,
+	OPT_FLUSH,
+	OPT_WARM,
+	OPT_EMIT,
+};
+
+/* Options that set a GPU key, in the order they are applied. */
+static const struct keyopt {
+	int opt;
+	const char *name, *key;
+} keyopts[] = {
+	{OPT_CHANNELS, "--channels", "l2.channels"},
+	{OPT_SUBS, "--sub-partitions", "l2.sub_partitions"},
+	{OPT_SLICE, "--slice-size", "l2.slice_size"},
+	{OPT_SETS, "--sets", "l2.sets"},
+	{OPT_WAYS, "--ways", "l2.ways"},
+	{OPT_INDEX, "--index", "l2.index"},
+	{OPT_REPL, "--replacement", "l2.replacement"},
+	{OPT_WRITE, "--write", "l2.write"},
+	{OPT_WALLOC, "--write-alloc", "l2.write_alloc"},
+	{OPT_PINDEX, "--partition-index", "l2.partition_index"},
+	{OPT_MAPPING, "--mapping", "l2.mapping"},
+};
+#define NKEYOPTS (sizeof keyopts / sizeof keyopts[0])
+
+struct cmdline {
+	gc_common c;
+	const char *input;
+	const char *keyval[NKEYOPTS]; /* NULL: not given */
+	int flush;                    /* 1 --flush, 0 --warm */
+	int emit_all;
+};
+
+static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
+{
+	static const struct option longopts[] = {
+		GC_COMMON_LONGOPTS,
+		{"sets", required_argument, NULL, OPT_SETS},
+		{"ways", required_argument, NULL, OPT_WAYS},
+		{"slice-size", required_argument, NULL, OPT_SLICE},
+		{"index", required_argument, NULL, OPT_INDEX},
+		{"replacement", required_argument, NULL, OPT_REPL},
+		{"write", required_argument, NULL, OPT_WRITE},
+		{"write-alloc", required_argument, NULL, OPT_WALLOC},
+		{"channels", required_argument, NULL, OPT_CHANNELS},
+		{"sub-partitions", required_argument, NULL, OPT_SUBS},
+		{"partition-index", required_argument, NULL, OPT_PINDEX},
+		{"mapping", required_argument, NULL, OPT_MAPPING},
+		{"flush", no_argument, NULL, OPT_FLUSH},
+		{"warm", no_argument, NULL, OPT_WARM},
+		{"emit", required_argument, NULL, OPT_EMIT},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	memset(cl, 0, sizeof *cl);
+	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
+		if (gc_common_option(&cl->c, c, optarg, help))
+			continue;
+		size_t i;
+		for (i = 0; i < NKEYOPTS; i++)
+			if (keyopts[i].opt == c)
+				break;
+		if (i < NKEYOPTS) {
+			/* Numbers are checked here, so "12x" names the option. */
+			if (c == OPT_SETS || c == OPT_WAYS || c == OPT_SLICE ||
+			    c == OPT_CHANNELS || c == OPT_SUBS)
+				(void)gc_num(keyopts[i].name, optarg, 1, UINT32_MAX);
+			cl->keyval[i] = optarg;
+			continue;
+		}
+		switch (c) {
+		case OPT_FLUSH: cl->flush = 1; break;
+		case OPT_WARM: cl->flush = 0; break;
+		case OPT_EMIT:
+			if (strcmp(optarg, "all") == 0)
+				cl->emit_all = 1;
+			else if (strcmp(optarg, "dram") == 0)
+				cl->emit_all = 0;
+			else
+				gc_usage_error("--emit: '%s' is not dram or all", optarg);
+			break;
+		default: gc_usage_error("unexpected option");
+		}
+	}
+	cl->input = gc_one_input(argc, argv);
+}
+
+/* Sectors in a mask (no popcount instruction is assumed). */
+static inline unsigned pc8(unsigned x)
+{
+	x = x - ((x >> 1) & 0x55u);
+	x = (x & 0x33u) + ((x >> 2) & 0x33u);
+	return (x + (x >> 4)) & 0x0fu;
+}
+
+/* ---- the model ------------------------------------------------------------ */
+
+enum { CAUSE_LOAD, CAUSE_ATOMIC, CAUSE_WRITE_FETCH, CAUSE_PARTIAL, NRCAUSES };
+static const char *const rcause[NRCAUSES] = {"load_miss", "atomic_miss", "write_fetch",
+					     "partial_fetch"};
+enum { WCAUSE_EVICT, WCAUSE_FLUSH, WCAUSE_THROUGH, WCAUSE_AROUND, NWCAUSES };
+static const char *const wcause[NWCAUSES] = {"eviction", "flush", "write_through",
+					     "write_around"};
+
+struct slice_stats {
+	uint64_t requests, hits, misses, dram_reads, dram_writes;
+};
+
+struct stats {
+	uint64_t requests, results[4];
+	uint64_t ops[4], op_hits[4];
+	uint64_t dram_reads, dram_read_bytes, dram_writes, dram_write_bytes;
+	uint64_t read_records, write_records;
+	uint64_t rd[NRCAUSES], wr[NWCAUSES];
+	uint64_t evictions, dirty_evictions, kernels, flushes, dirty_left;
+};
+
+struct l2 {
+	gc_gpu_config gpu;
+	gc_addrmap am;
+	gc_cache c;
+	unsigned sets, nslices, line, sector, nsectors, lshift, sshift, set_bits;
+	gc_ipoly_table ipoly;     /* l2.index ipoly: the set index by table */
+	int index, write, walloc, lazy, flush, emit_all;
+	uint8_t *pbytes;          /* lazy: bytes written per partial sector (only
+				   a sector whose partial bit is set has one) */
+	gc_writer *w;
+	gc_rec last;              /* the latest request, for flush records */
+	struct stats s;
+	struct slice_stats *sl;
+};
+
+#define PARTIAL(l) ((uint8_t)((l)->aux & 0xffu))
+
+static void die_write(const struct l2 *m)
+{
+	gc_die(GC_EXIT_DATA, "%s", gc_writer_error(m->w));
+}
+
+/* Bytes of sector i of a request of `bytes` over the k sectors of mask,
+ * when it does not fill them: an even share, the remainder to the lowest. */
+static unsigned share(unsigned bytes, unsigned k, unsigned rank)
+{
+	return bytes / k + (rank < bytes % k);
+}
+
+/* Emit one DRAM transaction on account of request r. */
+static void dram(struct l2 *m, const gc_rec *r, int op, uint64_t line_addr, uint8_t mask,
+		 unsigned bytes, uint8_t outcome, unsigned slice)
+{
+	unsigned n = pc8(mask);
+	if (op == GC_LOAD) {
+		m->s.dram_reads += n;
+		m->s.dram_read_bytes += bytes;
+		m->s.read_records++;
+		m->sl[slice].dram_reads += n;
+	} else {
+		m->s.dram_writes += n;
+		m->s.dram_write_bytes += bytes;
+		m->s.write_records++;
+		m->sl[slice].dram_writes += n;
+	}
+	if (m->emit_all)
+		return;
+	gc_rec d = *r;
+	d.op = (uint8_t)op;
+	d.flags = 0;
+	d.lane = 0;
+	d.outcome = outcome;
+	d.mask = mask;
+	d.size = (uint16_t)bytes;
+	d.addr = line_addr;
+	if (gc_write(m->w, &d) < 0)
+		die_write(m);
+}
+
+/* The dirty sectors of line l and their bytes (partial ones as written). */
+static unsigned dirty_bytes(const struct l2 *m, const gc_cline *l)
+{
+	uint8_t part = (uint8_t)(PARTIAL(l) & l->dirty);
+	if (!part)
+		return m->sector * pc8(l->dirty);
+	unsigned bytes = 0;
+	for (unsigned i = 0; i < m->nsectors; i++) {
+		if (!(l->dirty >> i & 1))
+			continue;
+		if (part >> i & 1)
+			bytes += m->pbytes[gc_cache_line_index(&m->c, l) * m->nsectors + i];
+		else
+			bytes += m->sector;
+	}
+	return bytes;
+}
+
+/* Write back line l's dirty sectors (if any) at a flush. */
+static void write_back(struct l2 *m, const gc_rec *r, const gc_cline *l)
+{
+	if (!l->dirty)
+		return;
+	unsigned slice = (unsigned)((gc_cache_line_index(&m->c, l) / m->c.g.ways) / m->sets);
+	m->s.wr[WCAUSE_FLUSH] += pc8(l->dirty);
+	dram(m, r, GC_STORE, gc_cache_line_addr(&m->c, l), l->dirty, dirty_bytes(m, l),
+	     GC_OUT_WRITEBACK, slice);
+}
+
+/* Mark sectors `secs` of l partially written by one request of `bytes`
+ * over the sectors of `reqmask`. */
+static void add_partial(struct l2 *m, gc_cline *l, uint8_t secs, uint8_t reqmask,
+			unsigned bytes)
+{
+	unsigned k = pc8(reqmask), rank = 0;
+	unsigned q = k == 1 ? bytes : bytes / k, r = k == 1 ? 0 : bytes % k;
+	uint8_t *pb = m->pbytes + gc_cache_line_index(&m->c, l) * m->nsectors;
+	for (unsigned i = 0; reqmask >> i; i++) {
+		if (!(reqmask >> i & 1))
+			continue;
+		if (secs >> i & 1) {
+			/* A sector becoming partial starts from 0 bytes; an even
+			 * share of the request's bytes, the remainder to the lowest. */
+			unsigned b = (PARTIAL(l) >> i & 1 ? pb[i] : 0) + q + (rank < r);
+			pb[i] = (uint8_t)(b > m->sector ? m->sector : b);
+		}
+		rank++;
+	}
+	l->aux |= secs;
+}
+
+/* The dirty data of an evicted line, written after the fill's reads (as
+ * GPGPU-Sim queues them). */
+struct victim {
+	uint64_t addr;
+	uint8_t dirty;
+	unsigned bytes;
+};
+
+/* Allocate a way of `set` to addr's line; the line it held, if dirty,
+ * goes to *wb. */
+static gc_cline *allocate(struct l2 *m, uint64_t addr, unsigned set, struct victim *wb)
+{
+	gc_cline *v = gc_cache_victim(&m->c, set);
+	if (v->tag != GC_CACHE_NO_TAG) {
+		m->s.evictions++;
+		if (v->dirty) {
+			m->s.dirty_evictions++;
+			wb->addr = gc_cache_line_addr(&m->c, v);
+			wb->dirty = v->dirty;
+			wb->bytes = dirty_bytes(m, v);
+		}
+	}
+	gc_cache_fill(&m->c, v, addr);
+	return v;
+}
+
+/* Write the victim's dirty sectors, if any; 1 when there were some. */
+static int evict_write(struct l2 *m, const gc_rec *r, const struct victim *wb, unsigned slice)
+{
+	if (!wb->dirty)
+		return 0;
+	m->s.wr[WCAUSE_EVICT] += pc8(wb->dirty);
+	dram(m, r, GC_STORE, wb->addr, wb->dirty, wb->bytes, GC_OUT_WRITEBACK, slice);
+	return 1;
+}
+
+/* Does this store write back (dirty) or through? */
+static int writes_back(const struct l2 *m, const gc_rec *r)
+{
+	return m->write == GC_WRITE_BACK ||
+	       (m->write == GC_WRITE_LOCAL_BACK && r->space == GC_LOCAL);
+}
+
+/* One request: look up, update, emit.  Returns its outcome byte. */
+static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
+{
+	uint8_t mask = r->mask;
+	uint64_t addr = r->addr & ~(uint64_t)(m->line - 1);
+	gc_cline *l = gc_cache_lookup(&m->c, addr, set);
+	struct victim wb = {0, 0, 0};
+	int bypass = 0;
+
+	int op = r->op;
+	uint8_t valid = l ? l->valid : 0, part = l ? PARTIAL(l) : 0;
+	uint8_t have = op == GC_STORE ? (uint8_t)((valid | part) & mask) : (uint8_t)(valid & mask);
+	int res = have == mask ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
+
+	m->s.requests++;
+	m->s.results[res]++;
+	m->s.ops[op]++;
+	m->sl[slice].requests++;
+	if (res == GC_R_HIT) {
+		m->s.op_hits[op]++;
+		m->sl[slice].hits++;
+	} else {
+		m->sl[slice].misses++;
+	}
+	uint8_t out = GC_OUT_MAKE(res, 0);
+
+	if (op != GC_STORE) {
+		/* Loads and atomics read: fetch what is not valid (partial
+		 * sectors are fetched and merged), then an atomic writes. */
+		if (!l)
+			l = allocate(m, addr, set, &wb);
+		else
+			gc_cache_touch(&m->c, l);
+		uint8_t fetch = (uint8_t)(mask & ~l->valid);
+		if (fetch) {
+			uint8_t pf = (uint8_t)(fetch & PARTIAL(l));
+			m->s.rd[CAUSE_PARTIAL] += pc8(pf);
+			m->s.rd[op == GC_ATOMIC ? CAUSE_ATOMIC : CAUSE_LOAD] +=
+				pc8(fetch & ~pf);
+			dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch),
+			     out, slice);
+			l->valid |= fetch;
+			l->aux &= ~(uint32_t)fetch;
+		}
+		if (op == GC_ATOMIC) {
+			if (writes_back(m, r)) {
+				l->dirty |= mask;
+			} else {
+				unsigned bytes = r->size ? r->size : m->sector * pc8(mask);
+				m->s.wr[WCAUSE_THROUGH] += pc8(mask);
+				dram(m, r, GC_STORE, addr, mask, bytes, 0, slice);
+			}
+		}
+		return (uint8_t)(out | (evict_write(m, r, &wb, slice) ? GC_OUT_WRITEBACK : 0));
+	}
+
+	/* Stores. */
+	unsigned k = pc8(mask);
+	unsigned bytes = r->size ? r->size : m->sector * k;
+	int full = bytes >= m->sector * k;
+	int back = writes_back(m, r);
+	if (!back) {
+		m->s.wr[WCAUSE_THROUGH] += k;
+		dram(m, r, GC_STORE, addr, mask, bytes, 0, slice);
+	}
+	if (m->write == GC_WRITE_EVICT) {
+		/* Write-evict: the write goes on; the sectors it wrote leave. */
+		if (l) {
+			l->valid &= (uint8_t)~mask;
+			l->aux &= ~(uint32_t)mask;
+			if (!l->valid && !PARTIAL(l))
+				gc_cache_invalidate(l);
+		}
+		return (uint8_t)(out | GC_OUT_BYPASS);
+	}
+	if (m->walloc == GC_WALLOC_NONE) {
+		/* Present sectors are written in the line; the rest go around. */
+		uint8_t in = have, around = (uint8_t)(mask & ~have);
+		if (around) {
+			bypass = 1;
+			if (back) {
+				unsigned ab = 0, rank = 0;
+				for (unsigned i = 0; i < m->nsectors; i++) {
+					if (!(mask >> i & 1))
+						continue;
+					if (around >> i & 1)
+						ab += full ? m->sector : share(bytes, k, rank);
+					rank++;
+				}
+				m->s.wr[WCAUSE_AROUND] += pc8(around);
+				dram(m, r, GC_STORE, addr, around, ab, GC_OUT_BYPASS, slice);
+			}
+		}
+		if (in) {
+			gc_cache_touch(&m->c, l);
+			if (full) {
+				l->valid |= in;
+				l->aux &= ~(uint32_t)in;
+			} else if (in & PARTIAL(l)) {
+				add_partial(m, l, (uint8_t)(in & PARTIAL(l)), mask, bytes);
+			}
+			if (back)
+				l->dirty |= in;
+		}
+		return (uint8_t)(out | (bypass ? GC_OUT_BYPASS : 0));
+	}
+
+	if (!l)
+		l = allocate(m, addr, set, &wb);
+	else
+		gc_cache_touch(&m->c, l);
+	uint8_t missing = (uint8_t)(mask & ~l->valid & ~PARTIAL(l));
+	uint8_t fetch = 0;
+	if (m->walloc == GC_WALLOC_WRITE)
+		fetch = missing; /* seed 003 Fig. 4: a write miss reads the sector first */
+	else if (m->walloc == GC_WALLOC_FETCH_ON_WRITE && !full)
+		fetch = missing;
+	if (fetch) {
+		m->s.rd[CAUSE_WRITE_FETCH] += pc8(fetch);
+		dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch), out,
+		     slice);
+		l->valid |= fetch;
+	}
+	if (full) {
+		l->valid |= mask;
+		l->aux &= ~(uint32_t)mask;
+	} else if (m->lazy) {
+		/* Write-validate: unfetched sectors take the bytes, partially. */
+		uint8_t p = (uint8_t)(mask & ~l->valid);
+		if (p)
+			add_partial(m, l, p, mask, bytes);
+	}
+	if (back)
+		l->dirty |= mask;
+	return (uint8_t)(out | (evict_write(m, r, &wb, slice) ? GC_OUT_WRITEBACK : 0));
+}
+
+/* Events are read AHEAD records in advance: a request's slice and set are
+ * known, and its set's lines on their way into the processor's cache,
+ * while the requests before it are modelled (the tags of a 6 MB L2 do not
+ * fit a core's cache, and one request of lead is too little to hide the
+ * next level's latency).  A kernel begin keeps a copy of its kernel: the
+ * reader's is replaced by the next begin, which may come within AHEAD. */
+#define AHEAD 8
+
+struct event {
+	int ev;
+	gc_rec rec;
+	unsigned slice, set;
+	gc_kernel *k; /* GC_KBEGIN: this slot's copy */
+};
+
+static void read_event(struct l2 *m, gc_reader *r, struct event *e)
+{
+	e->ev = gc_read(r, &e->rec);
+	if (e->ev == GC_KBEGIN)
+		memcpy(e->k, gc_reader_kernel(r), sizeof *e->k);
+	if (e->ev != GC_DATA)
+		return;
+	/* Checked as it is read, while the reader still points at it. */
+	uint8_t mask = e->rec.mask;
+	if (!mask || (mask & ~m->c.full_mask))
+		gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): field mask: 0x%x is not a set "
+		       "of the %u sectors of a %u-byte line", gc_reader_name(r),
+		       (unsigned long long)gc_reader_records(r),
+		       (unsigned long long)(gc_reader_bytes(r) - gc_reader_header(r)->record_size),
+		       mask, m->nsectors, m->line);
+	uint64_t addr = e->rec.addr & ~(uint64_t)(m->line - 1);
+	uint64_t pa;
+	e->slice = gc_addrmap_slice_paddr(&m->am, addr, &pa);
+	unsigned s;
+	if (m->index == GC_INDEX_IPOLY) {
+		uint64_t la = pa >> m->lshift;
+		s = gc_ipoly_table_hash(&m->ipoly, la >> m->set_bits, (unsigned)la);
+	} else {
+		s = gc_set_index(m->index, pa, m->lshift, m->sets);
+	}
+	e->set = e->slice * m->sets + s;
+	const char *p = (const char *)(m->c.lines + (size_t)e->set * m->c.g.ways);
+	size_t bytes = m->c.g.ways * sizeof(gc_cline);
+	for (size_t off = 0; off < bytes; off += 64)
+		__builtin_prefetch(p + off, 1);
+	__builtin_prefetch(p + bytes - 1, 1);
+	if (m->lazy)
+		__builtin_prefetch(m->pbytes + (size_t)e->set * m->c.g.ways * m->nsectors, 1);
+}
+
+/* --flush at kernel end: every dirty sector written back, every line
+ * invalidated, in line order (slice, set, way). */
+static void flush_all(struct l2 *m, uint32_t kernel)
+{
+	gc_rec r = m->last;
+	r.kernel = kernel;
+	r.sm = r.warp = 0;
+	r.block = r.pc = r.seq = 0;
+	r.space = GC_GLOBAL;
+	size_t n = gc_cache_nlines(&m->c);
+	for (size_t i = 0; i < n; i++) {
+		gc_cline *l = &m->c.lines[i];
+		if (l->tag != GC_CACHE_NO_TAG)
+			write_back(m, &r, l);
+	}
+	gc_cache_clear(&m->c);
+	m->s.flushes++;
+}
+
+static uint64_t dirty_sectors(const struct l2 *m)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < gc_cache_nlines(&m->c); i++)
+		if (m->c.lines[i].tag != GC_CACHE_NO_TAG)
+			n += pc8(m->c.lines[i].dirty);
+	return n;
+}
+
+/* ---- setup ------------------------------------------------------------------ */
+
+static unsigned log2u(uint64_t v)
+{
+	unsigned n = 0;
+	while (v > 1) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+/* A size in the input header must agree with the L2's. */
+static void check_geometry(const gc_reader *r, const char *key, unsigned want, const char *l2key)
+{
+	const char *v = gc_header_get(gc_reader_header(r), key);
+	if (!v)
+		return;
+	char *end;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (end == v || *end || n != want)
+		gc_die(GC_EXIT_DATA, "%s: header key %s: '%s' is not %s %u: gc-l2 takes requests "
+		       "of its own line and sector size", gc_reader_name(r), key, v, l2key, want);
+}
+
+static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
+{
+	char why[256];
+	memset(m, 0, sizeof *m);
+	gc_gpu_for_stream(&m->gpu, cl->c.gpu, gc_reader_header(r));
+	for (size_t i = 0; i < NKEYOPTS; i++)
+		if (cl->keyval[i])
+			gc_gpu_config_option(&m->gpu, keyopts[i].name, keyopts[i].key, cl->keyval[i]);
+	gc_gpu_config_finish(&m->gpu);
+
+	const gc_gpu_cache *g = &m->gpu.l2;
+	if (g->write == GC_WRITE_READ_ONLY)
+		gc_die(GC_EXIT_USAGE, "l2.write read-only: gc-l2 needs a policy for stores "
+		       "(write-back, write-through, write-evict, local-write-back)");
+	if (gc_addrmap_init(&m->am, g->mapping, g->channels, g->sub_partitions, g->pindex, why,
+			    sizeof why) < 0)
+		gc_die(GC_EXIT_USAGE, "l2.mapping: %s", why);
+	if (gc_set_index_check(g->index, g->sets, g->line, why, sizeof why) < 0)
+		gc_die(GC_EXIT_USAGE, "l2.index: %s", why);
+	m->nslices = g->channels * g->sub_partitions;
+	m->sets = g->sets;
+	m->line = g->line;
+	m->sector = g->sector;
+	m->index = g->index;
+	m->write = g->write;
+	m->walloc = g->walloc;
+	m->lazy = g->walloc == GC_WALLOC_LAZY_FETCH_ON_READ;
+	m->flush = cl->flush;
+	m->emit_all = cl->emit_all;
+	m->lshift = log2u(m->line);
+	m->sshift = log2u(m->sector);
+	m->nsectors = m->line / m->sector;
+	m->set_bits = log2u(m->sets);
+	if (m->index == GC_INDEX_IPOLY)
+		gc_ipoly_table_init(&m->ipoly, m->sets);
+	if ((uint64_t)m->nslices * m->sets > UINT32_MAX)
+		gc_die(GC_EXIT_USAGE, "%u slices x %u sets is too many", m->nslices, m->sets);
+
+	/* Every slice in one cache; the set index is ours (linear here). */
+	gc_cache_geom geom = {
+		.line = g->line, .sector = g->sector, .sets = m->nslices * m->sets,
+		.ways = g->ways, .index = GC_INDEX_LINEAR, .repl = g->repl, .seed = 1,
+	};
+	if (gc_cache_init(&m->c, &geom, why, sizeof why) < 0)
+		gc_die(GC_EXIT_USAGE, "L2: %s", why);
+	if (m->lazy) {
+		m->pbytes = calloc(gc_cache_nlines(&m->c), m->nsectors);
+		if (!m->pbytes)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+	m->sl = calloc(m->nslices, sizeof *m->sl);
+	if (!m->sl)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	const char *e = gc_header_get(gc_reader_header(r), "l1.emit");
+	if (e && strcmp(e, "all") == 0)
+		gc_die(GC_EXIT_DATA, "%s: header key l1.emit=all: this stream holds every request "
+		       "gc-l1 saw, L1 hits too; gc-l2 reads what gc-l1 sends on (gc-l1 without "
+		       "--emit all)", gc_reader_name(r));
+	check_geometry(r, "line_size", m->line, "l2.line");
+	check_geometry(r, "sector_size", m->sector, "l2.sector");
+}
+
+static void set_header(gc_header *h, const struct l2 *m, const struct cmdline *cl,
+		       const gc_reader *r)
+{
+	const gc_header *in = gc_reader_header(r);
+	char buf[32];
+	gc_header_init(h, cl->emit_all ? GC_KIND_REQUEST : GC_KIND_DRAM);
+	h->optional = in->optional | GC_OPT_ANNOTATED;
+	for (int i = 0; i < in->nkv; i++)
+		if (strncmp(in->key[i], GC_GPU_HEADER_PREFIX, strlen(GC_GPU_HEADER_PREFIX)) != 0 &&
+		    gc_header_set(h, in->key[i], in->val[i]) < 0)
+			gc_die(GC_EXIT_DATA, "output header: cannot copy key '%s'", in->key[i]);
+	if (gc_header_add_provenance(h, gc_cmdline()) < 0)
+		gc_die(GC_EXIT_DATA, "output header: the provenance does not fit");
+	gc_gpu_config_header(&m->gpu, cl->c.gpu, h);
+	snprintf(buf, sizeof buf, "%u", m->line);
+	int rc = gc_header_set(h, "line_size", buf);
+	snprintf(buf, sizeof buf, "%u", m->sector);
+	rc |= gc_header_set(h, "sector_size", buf);
+	rc |= gc_header_set(h, "l2.flush", m->flush ? "kernel-end" : "never");
+	rc |= gc_header_set(h, "l2.emit", m->emit_all ? "all" : "dram");
+	if (rc < 0)
+		gc_die(GC_EXIT_DATA, "output header: too many keys");
+}
+
+/* ---- the summary -------------------------------------------------------------- */
+
+static void rate(gc_json *j, const char *key, uint64_t n, uint64_t d)
+{
+	if (d)
+		gc_json_num(j, key, (double)n / (double)d);
+	else
+		gc_json_null(j, key);
+}
+
+static void json(FILE *f, const struct l2 *m, const char *input)
+{
+	const struct stats *s = &m->s;
+	gc_json j;
+	char buf[160];
+	gc_json_begin(&j, f);
+	gc_json_str(&j, "tool", "gc-l2");
+	gc_json_str(&j, "input", input);
+	gc_json_obj(&j, "config");
+	gc_json_str(&j, "gpu", m->gpu.name);
+	gc_json_u64(&j, "slices", m->nslices);
+	gc_json_u64(&j, "channels", m->gpu.l2.channels);
+	gc_json_u64(&j, "sub_partitions", m->gpu.l2.sub_partitions);
+	gc_json_u64(&j, "slice_size", m->gpu.l2.size);
+	gc_json_u64(&j, "size", m->gpu.l2.total);
+	gc_json_u64(&j, "sets", m->sets);
+	gc_json_u64(&j, "ways", m->gpu.l2.ways);
+	gc_json_u64(&j, "line", m->line);
+	gc_json_u64(&j, "sector", m->sector);
+	static const char *const keys[] = {"l2.index", "l2.replacement", "l2.write",
+					   "l2.write_alloc", "l2.partition_index", "l2.mapping"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		gc_gpu_format(&m->gpu, gc_gpu_key_find(keys[i]), buf, sizeof buf);
+		gc_json_str(&j, keys[i] + 3, buf);
+	}
+	gc_json_str(&j, "flush", m->flush ? "kernel-end" : "never");
+	gc_json_close(&j);
+	gc_json_u64(&j, "kernels", s->kernels);
+	gc_json_u64(&j, "requests", s->requests);
+	gc_json_u64(&j, "hits", s->results[GC_R_HIT]);
+	gc_json_u64(&j, "misses", s->results[GC_R_SECTOR_MISS] + s->results[GC_R_MISS]);
+	gc_json_u64(&j, "sector_misses", s->results[GC_R_SECTOR_MISS]);
+	gc_json_u64(&j, "line_misses", s->results[GC_R_MISS]);
+	rate(&j, "hit_rate", s->results[GC_R_HIT], s->requests);
+	gc_json_u64(&j, "reads", s->ops[GC_LOAD]);
+	gc_json_u64(&j, "read_hits", s->op_hits[GC_LOAD]);
+	rate(&j, "read_hit_rate", s->op_hits[GC_LOAD], s->ops[GC_LOAD]);
+	gc_json_u64(&j, "writes", s->ops[GC_STORE]);
+	gc_json_u64(&j, "write_hits", s->op_hits[GC_STORE]);
+	rate(&j, "write_hit_rate", s->op_hits[GC_STORE], s->ops[GC_STORE]);
+	gc_json_u64(&j, "atomics", s->ops[GC_ATOMIC]);
+	gc_json_u64(&j, "atomic_hits", s->op_hits[GC_ATOMIC]);
+	gc_json_u64(&j, "dram_reads", s->dram_reads);
+	gc_json_u64(&j, "dram_read_bytes", s->dram_read_bytes);
+	gc_json_u64(&j, "dram_writes", s->dram_writes);
+	gc_json_u64(&j, "dram_write_bytes", s->dram_write_bytes);
+	gc_json_u64(&j, "dram_read_records", s->read_records);
+	gc_json_u64(&j, "dram_write_records", s->write_records);
+	gc_json_obj(&j, "dram_reads_by_cause");
+	for (int i = 0; i < NRCAUSES; i++)
+		gc_json_u64(&j, rcause[i], s->rd[i]);
+	gc_json_close(&j);
+	gc_json_obj(&j, "dram_writes_by_cause");
+	for (int i = 0; i < NWCAUSES; i++)
+		gc_json_u64(&j, wcause[i], s->wr[i]);
+	gc_json_close(&j);
+	gc_json_u64(&j, "evictions", s->evictions);
+	gc_json_u64(&j, "dirty_evictions", s->dirty_evictions);
+	gc_json_u64(&j, "flushes", s->flushes);
+	gc_json_u64(&j, "dirty_sectors_left", s->dirty_left);
+	gc_json_arr(&j, "per_slice");
+	for (unsigned i = 0; i < m->nslices; i++) {
+		const struct slice_stats *p = &m->sl[i];
+		gc_json_obj(&j, NULL);
+		gc_json_u64(&j, "slice", i);
+		gc_json_u64(&j, "channel", i / m->gpu.l2.sub_partitions);
+		gc_json_u64(&j, "requests", p->requests);
+		gc_json_u64(&j, "hits", p->hits);
+		gc_json_u64(&j, "misses", p->misses);
+		rate(&j, "hit_rate", p->hits, p->requests);
+		gc_json_u64(&j, "dram_reads", p->dram_reads);
+		gc_json_u64(&j, "dram_writes", p->dram_writes);
+		gc_json_close(&j);
+	}
+	gc_json_close(&j);
+	gc_json_end(&j);
+}
+
+static void summary(FILE *f, const struct l2 *m)
+{
+	const struct stats *s = &m->s;
+	uint64_t hits = s->results[GC_R_HIT];
+	fprintf(f, "gc-l2: %s, %u slices of %u x %u x %u B: %llu requests, %llu hits (%.2f%%), "
+		"DRAM %llu sector reads (%llu B), %llu sector writes (%llu B)\n",
+		m->gpu.name, m->nslices, m->sets, m->gpu.l2.ways, m->line,
+		(unsigned long long)s->requests, (unsigned long long)hits,
+		s->requests ? 100.0 * (double)hits / (double)s->requests : 0.0,
+		(unsigned long long)s->dram_reads, (unsigned long long)s->dram_read_bytes,
+		(unsigned long long)s->dram_writes, (unsigned long long)s->dram_write_bytes);
+}
+
+/* ---- main -------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+	struct cmdline cl;
+	static struct l2 m;
+	gc_header h;
+
+	gc_prog_init("gc-l2", argc, argv);
+	parse_cmdline(argc, argv, &cl);
+	gc_reader *r = gc_open_stream(cl.input);
+	gc_require_kind(r, GC_KIND_REQUEST);
+	setup(&m, &cl, r);
+	set_header(&h, &m, &cl, r);
+	m.w = gc_open_output(&cl.c, &h);
+
+	struct event ring[AHEAD];
+	int filled = 0, head = 0, more = 1;
+	for (int i = 0; i < AHEAD; i++) {
+		ring[i].k = malloc(sizeof *ring[i].k);
+		if (!ring[i].k)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+	for (;;) {
+		/* Keep AHEAD events read, until the end or an error. */
+		while (more && filled < AHEAD) {
+			struct event *e = &ring[(head + filled) % AHEAD];
+			read_event(&m, r, e);
+			filled++;
+			more = e->ev != GC_EOF && e->ev != GC_ERR;
+		}
+		struct event *cur = &ring[head];
+		if (cur->ev == GC_EOF)
+			break;
+		if (cur->ev == GC_ERR) {
+			gc_progress_end(cl.c.progress);
+			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
+		}
+		gc_rec *rec = &cur->rec;
+		if (cur->ev == GC_DATA) {
+			uint8_t out = l2_access(&m, rec, cur->slice, cur->set);
+			m.last = *rec;
+			if (m.emit_all) {
+				rec->outcome = out;
+				if (gc_write(m.w, rec) < 0)
+					die_write(&m);
+			}
+		} else if (cur->ev == GC_KBEGIN) {
+			m.s.kernels++;
+			if (gc_write_kbegin(m.w, cur->k) < 0)
+				die_write(&m);
+		} else if (cur->ev == GC_KEND) {
+			if (m.flush)
+				flush_all(&m, rec->kernel);
+			if (gc_write_kend(m.w, rec->kernel) < 0)
+				die_write(&m);
+		}
+		if (cl.c.progress)
+			gc_progress(1, gc_reader_bytes(r), 0);
+		head = (head + 1) % AHEAD;
+		filled--;
+	}
+	for (int i = 0; i < AHEAD; i++)
+		free(ring[i].k);
+	gc_progress_end(cl.c.progress);
+	m.s.dirty_left = dirty_sectors(&m);
+	gc_close_output(m.w);
+	if (cl.c.verbose)
+		summary(stderr, &m);
+	if (cl.c.stats) {
+		FILE *f = gc_open_text(cl.c.stats);
+		json(f, &m, gc_reader_name(r));
+		gc_close_text(f, cl.c.stats);
+	}
+	gc_header_free(&h);
+	gc_cache_free(&m.c);
+	free(m.pbytes);
+	free(m.sl);
+	gc_reader_close(r);
+	return 0;
+}

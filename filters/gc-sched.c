@@ -1,0 +1,965 @@
+/*
+ * gc-sched - the GPU's execution model: blocks to SMs, warps interleaved,
+ * issue timestamps (seed 000 §4.1; occupancy by seed 003 formulas 3-6).
+ *
+ * Reads: an access stream whose warps each hold their memory instructions
+ * in program order (unscheduled, as gc-gen and gc-import write it).
+ * Writes: the same access records in issue order, with the SM and the
+ * timestamp set, the optional flag `scheduled`, and the GPU (gpu.*) and the
+ * scheduling (sched.*) in the header.
+ *
+ * Per kernel, the active blocks per SM follow from the occupancy.  Blocks
+ * go to SMs round-robin until every SM is full; then a slot that frees
+ * takes the next block (first done, first served).  Every SM with work
+ * issues one memory warp instruction per time step, all SMs in the same
+ * step, so they run in parallel; within a step the SMs are written in
+ * ascending order.  Which warp issues is the policy's choice (lrr, gto,
+ * pself).  A block is done when its last instruction has issued, so its
+ * work -- its number of memory warp instructions -- decides when it ends.
+ *
+ * Memory: when the input is grouped by block (gc-gen, Accel-Sim .traceg,
+ * PPT-GPU, Ocelot), the active blocks plus the one being read; a block is
+ * known complete when the next one begins.  A kernel whose blocks are
+ * interleaved (NVBit, raw Accel-Sim traces) is noticed when a finished
+ * block reappears before anything of the kernel was issued, and is then
+ * buffered whole; --whole-kernels asks for that from the start.
+ */
+#include "gc.h"
+#include "gpu.h"
+#include "hash.h"
+#include "prog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define REC_MAX (UINT32_MAX - 1) /* records one block may hold */
+
+enum policy { POL_LRR, POL_GTO, POL_PSELF, NPOLICIES };
+static const char *const policy_names[NPOLICIES] = {"lrr", "gto", "pself"};
+
+static const char help[] =
+	"Usage: gc-sched [options] [file]\n"
+	"Schedule an access stream: blocks to SMs, warps interleaved, issue times.\n"
+	"\n"
+	"      --policy P       warp policy: lrr, gto or pself (default lrr)\n"
+	"      --p-self P       pself: probability that a warp issues again (default 0.5)\n"
+	"      --seed S         pself: random seed (default 1)\n"
+	"      --sms N          write only SMs 0 to N-1 of the GPU (default: all)\n"
+	"      --waves K        schedule only the first K waves of blocks (default: all)\n"
+	"      --active N       active blocks per SM (default: the occupancy)\n"
+	"      --whole-kernels  buffer each kernel whole (blocks interleaved in the input)\n"
+	"      --gpu NAME|FILE  GPU preset or file (default: the input's, else fermi-gtx470-16k)\n"
+	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
+	"  -z, --gzip           write gzip-compressed output\n"
+	"      --force          write binary output to a terminal\n"
+	"      --stats FILE     write a JSON summary to FILE\n"
+	"      --progress       show progress on a terminal\n"
+	"  -q, --quiet          no warnings\n"
+	"  -v, --verbose        print each kernel's occupancy and schedule on stderr\n"
+	"  -h, --help           show this help and exit\n"
+	"  -V, --version        show versions and exit\n";
+
+enum {
+	OPT_POLICY = GC_OPT_TOOL,
+	OPT_PSELF,
+	OPT_SEED,
+	OPT_SMS,
+	OPT_WAVES,
+	OPT_ACTIVE,
+	OPT_WHOLE,
+};
+
+struct cmdline {
+	gc_common c;
+	const char *input;
+	int policy;
+	double pself;
+	int have_pself, have_seed;
+	uint64_t seed;
+	unsigned sms, waves, active; /* 0: all, all, the occupancy */
+	int whole;
+};
+
+/* One warp of a block: its records are chained in program order. */
+struct warp {
+	uint32_t id;       /* warp within the block */
+	uint32_t head;     /* next record to issue; NONE when done */
+	uint32_t tail;     /* last record read */
+	uint32_t seq, pc;  /* of the last record read */
+};
+
+enum bstate { B_READING, B_COMPLETE, B_ACTIVE };
+
+struct block {
+	uint32_t id;
+	int state;
+	uint64_t order;       /* dispatch order: first appearance in the input */
+	gc_rec *rec;          /* records in input order */
+	uint32_t *next;       /* the warp's next record, NONE at its end */
+	uint32_t n, cap;
+	struct warp *w;
+	uint32_t nw, wcap;
+	uint32_t *widx;       /* warp id -> index in w + 1 (0: none yet) */
+	uint32_t widx_cap;
+	uint32_t *live;       /* warps with instructions left, by warp id */
+	uint32_t nlive, live_cap;
+	struct block *qnext;  /* the pending queue, or the free list */
+};
+
+struct sm {
+	struct block **slot;  /* `active` slots; NULL when free */
+	uint32_t nblocks;     /* occupied slots */
+	uint32_t cs, cp;      /* where the policy looks first: slot, live position */
+	int again;            /* gto, pself: (cs, cp) is the warp to issue again */
+	uint64_t rng;         /* pself */
+};
+
+struct kstats {
+	uint32_t id;
+	char name[64];
+	unsigned threads, regs;
+	uint32_t shmem;
+	gc_occupancy occ;
+	unsigned active;      /* blocks per SM used */
+	uint64_t grid_blocks, blocks, blocks_written, blocks_dropped;
+	uint64_t insts, accesses, written, dropped;
+	uint64_t t_first, t_last;
+	double scale;
+	int whole;
+};
+
+struct sched {
+	const struct cmdline *cl;
+	gc_gpu_config gpu;
+	gc_reader *r;
+	gc_writer *w;
+	unsigned nsm, nwrite;  /* SMs simulated, SMs written */
+	struct sm *sms;
+	unsigned active;       /* slots per SM, this kernel */
+	uint64_t time;         /* the next free time step */
+
+	/* the kernel being read */
+	const gc_kernel *k;
+	uint64_t grid_blocks;  /* 0: unknown */
+	int whole, input_done;
+	int dropping, drop_any;  /* past --waves: records read and dropped */
+	uint32_t drop_block;
+	struct block *cur;     /* the block the last record went to */
+	struct block *qhead, *qtail; /* blocks read and not yet launched */
+	uint64_t nqueued, norder, dispatched, limit;
+	gc_hmap buffered;      /* block id -> struct block * (queued ones) */
+	uint8_t *seen;         /* bitmap of block ids met in this kernel */
+	size_t seen_bytes;
+	struct block *free;    /* spare blocks, buffers kept */
+	struct block **fill;   /* the first wave, before it is launched */
+	size_t fill_cap;
+	uint64_t buffered_now, peak_blocks, peak_records, records_now;
+
+	/* freed slots of this step: (sm, slot), in the order they freed */
+	uint32_t *refill;
+	size_t nrefill, refill_cap;
+
+	struct kstats ks;
+	struct kstats *kern;
+	size_t nkern, kcap;
+	uint64_t read_total, written_total, insts_total, blocks_total;
+	uint64_t whole_kernels;
+	int first_time_set;
+	uint64_t t_first, t_last;
+};
+
+/* ---- command line ------------------------------------------------------ */
+
+static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
+{
+	static const struct option longopts[] = {
+		GC_COMMON_LONGOPTS,
+		{"policy", required_argument, NULL, OPT_POLICY},
+		{"p-self", required_argument, NULL, OPT_PSELF},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"sms", required_argument, NULL, OPT_SMS},
+		{"waves", required_argument, NULL, OPT_WAVES},
+		{"active", required_argument, NULL, OPT_ACTIVE},
+		{"whole-kernels", no_argument, NULL, OPT_WHOLE},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	memset(cl, 0, sizeof *cl);
+	cl->pself = 0.5;
+	cl->seed = 1;
+	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
+		if (gc_common_option(&cl->c, c, optarg, help))
+			continue;
+		switch (c) {
+		case OPT_POLICY:
+			cl->policy = -1;
+			for (int i = 0; i < NPOLICIES; i++)
+				if (strcmp(optarg, policy_names[i]) == 0)
+					cl->policy = i;
+			if (cl->policy < 0)
+				gc_usage_error("--policy: '%s' is not lrr, gto or pself", optarg);
+			break;
+		case OPT_PSELF:
+			cl->pself = gc_real("--p-self", optarg, 0, 1);
+			cl->have_pself = 1;
+			break;
+		case OPT_SEED:
+			cl->seed = gc_num("--seed", optarg, 0, UINT64_MAX);
+			cl->have_seed = 1;
+			break;
+		case OPT_SMS: cl->sms = (unsigned)gc_num("--sms", optarg, 1, 65535); break;
+		case OPT_WAVES: cl->waves = (unsigned)gc_num("--waves", optarg, 1, UINT32_MAX); break;
+		case OPT_ACTIVE: cl->active = (unsigned)gc_num("--active", optarg, 1, 65535); break;
+		case OPT_WHOLE: cl->whole = 1; break;
+		default: gc_usage_error("unexpected option");
+		}
+	}
+	if ((cl->have_pself || cl->have_seed) && cl->policy != POL_PSELF)
+		gc_usage_error("--p-self and --seed go with --policy pself");
+	cl->input = gc_one_input(argc, argv);
+}
+
+/* ---- memory ------------------------------------------------------------ */
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return p;
+}
+
+static void *grow(void *p, uint32_t *cap, uint32_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	uint64_t c = *cap ? *cap : 16;
+	while (c < need)
+		c *= 2;
+	if (c > UINT32_MAX)
+		c = UINT32_MAX;
+	*cap = (uint32_t)c;
+	return xrealloc(p, (size_t)c * size);
+}
+
+static struct block *block_new(struct sched *s, uint32_t id)
+{
+	struct block *b = s->free;
+	if (b) {
+		s->free = b->qnext;
+	} else {
+		b = calloc(1, sizeof *b);
+		if (!b)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+	b->id = id;
+	b->state = B_READING;
+	b->order = s->norder++;
+	b->n = 0;
+	b->nw = 0;
+	b->nlive = 0;
+	b->qnext = NULL;
+	if (b->widx_cap)
+		memset(b->widx, 0, b->widx_cap * sizeof *b->widx);
+	if (++s->buffered_now > s->peak_blocks)
+		s->peak_blocks = s->buffered_now;
+	return b;
+}
+
+static void block_free(struct sched *s, struct block *b)
+{
+	s->records_now -= b->n;
+	s->buffered_now--;
+	b->qnext = s->free;
+	s->free = b;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+static _Noreturn void read_failed(struct sched *s)
+{
+	gc_writer_abandon(s->w);
+	gc_die(GC_EXIT_DATA, "%s", gc_reader_error(s->r));
+}
+
+static int seen_test_set(struct sched *s, uint32_t id)
+{
+	size_t byte = id >> 3;
+	if (byte >= s->seen_bytes) {
+		size_t n = s->seen_bytes ? s->seen_bytes : 64;
+		while (n <= byte)
+			n *= 2;
+		s->seen = xrealloc(s->seen, n);
+		memset(s->seen + s->seen_bytes, 0, n - s->seen_bytes);
+		s->seen_bytes = n;
+	}
+	int was = (s->seen[byte] >> (id & 7)) & 1;
+	s->seen[byte] |= (uint8_t)(1u << (id & 7));
+	return was;
+}
+
+/* The block a record goes to when it is not the current one. */
+static struct block *switch_block(struct sched *s, const gc_rec *rec)
+{
+	if (s->grid_blocks && rec->block >= s->grid_blocks)
+		gc_die_record(s->r, s->w, "block %u is outside the kernel's grid of %llu blocks",
+			      rec->block, (unsigned long long)s->grid_blocks);
+	if (!seen_test_set(s, rec->block)) {
+		if (s->cur && !s->whole)
+			s->cur->state = B_COMPLETE;
+		struct block *b = block_new(s, rec->block);
+		if (s->qtail)
+			s->qtail->qnext = b;
+		else
+			s->qhead = b;
+		s->qtail = b;
+		s->nqueued++;
+		uint64_t *v = gc_hmap_put(&s->buffered, rec->block, NULL);
+		if (!v)
+			gc_die(GC_EXIT_DATA, "out of memory");
+		*v = (uint64_t)(uintptr_t)b;
+		return s->cur = b;
+	}
+	uint64_t *v = gc_hmap_get(&s->buffered, rec->block);
+	if (!v)
+		gc_die_record(s->r, s->w,
+			      "block %u continues after gc-sched scheduled it: the input's blocks "
+			      "are interleaved (use --whole-kernels)", rec->block);
+	if (!s->whole) {
+		/* Interleaved blocks: none is complete before the kernel ends. */
+		s->whole = 1;
+		for (struct block *q = s->qhead; q; q = q->qnext)
+			q->state = B_READING;
+	}
+	return s->cur = (struct block *)(uintptr_t)*v;
+}
+
+static struct warp *find_warp(struct block *b, const gc_rec *rec)
+{
+	uint32_t id = rec->warp, old = b->widx_cap;
+	if (id >= old) {
+		b->widx = grow(b->widx, &b->widx_cap, id + 1, sizeof *b->widx);
+		memset(b->widx + old, 0, (size_t)(b->widx_cap - old) * sizeof *b->widx);
+	}
+	uint32_t i = b->widx[id];
+	if (i)
+		return &b->w[i - 1];
+	b->w = grow(b->w, &b->wcap, b->nw + 1, sizeof *b->w);
+	struct warp *w = &b->w[b->nw++];
+	b->widx[id] = b->nw;
+	w->id = id;
+	w->head = NONE;
+	w->tail = NONE;
+	w->seq = rec->seq;
+	w->pc = rec->pc;
+	return w;
+}
+
+static void add_record(struct sched *s, const gc_rec *rec)
+{
+	struct block *b = s->cur;
+	if (!b || rec->block != b->id)
+		b = switch_block(s, rec);
+	if (b->n == REC_MAX)
+		gc_die_record(s->r, s->w, "block %u holds more than %u records", b->id, REC_MAX);
+	struct warp *w = find_warp(b, rec);
+	if (w->tail != NONE) {
+		if (rec->seq < w->seq)
+			gc_die_record(s->r, s->w,
+				      "block %u warp %u: seq %u after seq %u (not in program order)",
+				      b->id, w->id, rec->seq, w->seq);
+		if (rec->seq == w->seq && rec->pc != w->pc)
+			gc_die_record(s->r, s->w,
+				      "block %u warp %u seq %u: pc 0x%x, but the instruction's pc is 0x%x",
+				      b->id, w->id, rec->seq, rec->pc, w->pc);
+	}
+	uint32_t cap = b->cap;
+	b->rec = grow(b->rec, &b->cap, b->n + 1, sizeof *b->rec);
+	if (b->cap != cap)
+		b->next = xrealloc(b->next, (size_t)b->cap * sizeof *b->next);
+	uint32_t i = b->n++;
+	b->rec[i] = *rec;
+	b->next[i] = NONE;
+	if (w->tail == NONE)
+		w->head = i;
+	else
+		b->next[w->tail] = i;
+	w->tail = i;
+	w->seq = rec->seq;
+	w->pc = rec->pc;
+	if (++s->records_now > s->peak_records)
+		s->peak_records = s->records_now;
+	s->ks.accesses++;
+}
+
+/* Read one event of the kernel: a record, or its end. */
+static void read_one(struct sched *s)
+{
+	gc_rec rec;
+	int ev = gc_read(s->r, &rec);
+	if (ev == GC_DATA && s->dropping) {
+		/* past --waves: counted, not kept */
+		s->ks.accesses++;
+		s->ks.dropped++;
+		if (!s->drop_any || rec.block != s->drop_block)
+			s->ks.blocks_dropped++;
+		s->drop_any = 1;
+		s->drop_block = rec.block;
+	} else if (ev == GC_DATA) {
+		add_record(s, &rec);
+	} else if (ev == GC_KEND) {
+		s->input_done = 1;
+		for (struct block *q = s->qhead; q; q = q->qnext)
+			q->state = B_COMPLETE;
+	} else if (ev == GC_ERR) {
+		read_failed(s);
+	} else {
+		/* The reader ends a kernel only with its end record. */
+		gc_writer_abandon(s->w);
+		gc_die(GC_EXIT_DATA, "%s: the stream ended inside kernel %u",
+		       gc_reader_name(s->r), s->k->id);
+	}
+	if (s->cl->c.progress)
+		gc_progress(1, gc_reader_bytes(s->r), 0);
+}
+
+/* Sort the warps by id and make them all live (a block being launched). */
+static int warp_cmp(const void *a, const void *b)
+{
+	const struct warp *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void block_ready(struct block *b)
+{
+	qsort(b->w, b->nw, sizeof *b->w, warp_cmp);
+	b->live = grow(b->live, &b->live_cap, b->nw, sizeof *b->live);
+	for (uint32_t i = 0; i < b->nw; i++)
+		b->live[i] = i;
+	b->nlive = b->nw;
+	b->state = B_ACTIVE;
+}
+
+/* The next block to launch, in the order blocks appear in the input; NULL
+ * when the kernel has no more (or --waves has them all). */
+static struct block *next_block(struct sched *s)
+{
+	for (;;) {
+		if (s->limit && s->dispatched >= s->limit)
+			return NULL;
+		struct block *b = s->qhead;
+		if (b && b->state == B_COMPLETE) {
+			s->qhead = b->qnext;
+			if (!s->qhead)
+				s->qtail = NULL;
+			if (s->cur == b)
+				s->cur = NULL;
+			s->nqueued--;
+			s->dispatched++;
+			return b;
+		}
+		if (s->input_done)
+			return NULL;
+		read_one(s);
+	}
+}
+
+/* ---- issuing ----------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *z)
+{
+	uint64_t x = (*z += UINT64_C(0x9E3779B97F4A7C15));
+	x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return x ^ (x >> 31);
+}
+
+/* Loose round robin: the first live warp from (cs, cp) on, slot by slot. */
+static int pick_lrr(struct sched *s, struct sm *m, uint32_t *slot, uint32_t *pos)
+{
+	uint32_t sl = m->cs, p = m->cp;
+	for (unsigned i = 0; i <= s->active; i++) {
+		struct block *b = m->slot[sl];
+		if (b && p < b->nlive) {
+			*slot = sl;
+			*pos = p;
+			return 1;
+		}
+		sl = sl + 1 == s->active ? 0 : sl + 1;
+		p = 0;
+	}
+	return 0;
+}
+
+/* Greedy then oldest: the oldest block's first live warp. */
+static int pick_oldest(struct sched *s, struct sm *m, uint32_t *slot, uint32_t *pos)
+{
+	int found = 0;
+	uint64_t best = 0;
+	for (uint32_t sl = 0; sl < s->active; sl++) {
+		struct block *b = m->slot[sl];
+		if (b && b->nlive && (!found || b->order < best)) {
+			found = 1;
+			best = b->order;
+			*slot = sl;
+			*pos = 0;
+		}
+	}
+	return found;
+}
+
+/* From here on the block's records are final: one that comes later is an
+ * error (switch_block). */
+static void launch(struct sched *s, struct block *b, unsigned smi, uint32_t sl)
+{
+	struct sm *m = &s->sms[smi];
+	gc_hmap_del(&s->buffered, b->id);
+	block_ready(b);
+	m->slot[sl] = b;
+	m->nblocks++;
+	if (smi < s->nwrite)
+		s->ks.blocks_written++;
+	s->ks.blocks++;
+}
+
+/* Issue one warp instruction on SM smi at time t. */
+static void issue(struct sched *s, unsigned smi, uint64_t t)
+{
+	struct sm *m = &s->sms[smi];
+	uint32_t sl = 0, p = 0;
+	int ok;
+	if (m->again)
+		sl = m->cs, p = m->cp, ok = 1;
+	else if (s->cl->policy == POL_GTO)
+		ok = pick_oldest(s, m, &sl, &p);
+	else
+		ok = pick_lrr(s, m, &sl, &p);
+	if (!ok)
+		return;
+	struct block *b = m->slot[sl];
+	struct warp *w = &b->w[b->live[p]];
+	uint32_t i = w->head, seq = b->rec[i].seq;
+	int write = smi < s->nwrite;
+	do {
+		gc_rec *r = &b->rec[i];
+		r->sm = (uint16_t)smi;
+		r->time = t;
+		if (write) {
+			if (gc_write(s->w, r) < 0)
+				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
+			s->ks.written++;
+		} else {
+			s->ks.dropped++;
+		}
+		i = b->next[i];
+	} while (i != NONE && b->rec[i].seq == seq);
+	w->head = i;
+	s->ks.insts++;
+	if (write) {
+		if (!s->first_time_set) {
+			s->first_time_set = 1;
+			s->t_first = t;
+		}
+		if (s->ks.t_first == UINT64_MAX)
+			s->ks.t_first = t;
+		s->ks.t_last = t;
+		s->t_last = t;
+	}
+
+	int alive = i != NONE;
+	if (!alive) {
+		memmove(b->live + p, b->live + p + 1, (size_t)(b->nlive - p - 1) * sizeof *b->live);
+		b->nlive--;
+	}
+	/* Where the policy looks next. */
+	m->again = 0;
+	if (alive && s->cl->policy == POL_GTO) {
+		m->again = 1;
+	} else if (alive && s->cl->policy == POL_PSELF) {
+		double u = (double)(splitmix64(&m->rng) >> 11) * 0x1.0p-53;
+		m->again = u < s->cl->pself;
+	}
+	m->cs = sl;
+	m->cp = alive && !m->again ? p + 1 : p;
+	if (b->nlive == 0) {
+		/* The block is done: its slot frees, the round goes on. */
+		m->slot[sl] = NULL;
+		m->nblocks--;
+		block_free(s, b);
+		m->again = 0;
+		m->cs = sl + 1 == s->active ? 0 : sl + 1;
+		m->cp = 0;
+		if (s->nrefill == s->refill_cap) {
+			s->refill_cap = s->refill_cap ? 2 * s->refill_cap : 64;
+			s->refill = xrealloc(s->refill, s->refill_cap * 2 * sizeof *s->refill);
+		}
+		s->refill[2 * s->nrefill] = smi;
+		s->refill[2 * s->nrefill + 1] = sl;
+		s->nrefill++;
+	}
+}
+
+/* ---- kernels ----------------------------------------------------------- */
+
+static void kernel_setup(struct sched *s, const gc_kernel *k)
+{
+	struct kstats *ks = &s->ks;
+	memset(ks, 0, sizeof *ks);
+	ks->id = k->id;
+	snprintf(ks->name, sizeof ks->name, "%.63s", k->name);
+	ks->t_first = UINT64_MAX;
+	uint64_t threads = gc_kernel_threads_per_block(k);
+	ks->threads = threads > UINT32_MAX ? UINT32_MAX : (unsigned)threads;
+	ks->regs = k->regs;
+	ks->shmem = k->shmem;
+	ks->grid_blocks = gc_kernel_blocks(k);
+	unsigned occ = gc_gpu_occupancy(&s->gpu, ks->threads, ks->regs, ks->shmem, &ks->occ);
+	if (s->cl->active) {
+		ks->active = s->cl->active;
+	} else if (threads == 0) {
+		gc_writer_abandon(s->w);
+		gc_die(GC_EXIT_DATA, "%s: kernel %u (%s) has no block size: gc-sched needs it "
+		       "for the occupancy (or give --active N)", gc_reader_name(s->r), k->id,
+		       ks->name);
+	} else if (occ == 0) {
+		gc_writer_abandon(s->w);
+		gc_die(GC_EXIT_DATA, "%s: kernel %u (%s): a block of %u threads, %u registers "
+		       "per thread and %u bytes of shared memory cannot run on %s: %s",
+		       gc_reader_name(s->r), k->id, ks->name, ks->threads, ks->regs, ks->shmem,
+		       s->gpu.name, ks->occ.why ? ks->occ.why : "no block fits");
+	} else {
+		ks->active = occ;
+	}
+	/* Slots no block can reach (fewer blocks than SMs x active) are not
+	 * made: the round-robin fill leaves them empty anyway. */
+	s->active = ks->active;
+	if (ks->grid_blocks && (ks->grid_blocks + s->nsm - 1) / s->nsm < s->active)
+		s->active = (unsigned)((ks->grid_blocks + s->nsm - 1) / s->nsm);
+	s->k = k;
+	s->grid_blocks = ks->grid_blocks;
+	s->whole = s->cl->whole;
+	ks->whole = s->whole;
+	s->input_done = 0;
+	s->cur = NULL;
+	s->qhead = s->qtail = NULL;
+	s->nqueued = s->norder = s->dispatched = 0;
+	uint64_t wave = (uint64_t)s->nsm * ks->active;
+	s->limit = s->cl->waves ? wave * s->cl->waves : 0;
+	if (s->seen)
+		memset(s->seen, 0, s->seen_bytes);
+	gc_hmap_clear(&s->buffered);
+	for (unsigned i = 0; i < s->nsm; i++) {
+		struct sm *m = &s->sms[i];
+		m->slot = xrealloc(m->slot, s->active * sizeof *m->slot);
+		memset(m->slot, 0, s->active * sizeof *m->slot);
+		m->nblocks = 0;
+		m->cs = m->cp = 0;
+		m->again = 0;
+	}
+}
+
+/* The scale factor of a kernel: its blocks over the blocks written. */
+static double kernel_scale(const struct sched *s, uint64_t grid_blocks, unsigned active)
+{
+	double f = (double)s->nsm / s->nwrite;
+	uint64_t kept = (uint64_t)s->nsm * active * s->cl->waves;
+	if (s->cl->waves && grid_blocks > kept)
+		f *= (double)grid_blocks / (double)kept;
+	return f;
+}
+
+static void kernel_run(struct sched *s, const gc_kernel *k)
+{
+	kernel_setup(s, k);
+	if (gc_write_kbegin(s->w, k) < 0)
+		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
+
+	/* Round-robin until every SM is full.  The first blocks are taken
+	 * before any is launched, so that interleaved input shows itself
+	 * while nothing has been issued; then such a kernel is read whole. */
+	uint64_t nfill = 0, want = (uint64_t)s->nsm * s->active;
+	struct block *b;
+	while (nfill < want && (b = next_block(s)) != NULL) {
+		if (nfill == s->fill_cap) {
+			s->fill_cap = s->fill_cap ? 2 * s->fill_cap : 256;
+			s->fill = xrealloc(s->fill, s->fill_cap * sizeof *s->fill);
+		}
+		s->fill[nfill++] = b;
+	}
+	while (s->whole && !s->input_done)
+		read_one(s);
+	unsigned busy = 0;
+	for (uint64_t f = 0; f < nfill; f++) {
+		unsigned i = (unsigned)(f % s->nsm);
+		launch(s, s->fill[f], i, (uint32_t)(f / s->nsm));
+		busy += s->sms[i].nblocks == 1;
+	}
+	/* Every busy SM issues once per step; freed slots take the next
+	 * blocks, first freed first served. */
+	uint64_t t = s->time;
+	while (busy) {
+		s->nrefill = 0;
+		for (unsigned i = 0; i < s->nsm; i++)
+			if (s->sms[i].nblocks) {
+				issue(s, i, t);
+				busy -= s->sms[i].nblocks == 0;
+			}
+		for (size_t j = 0; j < s->nrefill; j++) {
+			b = next_block(s);
+			if (!b)
+				break;
+			unsigned smi = s->refill[2 * j];
+			launch(s, b, smi, s->refill[2 * j + 1]);
+			busy += s->sms[smi].nblocks == 1;
+		}
+		t++;
+	}
+	s->time = t;
+
+	/* What --waves left out: read to the kernel's end, dropping it. */
+	s->dropping = 1;
+	s->drop_any = s->cur != NULL; /* its records are counted with it below */
+	s->drop_block = s->cur ? s->cur->id : 0;
+	while (!s->input_done)
+		read_one(s);
+	s->dropping = 0;
+	for (struct block *q = s->qhead, *nx; q; q = nx) {
+		nx = q->qnext;
+		s->ks.blocks_dropped++;
+		s->ks.dropped += q->n;
+		block_free(s, q);
+	}
+	s->qhead = s->qtail = NULL;
+	s->cur = NULL;
+	if (gc_write_kend(s->w, k->id) < 0)
+		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
+
+	struct kstats *ks = &s->ks;
+	ks->whole = s->whole;
+	ks->scale = kernel_scale(s, ks->grid_blocks, ks->active);
+	s->read_total += ks->accesses;
+	s->written_total += ks->written;
+	s->insts_total += ks->insts;
+	s->blocks_total += ks->blocks;
+	s->whole_kernels += ks->whole;
+	if (s->nkern == s->kcap) {
+		s->kcap = s->kcap ? 2 * s->kcap : 8;
+		s->kern = xrealloc(s->kern, s->kcap * sizeof *s->kern);
+	}
+	s->kern[s->nkern++] = *ks;
+	if (s->cl->c.verbose) {
+		gc_progress_end(s->cl->c.progress);
+		fprintf(stderr, "%s: kernel %u (%s): %u threads, %u registers, %u bytes of shared "
+			"memory per block: %u active blocks per SM (%s)\n", gc_progname, ks->id,
+			ks->name, ks->threads, ks->regs, ks->shmem, ks->active,
+			s->cl->active ? "--active" : gc_gpu_limit_name(ks->occ.limiter));
+		fprintf(stderr, "%s: kernel %u: %llu blocks (%llu written), %llu instructions, "
+			"%llu accesses (%llu written), time %llu to %llu%s\n", gc_progname, ks->id,
+			(unsigned long long)ks->blocks, (unsigned long long)ks->blocks_written,
+			(unsigned long long)ks->insts, (unsigned long long)ks->accesses,
+			(unsigned long long)ks->written,
+			(unsigned long long)(ks->written ? ks->t_first : 0),
+			(unsigned long long)(ks->written ? ks->t_last : 0),
+			ks->whole ? ", buffered whole" : "");
+	}
+}
+
+/* ---- header and summary ------------------------------------------------- */
+
+static void set_header(struct sched *s, gc_header *h, const gc_header *in,
+		       const gc_kernel *first)
+{
+	const struct cmdline *cl = s->cl;
+	char buf[64];
+	if (gc_header_copy(h, in) < 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	h->optional |= GC_OPT_SCHEDULED;
+	if (gc_header_add_provenance(h, gc_cmdline()) < 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	gc_gpu_config_header(&s->gpu, cl->c.gpu, h);
+	gc_header_set(h, "sched.policy", policy_names[cl->policy]);
+	if (cl->policy == POL_PSELF) {
+		snprintf(buf, sizeof buf, "%g", cl->pself);
+		gc_header_set(h, "sched.p_self", buf);
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)cl->seed);
+		gc_header_set(h, "sched.seed", buf);
+	}
+	snprintf(buf, sizeof buf, "%u", s->nwrite);
+	gc_header_set(h, "sched.sms", buf);
+	snprintf(buf, sizeof buf, "%u", cl->waves);
+	gc_header_set(h, "sched.waves", buf);
+	if (cl->active) {
+		snprintf(buf, sizeof buf, "%u", cl->active);
+		gc_header_set(h, "sched.active", buf);
+	}
+	/* The first kernel's factor (the others' are in --stats and -v). */
+	double scale = (double)s->nsm / s->nwrite;
+	if (first) {
+		unsigned a = cl->active;
+		if (!a) {
+			uint64_t th = gc_kernel_threads_per_block(first);
+			a = gc_gpu_occupancy(&s->gpu, th > UINT32_MAX ? UINT32_MAX : (unsigned)th,
+					     first->regs, first->shmem, NULL);
+		}
+		if (a)
+			scale = kernel_scale(s, gc_kernel_blocks(first), a);
+	}
+	snprintf(buf, sizeof buf, "%.17g", scale);
+	if (gc_header_set(h, "sched.scale", buf) < 0)
+		gc_die(GC_EXIT_DATA, "output header: too many keys");
+}
+
+static void write_stats(const struct sched *s, const char *path)
+{
+	FILE *f = gc_open_text(path);
+	gc_json j;
+	gc_json_begin(&j, f);
+	gc_json_str(&j, "input", gc_reader_name(s->r));
+	gc_json_str(&j, "gpu", s->gpu.name);
+	gc_json_str(&j, "policy", policy_names[s->cl->policy]);
+	if (s->cl->policy == POL_PSELF) {
+		gc_json_num(&j, "p_self", s->cl->pself);
+		gc_json_u64(&j, "seed", s->cl->seed);
+	}
+	gc_json_u64(&j, "sms", s->nsm);
+	gc_json_u64(&j, "sms_written", s->nwrite);
+	gc_json_u64(&j, "waves", s->cl->waves);
+	gc_json_u64(&j, "kernels", s->nkern);
+	gc_json_u64(&j, "blocks", s->blocks_total);
+	gc_json_u64(&j, "instructions", s->insts_total);
+	gc_json_u64(&j, "accesses", s->read_total);
+	gc_json_u64(&j, "accesses_written", s->written_total);
+	if (s->first_time_set) {
+		gc_json_u64(&j, "time_first", s->t_first);
+		gc_json_u64(&j, "time_last", s->t_last);
+	} else {
+		gc_json_null(&j, "time_first");
+		gc_json_null(&j, "time_last");
+	}
+	gc_json_u64(&j, "peak_buffered_blocks", s->peak_blocks);
+	gc_json_u64(&j, "peak_buffered_accesses", s->peak_records);
+	gc_json_u64(&j, "kernels_buffered_whole", s->whole_kernels);
+	gc_json_arr(&j, "per_kernel");
+	for (size_t i = 0; i < s->nkern; i++) {
+		const struct kstats *k = &s->kern[i];
+		gc_json_obj(&j, NULL);
+		gc_json_u64(&j, "id", k->id);
+		gc_json_str(&j, "name", k->name);
+		gc_json_u64(&j, "threads_per_block", k->threads);
+		gc_json_u64(&j, "registers", k->regs);
+		gc_json_u64(&j, "shmem", k->shmem);
+		gc_json_u64(&j, "active_blocks_per_sm", k->active);
+		static const char *const lkey[GC_NLIMITS] = {"threads", "warps", "blocks",
+							     "registers", "shmem"};
+		gc_json_str(&j, "limiter", s->cl->active ? "--active" :
+			    k->occ.limiter >= 0 ? lkey[k->occ.limiter] : "none");
+		gc_json_obj(&j, "limits");
+		for (int l = 0; l < GC_NLIMITS; l++) {
+			if (k->occ.limit[l] == GC_GPU_UNLIMITED)
+				gc_json_null(&j, lkey[l]);
+			else
+				gc_json_u64(&j, lkey[l], k->occ.limit[l]);
+		}
+		gc_json_close(&j);
+		gc_json_u64(&j, "grid_blocks", k->grid_blocks);
+		gc_json_u64(&j, "blocks", k->blocks);
+		gc_json_u64(&j, "blocks_written", k->blocks_written);
+		gc_json_u64(&j, "blocks_dropped", k->blocks_dropped);
+		gc_json_u64(&j, "instructions", k->insts);
+		gc_json_u64(&j, "accesses", k->accesses);
+		gc_json_u64(&j, "accesses_written", k->written);
+		if (k->written) {
+			gc_json_u64(&j, "time_first", k->t_first);
+			gc_json_u64(&j, "time_last", k->t_last);
+		} else {
+			gc_json_null(&j, "time_first");
+			gc_json_null(&j, "time_last");
+		}
+		gc_json_num(&j, "scale", k->scale);
+		gc_json_bool(&j, "buffered_whole", k->whole);
+		gc_json_close(&j);
+	}
+	gc_json_close(&j);
+	gc_json_end(&j);
+	gc_close_text(f, path);
+}
+
+static void sched_free(struct sched *s)
+{
+	for (struct block *b = s->free, *nx; b; b = nx) {
+		nx = b->qnext;
+		free(b->rec);
+		free(b->next);
+		free(b->w);
+		free(b->widx);
+		free(b->live);
+		free(b);
+	}
+	for (unsigned i = 0; i < s->nsm; i++)
+		free(s->sms[i].slot);
+	free(s->sms);
+	free(s->seen);
+	free(s->refill);
+	free(s->fill);
+	free(s->kern);
+	gc_hmap_free(&s->buffered);
+}
+
+/* ---- main -------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+	struct cmdline cl;
+	struct sched s;
+	gc_header h;
+	gc_rec rec;
+
+	gc_prog_init("gc-sched", argc, argv);
+	parse_cmdline(argc, argv, &cl);
+	memset(&s, 0, sizeof s);
+	s.cl = &cl;
+	s.r = gc_open_stream(cl.input);
+	gc_require_kind(s.r, GC_KIND_ACCESS);
+	gc_gpu_for_stream(&s.gpu, cl.c.gpu, gc_reader_header(s.r));
+	gc_gpu_config_finish(&s.gpu);
+	s.nsm = s.gpu.sm.count;
+	if (cl.sms > s.nsm)
+		gc_usage_error("--sms: %u is more than the %u SMs of %s", cl.sms, s.nsm,
+			       s.gpu.name);
+	s.nwrite = cl.sms ? cl.sms : s.nsm;
+	s.sms = calloc(s.nsm, sizeof *s.sms);
+	if (!s.sms || gc_hmap_init(&s.buffered, 0) < 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	for (unsigned i = 0; i < s.nsm; i++)
+		s.sms[i].rng = cl.seed ^ (UINT64_C(0x9E3779B97F4A7C15) * (i + 1));
+
+	/* The first event comes before the header: it names the first
+	 * kernel, whose scale factor the header records. */
+	int ev = gc_read(s.r, &rec);
+	if (ev == GC_ERR)
+		gc_die(GC_EXIT_DATA, "%s", gc_reader_error(s.r));
+	set_header(&s, &h, gc_reader_header(s.r), ev == GC_KBEGIN ? gc_reader_kernel(s.r) : NULL);
+	s.w = gc_open_output(&cl.c, &h);
+	for (; ev != GC_EOF; ev = gc_read(s.r, &rec)) {
+		if (ev == GC_KBEGIN)
+			kernel_run(&s, gc_reader_kernel(s.r));
+		else if (ev == GC_ERR)
+			read_failed(&s);
+	}
+	gc_progress_end(cl.c.progress);
+	gc_close_output(s.w);
+	if (cl.c.verbose)
+		fprintf(stderr, "%s: %llu accesses, %llu written, %llu kernels; at most %llu "
+			"blocks (%llu accesses) buffered\n", gc_progname,
+			(unsigned long long)s.read_total, (unsigned long long)s.written_total,
+			(unsigned long long)s.nkern, (unsigned long long)s.peak_blocks,
+			(unsigned long long)s.peak_records);
+	if (cl.c.stats)
+		write_stats(&s, cl.c.stats);
+	gc_header_free(&h);
+	gc_reader_close(s.r);
+	sched_free(&s);
+	return 0;
+}

@@ -1,0 +1,673 @@
+#!/usr/bin/env bats
+# gc-l1: the per-SM L1 caches.  Functional caches against hand-worked
+# sequences (every write policy), the timing model against seed 000
+# Tables 3, 4 and 5, the Fermi hash against seed 000 Fig. 7, one set
+# against reuse distances computed here, conservation and determinism.
+
+load helpers
+
+L1FIX="$FIX/l1"
+
+# mk NAME: the request stream $T/NAME.gcs from the text on stdin (format in
+# tests/fixtures/l1/mkreq.awk: "K id name threads shmem regs" begins a
+# kernel; "sm block warp seq op addr mask bytes [time [space [flags [pc]]]]").
+mk() {
+	awk -v SECTOR="${SECTOR:-32}" -f "$L1FIX/mkreq.awk" >"$T/$1.csv" &&
+		gc-import -f csv "$T/$1.csv" >"$T/$1.gcs"
+}
+
+# jget JSON KEY: one value of a --stats file (arrays as kernels.0.l1_size).
+jget() {
+	gc-stats --merge --arrays "$1" |
+		awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i }
+			NR == 2 { if (c) print $c; else print "no key " k }'
+}
+
+# rows FILE: the data records of a stream as "op addr mask bytes time outcome".
+rows() {
+	gc-stats --dump "$1" | awk -F, '!/^#/ && ($8 == "load" || $8 == "store" || $8 == "atomic") {
+		print $8, $10, $12, $11, $13, $14 }'
+}
+
+# A 1-set, 2-way, 32-byte-sector L1 (4 sectors a line) for the policy tests.
+SMALL="--sets 1 --ways 2 --index linear --sector 32"
+# The seed-000 examples: whole lines, one set of 2 lines, fixed latencies.
+SEED="--timing --emit all --sector 128 --sets 1 --ways 2 --index linear --sigma 0"
+
+@test "gc-l1: help, version, unknown option, bad value; --help and the manual agree" {
+	common_cli_cases gc-l1 --seed
+	help_matches_man gc-l1
+	sh_status 2 "gc-l1 --emit some </dev/null"
+	expect_eq "$(head -1 "$T/err")" "gc-l1: --emit: 'some' is not l2 or all"
+	sh_status 2 "gc-l1 --kernel-boundary drop </dev/null"
+	expect_eq "$(head -1 "$T/err")" "gc-l1: --kernel-boundary: 'drop' is not flush or keep"
+	sh_status 2 "gc-l1 --window 0 </dev/null"
+	expect_match "$(cat "$T/err")" "^gc-l1: --window: "
+	[ ! -s "$T/out" ]
+}
+
+@test "gc-l1: a bad geometry or key is a usage error naming the option" {
+	mk one <<-EOF
+	K 1 k 32 0 8
+	0 0 0 0 load 0x1000 0x1 4
+	EOF
+	sh_status 2 "gc-l1 --ways 0 '$T/one.gcs'"
+	expect_match "$(cat "$T/err")" "^gc-l1: --ways: bad value '0' for key 'l1.ways'"
+	sh_status 2 "gc-l1 --sets 4 --index fermi '$T/one.gcs'"
+	expect_match "$(cat "$T/err")" "fermi"
+	sh_status 2 "gc-l1 --write sometimes '$T/one.gcs'"
+	expect_match "$(cat "$T/err")" "^gc-l1: --write: bad value 'sometimes'"
+	[ ! -s "$T/out" ]
+}
+
+@test "gc-l1: reads requests only; a broken stream is an error with nothing written" {
+	gc-gen table2 >"$T/acc.gcs"
+	sh_status 1 "gc-l1 '$T/acc.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-l1: $T/acc.gcs: gc-l1 reads requests; this stream holds accesses"
+	[ ! -s "$T/out" ]
+	gc-gen strided --loads 8 | gc-sched | gc-coalesce >"$T/r.gcs"
+	head -c -32 "$T/r.gcs" >"$T/cut.gcs"
+	for m in "" "--timing"; do
+		sh_status 1 "gc-l1 $m '$T/cut.gcs' >'$T/o.gcs'"
+		expect_match "$(cat "$T/err")" "^gc-l1: .*cut.gcs: .*missing end-of-stream record"
+		# what was written is detectably truncated
+		run_status 1 gc-stats "$T/o.gcs"
+	done
+}
+
+@test "gc-l1: stdin, a file and - give the same output; gzip input too; /dev/full fails" {
+	gc-gen matmul -n 32 | gc-sched | gc-coalesce >"$T/r.gcs"
+	gzip -c "$T/r.gcs" >"$T/r.gcs.gz"
+	for m in "" "--timing" "--emit all"; do
+		(cd "$T" && gc-l1 $m r.gcs | gc-stats --dump | grep -v '^# header provenance') >"$T/a"
+		(cd "$T" && gc-l1 $m <r.gcs | gc-stats --dump | grep -v '^# header provenance') >"$T/b"
+		(cd "$T" && gc-l1 $m - <r.gcs | gc-stats --dump | grep -v '^# header provenance') >"$T/c"
+		(cd "$T" && gc-l1 $m r.gcs.gz | gc-stats --dump | grep -v '^# header provenance') >"$T/d"
+		cmp "$T/a" "$T/b"
+		cmp "$T/a" "$T/c"
+		cmp "$T/a" "$T/d"
+	done
+	sh_status 1 "gc-l1 '$T/r.gcs' >/dev/full"
+	expect_match "$(cat "$T/err")" "^gc-l1: .*No space left on device"
+	sh_status 1 "gc-l1 --stats /dev/full '$T/r.gcs' >/dev/null"
+}
+
+@test "gc-l1: the header carries the GPU, the model and the provenance; -o and -z" {
+	mk one <<-EOF
+	K 1 k 32 0 8
+	0 0 0 0 load 0x1000 0x1 4
+	EOF
+	gc-l1 --ways 8 -o "$T/o.gcs" "$T/one.gcs"
+	gc-stats --json "$T/o.gcs" >"$T/j"
+	grep -q '"gpu.l1.ways": "8",' "$T/j"
+	grep -q '"gpu.l1.size": "32K",' "$T/j"
+	grep -q '"l1.emit": "l2",' "$T/j"
+	grep -q '"l1.model": "functional",' "$T/j"
+	grep -q '"sector_size": "32",' "$T/j"
+	grep -q '"provenance": "gc-l1 --ways 8 -o [^ ]*o.gcs [^ ]*one.gcs"' "$T/j"
+	grep -q '"optional": 1,' "$T/j"
+	gc-l1 --emit all --timing -z "$T/one.gcs" >"$T/o.gz"
+	gzip -t "$T/o.gz"
+	gc-stats --json "$T/o.gz" | grep -q '"optional": 3,'
+}
+
+# ---- seed 000 §4.2: Tables 3 and 4 ------------------------------------------
+
+# Table 2's kernel: 4 threads (one a warp), x[2t] then x[2t+1], 4 elements a
+# line: lines 0 0 1 1, then 0 0 1 1.
+table2() {
+	mk t2 <<-EOF
+	K 1 table2 4 0 8
+	0 0 0 0 load 0x000 0x1 4 0
+	0 0 1 0 load 0x000 0x1 4 1
+	0 0 2 0 load 0x080 0x1 4 2
+	0 0 3 0 load 0x080 0x1 4 3
+	0 0 0 1 load 0x000 0x1 4 4
+	0 0 1 1 load 0x000 0x1 4 5
+	0 0 2 1 load 0x080 0x1 4 6
+	0 0 3 1 load 0x080 0x1 4 7
+	EOF
+}
+
+@test "seed 000 Table 3: fixed latency 2: m m m m h h h h, effects up to time 9" {
+	table2
+	gc-l1 $SEED --hit-latency 2 --miss-latency 2 --stats "$T/s.json" "$T/t2.gcs" >"$T/o.gcs"
+	# time, outcome: issued at 0..7 in warp order.  The requests at 1 and
+	# 3 find their line in flight: the table's "latency misses" (distance
+	# infinite, not compulsory), merged with the miss before them.
+	rows "$T/o.gcs" | awk '{ print $5, $6 }' >"$T/got"
+	printf '%s\n' "0 miss/compulsory" "1 miss/latency" "2 miss/compulsory" "3 miss/latency" \
+		"4 hit" "5 hit" "6 hit" "7 hit" >"$T/want"
+	diff "$T/want" "$T/got"
+	# 'effect at' 2 3 4 5 6 7 8 9: the last effect is at 9
+	expect_eq "$(jget "$T/s.json" cycles)" 9
+	expect_eq "$(jget "$T/s.json" classes.latency)" 2
+	expect_eq "$(jget "$T/s.json" to_l2.reads)" 2
+}
+
+@test "seed 000 Table 4: hit 0, miss 2, two lines: the same hits, effects up to time 7" {
+	table2
+	gc-l1 $SEED --hit-latency 0 --miss-latency 2 --stats "$T/s.json" "$T/t2.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $5, $6 }' >"$T/got"
+	printf '%s\n' "0 miss/compulsory" "1 miss/latency" "2 miss/compulsory" "3 miss/latency" \
+		"4 hit" "5 hit" "6 hit" "7 hit" >"$T/want"
+	diff "$T/want" "$T/got"
+	# 'effect at' 2 3 4 5 4 5 6 7: the hits take effect as they issue
+	expect_eq "$(jget "$T/s.json" cycles)" 7
+	expect_eq "$(jget "$T/s.json" l1.size)" 256
+}
+
+@test "seed 000 §4.2 clipping: a request to a line in flight takes effect with it" {
+	# Warp 0 misses on line 0 at time 0 (effect at 10); warp 1 asks for
+	# line 0 at time 1.  Unclipped its effect would be 1 + 10 = 11;
+	# clipped it is 10, so warp 1 issues its next load at 10, not 11.
+	mk c <<-EOF
+	K 1 clip 64 0 8
+	0 0 0 0 load 0x000 0x1 4 0
+	0 0 1 0 load 0x000 0x1 4 1
+	0 0 1 1 load 0x080 0x1 4 2
+	EOF
+	gc-l1 $SEED --hit-latency 0 --miss-latency 10 "$T/c.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	printf '%s\n' "0x0 0 miss/compulsory" "0x0 1 miss/latency" "0x80 10 miss/compulsory" >"$T/want"
+	diff "$T/want" "$T/got"
+}
+
+@test "seed 000 Table 5: one MSHR: a cancel, a re-issue, an MSHR-class miss" {
+	# Threads 0 and 2 of Table 4 (the two the table shows), one MSHR.
+	mk t5 <<-EOF
+	K 1 table5 4 0 8
+	0 0 0 0 load 0x000 0x1 4 0
+	0 0 2 0 load 0x080 0x1 4 1
+	0 0 0 1 load 0x000 0x1 4 2
+	0 0 2 1 load 0x080 0x1 4 3
+	EOF
+	gc-l1 $SEED --hit-latency 0 --miss-latency 2 --mshr 1 --mshr-per-warp 1 \
+		--stats "$T/s.json" "$T/t5.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	# time 0: thread 0 misses on line 0 (the MSHR taken, effect at 2);
+	# time 1: thread 2 needs a second MSHR: cancelled, to the back;
+	# time 2: line 0 arrives, its MSHR is free; thread 0 (ready at 2 and
+	#   ahead of the cancelled thread 2) hits line 0, as in the table;
+	# time 3: thread 2 re-issues: a miss, effect at 5, as in the table.
+	# The table then has thread 2 issue instruction 1 at time 4, merged
+	# into its own in-flight line 1 (effect 6).  That cannot follow from
+	# this model: a warp waits for its slowest request (§4.5) before it
+	# issues again, and the two threads the table leaves out would have
+	# taken times 1 and 3 (with all four threads there is no cancel at
+	# all: thread 1 merges into line 0, the MSHR is free again at 2).
+	# Here thread 2 issues at 5, when line 1 has arrived: a hit.
+	printf '%s\n' "0x0 0 miss/compulsory" "0x0 2 hit" "0x80 3 miss/mshr" "0x80 5 hit" >"$T/want"
+	diff "$T/want" "$T/got"
+	expect_eq "$(jget "$T/s.json" mshr_stalls)" 1
+	expect_eq "$(jget "$T/s.json" classes.mshr)" 1
+	# all four threads: no stall
+	table2
+	gc-l1 $SEED --hit-latency 0 --miss-latency 2 --mshr 1 --mshr-per-warp 1 \
+		--stats "$T/s4.json" "$T/t2.gcs" >/dev/null
+	expect_eq "$(jget "$T/s4.json" mshr_stalls)" 0
+	expect_eq "$(jget "$T/s4.json" classes.latency)" 2
+}
+
+@test "timing: an instruction wider than the per-warp MSHR limit issues in parts" {
+	# one load instruction touching 8 lines; 6 MSHRs a warp
+	{
+		echo "K 1 wide 32 0 8"
+		for i in 0 1 2 3 4 5 6 7; do echo "0 0 0 0 load $((i * 128)) 0x1 4 0"; done
+	} | mk w
+	gc-l1 --timing --emit all --sigma 0 --miss-latency 100 --mshr-per-warp 6 \
+		--stats "$T/s.json" "$T/w.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $5, $6 }' | uniq -c | awk '{ print $1, $2, $3 }' >"$T/got"
+	printf '%s\n' "6 0 miss/compulsory" "2 100 miss/mshr" >"$T/want"
+	diff "$T/want" "$T/got"
+	expect_eq "$(jget "$T/s.json" cycles)" 200
+	# merges per entry: 2 warps on one line with --mshr-merge 1
+	mk m <<-EOF
+	K 1 merge 64 0 8
+	0 0 0 0 load 0x000 0x1 4 0
+	0 0 1 0 load 0x000 0x1 4 1
+	EOF
+	gc-l1 --timing --emit all --sigma 0 --miss-latency 50 --mshr-merge 1 "$T/m.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $5, $6 }' >"$T/got"
+	printf '%s\n' "0 miss/compulsory" "50 hit" >"$T/want"
+	diff "$T/want" "$T/got"
+}
+
+@test "timing: miss latencies are seeded: same seed same output, another seed differs" {
+	gc-gen rowcopy -n 64 | gc-sched | gc-coalesce >"$T/r.gcs"
+	gc-l1 --timing --emit all --seed 7 "$T/r.gcs" >"$T/a.gcs"
+	gc-l1 --timing --emit all --seed 7 "$T/r.gcs" >"$T/b.gcs"
+	cmp "$T/a.gcs" "$T/b.gcs"
+	gc-l1 --timing --emit all --seed 8 "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/c"
+	gc-stats --dump "$T/a.gcs" | grep -v '^#' >"$T/a"
+	! cmp -s "$T/a" "$T/c"
+	# sigma 0: every miss costs lambda_min exactly, whatever the seed
+	gc-l1 --timing --sigma 0 --seed 1 --stats "$T/s1.json" "$T/r.gcs" >"$T/d.gcs"
+	gc-l1 --timing --sigma 0 --seed 2 --stats "$T/s2.json" "$T/r.gcs" | cmp - "$T/d.gcs" ||
+		[ "$(gc-stats --dump "$T/d.gcs" | grep -v '^#' | md5sum)" = \
+		  "$(gc-l1 --timing --sigma 0 --seed 2 "$T/r.gcs" | gc-stats --dump | grep -v '^#' | md5sum)" ]
+}
+
+@test "timing: a warp whose requests come after --window records is an error" {
+	{
+		echo "K 1 gap 64 0 8"
+		echo "0 0 0 0 load 0x000 0x1 4 0"
+		for i in $(seq 1 20); do echo "0 0 1 $i load $((i * 128)) 0x1 4 $i"; done
+		echo "0 0 0 1 load 0x000 0x1 4 30"
+	} | mk gap
+	sh_status 1 "gc-l1 --timing --window 5 '$T/gap.gcs' >/dev/null"
+	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap.gcs: record 24: block 0 warp 0 has a request after the timing model ended it (no request of it in 5 records); raise --window"
+	gc-l1 --timing --window 64 "$T/gap.gcs" >/dev/null
+}
+
+# ---- seed 000 §5.1, Fig. 7: the Fermi hash ------------------------------------
+
+@test "seed 000 Fig. 7: strided loops miss 50% or 100% as the hashed set bits predict" {
+	# The prediction, worked apart from gc-l1: set bit j of the Fermi hash
+	# is address bit 7+j XOR one of bits 13, 14, 15, 17, 19 (16 KB, 32
+	# sets).  N = 2^n loads at stride 2^s vary address bits s..s+n-1; a
+	# set bit varies when either of its two address bits does.  With k
+	# varied set bits each set gets N / 2^k lines: 4 ways hold them when
+	# that is at most 4, and the second loop hits (50%), else every load
+	# misses (100%).
+	fails=0
+	for s in 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		for n in 2 3 4 5 6 7 8; do
+			N=$((1 << n))
+			want=$(awk -v s=$s -v n=$n 'BEGIN {
+				split("13 14 15 17 19", hi, " "); k = 0
+				for (j = 0; j < 5; j++) {
+					lo = 7 + j; h = hi[j + 1]
+					if ((lo >= s && lo < s + n) || (h >= s && h < s + n)) k++
+				}
+				print (2 ^ n / 2 ^ k <= 4) ? 2 ^ n : 2 ^ (n + 1) }')
+			gc-gen strided --loads $N --stride $((1 << s)) | gc-sched | gc-coalesce |
+				gc-l1 --stats "$T/s.json" >/dev/null
+			got=$(jget "$T/s.json" misses)
+			if [ "$got" != "$want" ]; then
+				echo "stride 2^$s, $N loads: $got misses, predicted $want" >&2
+				fails=$((fails + 1))
+			fi
+		done
+	done
+	[ "$fails" -eq 0 ]
+	# the figure's example: stride 2^12, 128 loads: 4 set bits vary, 100%
+	gc-gen strided --loads 128 --stride 4096 | gc-sched | gc-coalesce | gc-l1 --stats "$T/s.json" >/dev/null
+	expect_eq "$(jget "$T/s.json" hit_rate)" 0
+	# a linear index would fit them: 128 lines over 1 set bit (bit 12 is
+	# not used with 32 sets) -- no, bits 12-18 give linear set bits 5-11:
+	# none, so one set holds all 128 lines and everything misses too;
+	# with stride 2^7 the linear index spreads 32 loads over 32 sets.
+	gc-gen strided --loads 32 --stride 128 | gc-sched | gc-coalesce |
+		gc-l1 --index linear --stats "$T/s.json" >/dev/null
+	expect_eq "$(jget "$T/s.json" misses)" 32
+}
+
+# ---- one set: misses are the reuse distances >= lines --------------------------
+
+@test "one set of L ways: misses = requests with reuse distance >= L (and gc-rd agrees)" {
+	gc-gen gather -n 2048 | gc-sched | gc-coalesce >"$T/g.gcs"
+	gc-stats --dump "$T/g.gcs" >"$T/g.csv"
+	for L in 1 4 8 32 100; do
+		# naive LRU stack per SM, on line addresses
+		want=$(awk -F, -v L=$L '/^#/ || ($8 != "load" && $8 != "store") { next }
+			{ sm = $2; a = $10; n = cnt[sm]; d = -1
+			  for (i = n; i >= 1; i--) if (st[sm, i] == a) { d = n - i; break }
+			  if (d < 0) { n++; cnt[sm] = n; i = n }
+			  else for (j = i; j < n; j++) st[sm, j] = st[sm, j + 1]
+			  st[sm, n] = a
+			  if (d < 0 || d >= L) m++ }
+			END { print m + 0 }' "$T/g.csv")
+		gc-l1 --sector 128 --sets 1 --ways $L --index linear --stats "$T/s.json" "$T/g.gcs" >/dev/null
+		expect_eq "$(jget "$T/s.json" misses)" "$want" "misses with $L ways"
+		# fully associative: no conflict misses; the rest are capacity
+		expect_eq "$(jget "$T/s.json" classes.conflict)" 0
+		expect_eq $(($(jget "$T/s.json" classes.compulsory) + $(jget "$T/s.json" classes.capacity))) "$want"
+		if command -v gc-rd >/dev/null && [ $L -le 32 ]; then
+			rd=$(gc-rd --by sm --mrc "$T/g.gcs" | awk -F, -v L=$L '$1 == L { print $2 }')
+			expect_eq "$rd" "$want" "gc-rd misses with $L lines"
+		fi
+	done
+}
+
+@test "classification: conflict misses are hits of the fully associative shadow" {
+	# 2 sets x 1 way: lines 0 and 2 share set 0; line 1 is alone in set 1.
+	# 0 2 0 2: compulsory, compulsory, conflict, conflict (2 lines fit).
+	# then 0 1 3 5 0: 1, 3, 5 compulsory; 0 is at distance 3 >= 2: capacity.
+	mk c <<-EOF
+	K 1 k 32 0 8
+	0 0 0 0 load 0x000 0x1 4
+	0 0 0 1 load 0x100 0x1 4
+	0 0 0 2 load 0x000 0x1 4
+	0 0 0 3 load 0x100 0x1 4
+	0 0 0 4 load 0x080 0x1 4
+	0 0 0 5 load 0x180 0x1 4
+	0 0 0 6 load 0x280 0x1 4
+	0 0 0 7 load 0x000 0x1 4
+	EOF
+	gc-l1 --emit all --sector 128 --sets 2 --ways 1 --index linear "$T/c.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $6 }' | tr '\n' ' ' >"$T/got"
+	expect_eq "$(cat "$T/got")" "miss/compulsory miss/compulsory miss/conflict miss/conflict miss/compulsory miss/compulsory miss/compulsory miss/capacity "
+}
+
+@test "sectors: a sector miss fetches only the missing sectors; masks in L1 sectors" {
+	mk s <<-EOF
+	K 1 k 32 0 8
+	0 0 0 0 load 0x1000 0x1 32
+	0 0 0 1 load 0x1000 0x3 64
+	0 0 0 2 load 0x1000 0x3 64
+	0 0 0 3 load 0x1000 0xf 128
+	EOF
+	gc-l1 $SMALL --stats "$T/s.json" "$T/s.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $1, $2, $3, $4 }' >"$T/got"
+	printf '%s\n' "load 0x1000 0x1 32" "load 0x1000 0x2 32" "load 0x1000 0xc 64" >"$T/want"
+	diff "$T/want" "$T/got"
+	expect_eq "$(jget "$T/s.json" sector_misses)" 2
+	expect_eq "$(jget "$T/s.json" hits)" 1
+	# an unsectored L1 (Fermi: one 128-byte sector) fetches whole lines;
+	# the masks still count the stream's 32-byte sectors
+	gc-l1 "$T/s.gcs" >"$T/f.gcs"
+	rows "$T/f.gcs" | awk '{ print $1, $2, $3, $4 }' >"$T/got"
+	expect_eq "$(cat "$T/got")" "load 0x1000 0xf 128"
+	gc-stats --json "$T/f.gcs" | grep -q '"sector_size": "32",'
+}
+
+# ---- write policies, hand-worked ------------------------------------------------
+
+# The sequence of every policy test: lines A=0x1000, B=0x2000, C=0x3000 in
+# one set of 2 ways, 4 sectors of 32 bytes.
+#   1 store A s0 32 B   2 load A s0   3 store A s0 32 B   4 store A s1 4 B
+#   (partial)   5 load A s0-1   6 load B   7 load C (evicts A)   8 load A s0
+policy_seq() {
+	mk p <<-EOF
+	K 1 k 32 0 8
+	0 0 0 0 store 0x1000 0x1 32
+	0 0 0 1 load  0x1000 0x1 32
+	0 0 0 2 store 0x1000 0x1 32
+	0 0 0 3 store 0x1000 0x2 4
+	0 0 0 4 load  0x1000 0x3 64
+	0 0 0 5 load  0x2000 0xf 128
+	0 0 0 6 load  0x3000 0xf 128
+	0 0 0 7 load  0x1000 0x1 32
+	EOF
+}
+
+# policy WRITE WALLOC "L2 requests" hits misses sector_misses writebacks
+policy() {
+	gc-l1 $SMALL --write "$1" --write-alloc "$2" --stats "$T/s.json" "$T/p.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ printf "%s%s %s %s %s", (NR > 1 ? ", " : ""), $1, $2, $3, $4 }' >"$T/got"
+	expect_eq "$(cat "$T/got")" "$3" "L2 requests of $1 $2"
+	expect_eq "$(jget "$T/s.json" hits) $(jget "$T/s.json" misses) $(jget "$T/s.json" sector_misses) $(jget "$T/s.json" to_l2.writebacks)" "$4" "hits misses sector-misses write-backs of $1 $2"
+	reads=$(rows "$T/o.gcs" | awk '$1 == "load" { n++; b += $4 } END { print n + 0, b + 0 }')
+	writes=$(rows "$T/o.gcs" | awk '$1 == "store" { n++; b += $4 } END { print n + 0, b + 0 }')
+	expect_eq "$reads" "$(jget "$T/s.json" to_l2.reads) $(jget "$T/s.json" to_l2.read_bytes)"
+	expect_eq "$writes" "$(jget "$T/s.json" to_l2.writes) $(jget "$T/s.json" to_l2.write_bytes)"
+}
+
+@test "write-through, no write-allocate: every store goes on; write misses allocate nothing" {
+	policy_seq
+	# 1 miss: write; 2 miss: read s0; 3 hit: write; 4 sector miss: write
+	# (s1 stays invalid); 5 sector miss: read s1; 6, 7 (A out, clean), 8
+	# (B out): reads
+	policy write-through no-write-allocate \
+		"store 0x1000 0x1 32, load 0x1000 0x1 32, store 0x1000 0x1 32, store 0x1000 0x2 4, load 0x1000 0x2 32, load 0x2000 0xf 128, load 0x3000 0xf 128, load 0x1000 0x1 32" \
+		"1 7 2 0"
+}
+
+@test "write-through, write-allocate: a full-sector write miss allocates; a partial one does not fill" {
+	policy_seq
+	# 1 allocates A with s0 valid (whole sector written); 2 hits; 3 hits;
+	# 4 writes 4 of s1's 32 bytes: not fetched, s1 stays invalid; 5 reads s1
+	policy write-through write-allocate \
+		"store 0x1000 0x1 32, store 0x1000 0x1 32, store 0x1000 0x2 4, load 0x1000 0x2 32, load 0x2000 0xf 128, load 0x3000 0xf 128, load 0x1000 0x1 32" \
+		"2 6 2 0"
+}
+
+@test "write-through, fetch-on-write: a partial write miss fetches its sector first" {
+	policy_seq
+	# 4 fetches s1 (read), then writes through; 5 hits
+	policy write-through fetch-on-write \
+		"store 0x1000 0x1 32, store 0x1000 0x1 32, load 0x1000 0x2 32, store 0x1000 0x2 4, load 0x2000 0xf 128, load 0x3000 0xf 128, load 0x1000 0x1 32" \
+		"3 5 1 0"
+}
+
+@test "write-back, no write-allocate: hits turn dirty; misses go on; eviction writes back" {
+	policy_seq
+	# 1 miss: written on; 2 miss: read; 3 hit: s0 dirty, nothing to L2;
+	# 4 sector miss: written on; 5 read s1; 7 evicts A: s0 written back
+	policy write-back no-write-allocate \
+		"store 0x1000 0x1 32, load 0x1000 0x1 32, store 0x1000 0x2 4, load 0x1000 0x2 32, load 0x2000 0xf 128, store 0x1000 0x1 32, load 0x3000 0xf 128, load 0x1000 0x1 32" \
+		"1 7 2 1"
+	# the write-back is flagged in the annotated stream (on load C)
+	gc-l1 $SMALL --write write-back --emit all "$T/p.gcs" >"$T/a.gcs"
+	expect_eq "$(rows "$T/a.gcs" | awk 'NR == 7 { print $6 }')" "miss/compulsory+wb"
+}
+
+@test "write-back, write-allocate: the partial write goes on, the full one stays dirty" {
+	policy_seq
+	policy write-back write-allocate \
+		"store 0x1000 0x2 4, load 0x1000 0x2 32, load 0x2000 0xf 128, store 0x1000 0x1 32, load 0x3000 0xf 128, load 0x1000 0x1 32" \
+		"2 6 2 1"
+}
+
+@test "write-back, fetch-on-write: nothing written until the eviction writes both sectors" {
+	policy_seq
+	policy write-back fetch-on-write \
+		"load 0x1000 0x2 32, load 0x2000 0xf 128, store 0x1000 0x3 64, load 0x3000 0xf 128, load 0x1000 0x1 32" \
+		"3 5 1 1"
+}
+
+@test "write-evict: a write hit invalidates the line; stores always go on" {
+	policy_seq
+	# 3 hits and evicts A; 4 misses (no line); 5 misses and reads s0-1
+	policy write-evict no-write-allocate \
+		"store 0x1000 0x1 32, load 0x1000 0x1 32, store 0x1000 0x1 32, store 0x1000 0x2 4, load 0x1000 0x3 64, load 0x2000 0xf 128, load 0x3000 0xf 128, load 0x1000 0x1 32" \
+		"1 7 0 0"
+}
+
+@test "local-write-back: local stores are written back, global ones written through" {
+	mk lw <<-EOF
+	K 1 k 32 0 8
+	0 0 0 0 load 0x1000 0x1 32 0 local
+	0 0 0 1 store 0x1000 0x1 32 0 local
+	0 0 0 2 load 0x2000 0x1 32 0 global
+	0 0 0 3 store 0x2000 0x1 32 0 global
+	EOF
+	gc-l1 $SMALL --write local-write-back --kernel-boundary keep "$T/lw.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ printf "%s %s %s;", $1, $2, $3 }' >"$T/got"
+	expect_eq "$(cat "$T/got")" "load 0x1000 0x1;load 0x2000 0x1;store 0x2000 0x1;"
+	# flushed at the kernel's end: the dirty local sector is written back
+	gc-l1 $SMALL --write local-write-back --stats "$T/s.json" "$T/lw.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ printf "%s %s %s;", $1, $2, $3 }' >"$T/got"
+	expect_eq "$(cat "$T/got")" "load 0x1000 0x1;load 0x2000 0x1;store 0x2000 0x1;store 0x1000 0x1;"
+	expect_eq "$(jget "$T/s.json" to_l2.writebacks)" 1
+}
+
+@test "bypass: atomics, cache-global loads, --skip-global, constant go on; shared stays" {
+	mk b <<-EOF
+	K 1 k 32 0 8
+	0 0 0 0 atomic 0x1000 0x1 4
+	0 0 0 1 load 0x2000 0x1 4 0 global 1
+	0 0 0 2 load 0x2000 0x1 4 0 global 1
+	0 0 0 3 load 0x3000 0x1 4 0 shared
+	0 0 0 4 load 0x4000 0x1 4 0 const
+	0 0 0 5 load 0x5000 0x1 4 0 global
+	0 0 0 6 load 0x5000 0x1 4 0 global
+	EOF
+	gc-l1 $SMALL --stats "$T/s.json" "$T/b.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ printf "%s %s;", $1, $2 }' >"$T/got"
+	expect_eq "$(cat "$T/got")" "atomic 0x1000;load 0x2000;load 0x2000;load 0x4000;load 0x5000;"
+	expect_eq "$(jget "$T/s.json" bypassed) $(jget "$T/s.json" shared) $(jget "$T/s.json" hits) $(jget "$T/s.json" misses)" "4 1 1 1"
+	expect_eq "$(jget "$T/s.json" to_l2.atomics)" 1
+	gc-l1 $SMALL --emit all "$T/b.gcs" >"$T/a.gcs"
+	rows "$T/a.gcs" | awk '{ printf "%s;", $6 }' >"$T/got"
+	expect_eq "$(cat "$T/got")" "+bypass;+bypass;+bypass;;+bypass;miss/compulsory;hit;"
+	gc-l1 $SMALL --skip-global yes --stats "$T/s.json" "$T/b.gcs" >/dev/null
+	expect_eq "$(jget "$T/s.json" bypassed) $(jget "$T/s.json" misses)" "6 0"
+}
+
+# ---- kernels: carve-out and boundaries ---------------------------------------------
+
+@test "adaptive L1: each kernel's carve-out sets its L1 size (seed 003 formula 7)" {
+	# volta-v100: 128 KB unified, shared options 0 8 16 32 64 96 KB, 4 sets
+	# of 128-byte lines, ways scale.  256 threads, 32 registers:
+	#   no shared memory: 0 KB shared, L1 128 KB (256 ways);
+	#   20 KB a block: 4 blocks at 96 KB need 80 KB -> 96 KB, L1 32 KB;
+	#   4 KB a block: 8 blocks (the thread limit) need 32 KB -> L1 96 KB.
+	mk v <<-EOF
+	K 1 none 256 0 32
+	0 0 0 0 load 0x1000 0x1 4
+	K 2 big 256 20480 32
+	0 0 0 0 load 0x1000 0x1 4
+	K 3 small 256 4096 32
+	0 0 0 0 load 0x1000 0x1 4
+	EOF
+	gc-l1 --gpu volta-v100 --stats "$T/s.json" "$T/v.gcs" >/dev/null
+	for k in 0 1 2; do
+		echo "$(jget "$T/s.json" kernels.$k.l1_size) $(jget "$T/s.json" kernels.$k.l1_ways) $(jget "$T/s.json" kernels.$k.shmem_per_sm) $(jget "$T/s.json" kernels.$k.active_blocks)"
+	done >"$T/got"
+	printf '%s\n' "131072 256 0 8" "32768 64 98304 4" "98304 192 32768 8" >"$T/want"
+	diff "$T/want" "$T/got"
+	# a fixed carve-out keeps the preset's L1
+	gc-l1 --gpu volta-v100 --carveout fixed --stats "$T/s.json" "$T/v.gcs" >/dev/null 2>&1 ||
+		gc-l1 --gpu fermi-gtx470-48k --stats "$T/s.json" "$T/v.gcs" >/dev/null
+	expect_eq "$(jget "$T/s.json" kernels.1.l1_size)" "$(jget "$T/s.json" kernels.0.l1_size)"
+}
+
+@test "kernel boundaries: flush (the default) empties the L1s, keep keeps them" {
+	mk k2 <<-EOF
+	K 1 a 32 0 8
+	0 0 0 0 load 0x1000 0xf 128
+	K 2 b 32 0 8
+	0 0 0 0 load 0x1000 0xf 128
+	EOF
+	gc-l1 --stats "$T/s.json" "$T/k2.gcs" >/dev/null
+	expect_eq "$(jget "$T/s.json" hits) $(jget "$T/s.json" classes.compulsory)" "0 2"
+	gc-l1 --kernel-boundary keep --stats "$T/s.json" "$T/k2.gcs" >/dev/null
+	expect_eq "$(jget "$T/s.json" hits) $(jget "$T/s.json" kernels.1.hits)" "1 1"
+	gc-l1 --timing --kernel-boundary keep --stats "$T/s.json" "$T/k2.gcs" >/dev/null
+	expect_eq "$(jget "$T/s.json" hits)" 1
+}
+
+# ---- conservation, order, determinism, end to end ------------------------------------
+
+@test "conservation: requests = hits + misses + bypassed + shared; classes sum to misses; L2 stream = counts" {
+	gc-gen matmul -n 48 | gc-sched | gc-coalesce >"$T/m.gcs"
+	gc-gen stencil2d -n 64 | gc-sched --gpu volta-v100 | gc-coalesce >"$T/v.gcs"
+	for f in m v; do
+		for m in "" "--timing" "--write write-back --write-alloc fetch-on-write" \
+			"--timing --mshr 8 --mshr-per-warp 2"; do
+			gc-l1 $m --stats "$T/s.json" "$T/$f.gcs" >"$T/o.gcs"
+			gc-l1 $m --emit all "$T/$f.gcs" >"$T/a.gcs"
+			req=$(jget "$T/s.json" requests)
+			expect_eq "$req" "$(gc-stats --json "$T/$f.gcs" | awk '/"records":/ { gsub(/[^0-9]/, ""); print; exit }')"
+			expect_eq "$req" "$(($(jget "$T/s.json" hits) + $(jget "$T/s.json" misses) + $(jget "$T/s.json" bypassed) + $(jget "$T/s.json" shared)))"
+			cls=0
+			for c in compulsory capacity conflict latency mshr; do
+				cls=$((cls + $(jget "$T/s.json" classes.$c)))
+			done
+			expect_eq "$cls" "$(jget "$T/s.json" misses)" "classes of $f $m"
+			# the L2 stream holds exactly the counted reads and writes
+			expect_eq "$(rows "$T/o.gcs" | awk '$1 == "load" { r++ } $1 == "store" { w++ } END { print r + 0, w + 0 }')" \
+				"$(jget "$T/s.json" to_l2.reads) $(jget "$T/s.json" to_l2.writes)"
+			# the annotated stream: every request once, results as counted
+			expect_eq "$(rows "$T/a.gcs" | wc -l)" "$req"
+			expect_eq "$(rows "$T/a.gcs" | awk '$6 ~ /^hit/ { h++ } $6 ~ /miss/ { m++ } END { print h + 0, m + 0 }')" \
+				"$(jget "$T/s.json" hits) $(jget "$T/s.json" misses)"
+			# timestamps never decrease (the reader checks it)
+			gc-stats "$T/o.gcs" >/dev/null
+			gc-stats "$T/a.gcs" >/dev/null
+		done
+	done
+	# without --timing the L1 is functional: the timing model with one
+	# warp, zero latencies and plenty of MSHRs gives the same outcomes
+	gc-gen strided --loads 200 --stride 384 | gc-sched | gc-coalesce >"$T/s.gcs"
+	gc-l1 --emit all "$T/s.gcs" | gc-stats --dump | awk -F, '!/^#/ { print $10, $14 }' >"$T/f"
+	gc-l1 --emit all --timing --hit-latency 0 --miss-latency 0 --sigma 0 "$T/s.gcs" |
+		gc-stats --dump | awk -F, '!/^#/ { print $10, $14 }' >"$T/t"
+	diff "$T/f" "$T/t"
+}
+
+@test "end to end: gc-gen | gc-sched | gc-coalesce | gc-l1 | gc-l2 runs, deterministic" {
+	gc-gen rowcopy -n 128 | gc-sched | gc-coalesce >"$T/r.gcs"
+	mkdir "$T/1" "$T/2"
+	(cd "$T/1" && gc-l1 --timing --stats s.json ../r.gcs >a.gcs)
+	(cd "$T/2" && gc-l1 --timing --stats s.json ../r.gcs >a.gcs)
+	cmp "$T/1/a.gcs" "$T/2/a.gcs"
+	cmp "$T/1/s.json" "$T/2/s.json"
+	cp "$T/1/s.json" "$T/s1.json"
+	cp "$T/1/a.gcs" "$T/a.gcs"
+	[ "$(jget "$T/s1.json" cycles)" -gt 0 ]
+	if command -v gc-l2 >/dev/null; then
+		gc-l2 "$T/a.gcs" >/dev/null
+	fi
+	# -v prints the same counts readably
+	gc-l1 -v "$T/r.gcs" 2>"$T/err" >/dev/null
+	gc-l1 --stats "$T/s.json" "$T/r.gcs" >/dev/null
+	expect_match "$(sed -n 2p "$T/err")" "^gc-l1: requests $(jget "$T/s.json" requests): hits $(jget "$T/s.json" hits), misses $(jget "$T/s.json" misses) "
+	grep -q "^gc-l1: pc 0x" "$T/err"
+}
+
+@test "timing: skipping the steps of blocked warps changes nothing (GC_L1_STEP_ALL)" {
+	gc-gen rowcopy -n 128 | gc-sched | gc-coalesce >"$T/r.gcs"
+	gc-gen matmul -n 32 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/m.gcs"
+	for f in r m; do
+		for m in "" "--mshr 4 --mshr-per-warp 2" "--mshr 16 --mshr-per-warp 4 --mshr-kind sector-assoc" \
+			"--mshr-merge 2 --hit-latency 3"; do
+			gc-l1 --timing --emit all $m --stats "$T/s.json" "$T/$f.gcs" >"$T/a.gcs"
+			mv "$T/s.json" "$T/a.json"
+			GC_L1_STEP_ALL=1 gc-l1 --timing --emit all $m --stats "$T/s.json" "$T/$f.gcs" >"$T/b.gcs"
+			cmp "$T/a.gcs" "$T/b.gcs"
+			diff "$T/a.json" "$T/s.json"
+		done
+	done
+	# the second case stalls a lot: the skipping is exercised
+	gc-l1 --timing --mshr 4 --mshr-per-warp 2 --stats "$T/s.json" "$T/r.gcs" >/dev/null
+	[ "$(jget "$T/s.json" mshr_stalls)" -gt 1000 ]
+}
+
+@test "timing: sector MSHRs count sectors; a merge adds the sectors the miss lacks" {
+	# 4 sector MSHR entries: warp 0 misses on sectors 0-1 of line 0 (2
+	# entries), warp 1 asks for sectors 0-3 of it: it merges and adds
+	# sectors 2-3 (2 more entries, a read of them), warp 2 misses on line 1
+	# (1 sector): no entry left, cancelled until line 0 returns at 100.
+	mk s <<-EOF
+	K 1 k 96 0 8
+	0 0 0 0 load 0x000 0x3 64 0
+	0 0 1 0 load 0x000 0xf 128 1
+	0 0 2 0 load 0x080 0x1 32 2
+	EOF
+	gc-l1 --timing --emit all --sigma 0 --miss-latency 100 --mshr 4 --mshr-per-warp 4 --sector 32 \
+		--mshr-kind sector-assoc --stats "$T/s.json" "$T/s.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	printf '%s\n' "0x0 0 miss/compulsory" "0x0 1 miss/latency" "0x80 100 miss/mshr" >"$T/want"
+	diff "$T/want" "$T/got"
+	gc-l1 --timing --sigma 0 --miss-latency 100 --mshr 4 --mshr-per-warp 4 --sector 32 \
+		--mshr-kind sector-assoc "$T/s.gcs" >"$T/l2.gcs"
+	rows "$T/l2.gcs" | awk '{ print $1, $2, $3, $5 }' >"$T/got"
+	printf '%s\n' "load 0x0 0x3 0" "load 0x0 0xc 1" "load 0x80 0x1 100" >"$T/want"
+	diff "$T/want" "$T/got"
+	expect_eq "$(jget "$T/s.json" merged)" 1
+	expect_eq "$(jget "$T/s.json" mshr_stalls)" 98
+}
+
+@test "adaptive L1 with --kernel-boundary keep: a resize writes dirty sectors back in the new kernel" {
+	mk v <<-EOF
+	K 1 a 256 0 32
+	0 0 0 0 store 0x1000 0xf 128 0 local
+	K 2 b 256 20480 32
+	0 0 0 0 load 0x1000 0xf 128 0 local
+	EOF
+	for m in "" "--timing"; do
+		gc-l1 --gpu volta-v100 --write write-back --kernel-boundary keep $m \
+			--stats "$T/s.json" "$T/v.gcs" >"$T/o.gcs"
+		gc-stats --dump "$T/o.gcs" | awk -F, '!/^#/ && $1 != "" && $1 != "kernel" {
+			print $1 "," $8 "," $10 "," $12 }' >"$T/got"
+		# kernel 1 keeps its dirty line; kernel 2's smaller L1 is a new
+		# cache: the line is written back inside kernel 2, then read
+		printf '%s\n' "1,kbegin,," "1,kend,," "2,kbegin,," "2,store,0x1000,0xf" \
+			"2,load,0x1000,0xf" "2,kend,," >"$T/want"
+		diff "$T/want" "$T/got" || { cat "$T/got"; false; }
+		expect_eq "$(jget "$T/s.json" to_l2.writebacks)" 1
+	done
+}
