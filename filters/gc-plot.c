@@ -1,0 +1,611 @@
+/*
+ * gc-plot - draw a CSV table (gc-stats --merge, examples/sweep, gc-rd
+ * --csv) as an SVG picture: line plots, grouped bars or a heat-map.
+ *
+ * Reads: CSV with a header row (RFC 4180 quoting, one record a line).
+ * Writes: one SVG document.
+ *
+ * The whole table is read first (sweep tables are small); rows can be
+ * selected with --where; series come from several --y columns or from
+ * the distinct values of a --by column.
+ */
+#include "lines.h"
+#include "plot.h"
+#include "prog.h"
+#include "svg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+	"Usage: gc-plot [options] [file]\n"
+	"Draw a CSV table as an SVG picture: lines, grouped bars or a heat-map.\n"
+	"\n"
+	"      --kind K         line (default), bar or heat\n"
+	"      --x COL          the x column (numbers, or categories in table order)\n"
+	"      --y COL[,COL...] the y column(s): one series each (heat: the row column)\n"
+	"      --by COL         one series per distinct value of COL (with one --y)\n"
+	"      --z COL          heat: the value column\n"
+	"      --where COL=VAL  keep the rows whose COL is VAL (repeatable, all must hold)\n"
+	"      --logx, --logy   logarithmic axes\n"
+	"      --title T        the picture's title\n"
+	"      --xlabel T       x axis label (default: the column name)\n"
+	"      --ylabel T       y axis label (default: the column name(s))\n"
+	"      --size WxH       picture size in pixels (default 720x440)\n"
+	"  -o, --output FILE    write to FILE (default: stdout)\n"
+	"  -q, --quiet          no warnings\n"
+	"  -v, --verbose        say what was drawn on stderr\n"
+	"  -h, --help           show this help and exit\n"
+	"  -V, --version        show versions and exit\n";
+
+enum { OPT_KIND = GC_OPT_TOOL, OPT_X, OPT_Y, OPT_BY, OPT_Z, OPT_WHERE, OPT_LOGX, OPT_LOGY,
+       OPT_TITLE, OPT_XLABEL, OPT_YLABEL, OPT_SIZE };
+enum kind { K_LINE, K_BAR, K_HEAT };
+
+#define MAX_Y 16
+#define MAX_WHERE 16
+#define MAX_SERIES 64
+
+struct cmdline {
+	gc_common c;
+	const char *input;
+	enum kind kind;
+	const char *x, *by, *z;
+	char *ycols[MAX_Y];
+	int ny;
+	char *where_col[MAX_WHERE], *where_val[MAX_WHERE];
+	int nwhere;
+	int logx, logy;
+	const char *title, *xlabel, *ylabel;
+	double width, height;
+};
+
+/* The table: a header and rows of fields, each row from one line. */
+struct table {
+	const char *name;
+	char **cols;
+	size_t ncols;
+	char ***rows;
+	char **bufs;        /* each row's text, which its fields point into */
+	uint64_t *lineno;
+	size_t nrows, cap;
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return d;
+}
+
+static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"output", required_argument, NULL, 'o'},
+		{"kind", required_argument, NULL, OPT_KIND},
+		{"x", required_argument, NULL, OPT_X},
+		{"y", required_argument, NULL, OPT_Y},
+		{"by", required_argument, NULL, OPT_BY},
+		{"z", required_argument, NULL, OPT_Z},
+		{"where", required_argument, NULL, OPT_WHERE},
+		{"logx", no_argument, NULL, OPT_LOGX},
+		{"logy", no_argument, NULL, OPT_LOGY},
+		{"title", required_argument, NULL, OPT_TITLE},
+		{"xlabel", required_argument, NULL, OPT_XLABEL},
+		{"ylabel", required_argument, NULL, OPT_YLABEL},
+		{"size", required_argument, NULL, OPT_SIZE},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	memset(cl, 0, sizeof *cl);
+	cl->width = 720;
+	cl->height = 440;
+	while ((c = gc_getopt(argc, argv, "hVqvo:", longopts)) != -1) {
+		if (gc_common_option(&cl->c, c, optarg, help))
+			continue;
+		switch (c) {
+		case OPT_KIND:
+			if (strcmp(optarg, "line") == 0)
+				cl->kind = K_LINE;
+			else if (strcmp(optarg, "bar") == 0)
+				cl->kind = K_BAR;
+			else if (strcmp(optarg, "heat") == 0)
+				cl->kind = K_HEAT;
+			else
+				gc_usage_error("--kind: '%s' is not line, bar or heat", optarg);
+			break;
+		case OPT_X: cl->x = optarg; break;
+		case OPT_BY: cl->by = optarg; break;
+		case OPT_Z: cl->z = optarg; break;
+		case OPT_Y:
+			for (char *s = strtok(optarg, ","); s; s = strtok(NULL, ",")) {
+				if (cl->ny == MAX_Y)
+					gc_usage_error("--y: more than %d columns", MAX_Y);
+				cl->ycols[cl->ny++] = s;
+			}
+			break;
+		case OPT_WHERE: {
+			char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg)
+				gc_usage_error("--where: '%s' is not COLUMN=VALUE", optarg);
+			if (cl->nwhere == MAX_WHERE)
+				gc_usage_error("--where: more than %d conditions", MAX_WHERE);
+			*eq = '\0';
+			cl->where_col[cl->nwhere] = optarg;
+			cl->where_val[cl->nwhere++] = eq + 1;
+			break;
+		}
+		case OPT_LOGX: cl->logx = 1; break;
+		case OPT_LOGY: cl->logy = 1; break;
+		case OPT_TITLE: cl->title = optarg; break;
+		case OPT_XLABEL: cl->xlabel = optarg; break;
+		case OPT_YLABEL: cl->ylabel = optarg; break;
+		case OPT_SIZE: {
+			unsigned w, h;
+			char extra;
+			if (sscanf(optarg, "%ux%u%c", &w, &h, &extra) != 2 || w < 200 || h < 150 ||
+			    w > 10000 || h > 10000)
+				gc_usage_error("--size: '%s' is not WxH from 200x150 to 10000x10000",
+					       optarg);
+			cl->width = w;
+			cl->height = h;
+			break;
+		}
+		default: gc_usage_error("unexpected option");
+		}
+	}
+	if (!cl->x)
+		gc_usage_error("--x COLUMN is required");
+	if (!cl->ny)
+		gc_usage_error("--y COLUMN is required");
+	if (cl->by && cl->ny > 1)
+		gc_usage_error("--by takes a single --y column");
+	if (cl->kind == K_HEAT) {
+		if (!cl->z)
+			gc_usage_error("--kind heat needs --z COLUMN");
+		if (cl->ny > 1 || cl->by)
+			gc_usage_error("--kind heat takes one --y column and no --by");
+		if (cl->logx || cl->logy)
+			gc_usage_error("--kind heat has no logarithmic axes");
+	} else if (cl->z) {
+		gc_usage_error("--z goes with --kind heat");
+	}
+	if (cl->kind == K_BAR && cl->logx)
+		gc_usage_error("--logx: bars have a categorical x axis");
+	cl->input = gc_one_input(argc, argv);
+}
+
+/* ---- reading the table ------------------------------------------------- */
+
+/* Split line (in place) into at most max fields; returns the count or -1
+ * with the problem in *why. */
+static long split(char *p, char **f, size_t max, const char **why)
+{
+	size_t n = 0;
+	for (;;) {
+		if (n == max) {
+			*why = "more fields than the header row";
+			return -1;
+		}
+		if (*p == '"') {
+			char *o = ++p;
+			f[n++] = o;
+			for (;;) {
+				if (!*p) {
+					*why = "unterminated quoted field";
+					return -1;
+				}
+				if (*p == '"') {
+					if (p[1] == '"') {
+						*o++ = '"';
+						p += 2;
+						continue;
+					}
+					p++;
+					break;
+				}
+				*o++ = *p++;
+			}
+			*o = '\0';
+			if (*p && *p != ',') {
+				*why = "text after a closing quote";
+				return -1;
+			}
+		} else {
+			f[n++] = p;
+			while (*p && *p != ',')
+				p++;
+		}
+		if (!*p)
+			return (long)n;
+		*p++ = '\0';
+	}
+}
+
+static void read_table(struct table *t, const char *path)
+{
+	memset(t, 0, sizeof *t);
+	gc_lines *l = gc_lines_open(path);
+	if (!l)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (gc_lines_failed(l))
+		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(l));
+	t->name = xstrdup(gc_lines_name(l));
+	char *line;
+	long len;
+	char **f = NULL;
+	const char *why;
+	while ((len = gc_lines_next(l, &line)) >= 0) {
+		if (len == 0)
+			continue;
+		if (!t->cols) {
+			size_t max = 1;
+			for (char *q = line; *q; q++)
+				max += *q == ',';
+			f = xrealloc(NULL, max * sizeof *f);
+			long n = split(line, f, max, &why);
+			if (n < 0)
+				gc_die(GC_EXIT_DATA, "%s:%llu: header row: %s", t->name,
+				       (unsigned long long)gc_lines_number(l), why);
+			t->ncols = (size_t)n;
+			t->cols = xrealloc(NULL, t->ncols * sizeof *t->cols);
+			for (size_t i = 0; i < t->ncols; i++)
+				t->cols[i] = xstrdup(f[i]);
+			continue;
+		}
+		char *copy = xstrdup(line);
+		long n = split(copy, f, t->ncols, &why);
+		if (n >= 0 && (size_t)n != t->ncols) {
+			why = "fewer fields than the header row";
+			n = -1;
+		}
+		if (n < 0)
+			gc_die(GC_EXIT_DATA, "%s:%llu: %s", t->name,
+			       (unsigned long long)gc_lines_number(l), why);
+		if (t->nrows == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 256;
+			t->rows = xrealloc(t->rows, t->cap * sizeof *t->rows);
+			t->lineno = xrealloc(t->lineno, t->cap * sizeof *t->lineno);
+			t->bufs = xrealloc(t->bufs, t->cap * sizeof *t->bufs);
+		}
+		char **row = xrealloc(NULL, t->ncols * sizeof *row);
+		memcpy(row, f, t->ncols * sizeof *row);
+		t->rows[t->nrows] = row;
+		t->bufs[t->nrows] = copy;
+		t->lineno[t->nrows++] = gc_lines_number(l);
+	}
+	if (len == -2)
+		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(l));
+	if (!t->cols)
+		gc_die(GC_EXIT_DATA, "%s: empty input (no header row)", t->name);
+	free(f);
+	gc_lines_close(l);
+}
+
+static int column(const struct table *t, const char *opt, const char *name)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i], name) == 0)
+			return (int)i;
+	gc_usage_error("%s: no column '%s' in %s", opt, name, t->name);
+}
+
+/* A number, or NAN for an empty field; a malformed one is an error. */
+static double number(const struct table *t, size_t r, int col)
+{
+	const char *s = t->rows[r][col];
+	if (!*s)
+		return NAN;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*end || errno || !isfinite(v))
+		gc_die(GC_EXIT_DATA, "%s:%llu: column %s: '%s' is not a number", t->name,
+		       (unsigned long long)t->lineno[r], t->cols[col], s);
+	return v;
+}
+
+static int is_number(const char *s)
+{
+	char *end;
+	if (!*s)
+		return 0;
+	double v = strtod(s, &end);
+	return !*end && isfinite(v);
+}
+
+/* Distinct values of a column over the kept rows, in table order. */
+struct cats {
+	const char **v;
+	size_t n;
+};
+
+static size_t cat_index(struct cats *c, const char *s, int add)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->v[i], s) == 0)
+			return i;
+	if (!add)
+		return (size_t)-1;
+	c->v = xrealloc(c->v, (c->n + 1) * sizeof *c->v);
+	c->v[c->n] = s;
+	return c->n++;
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+struct point {
+	double x, y;
+};
+
+static int by_x(const void *a, const void *b)
+{
+	double d = ((const struct point *)a)->x - ((const struct point *)b)->x;
+	return d < 0 ? -1 : d > 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cmdline cl;
+	struct table t;
+
+	gc_prog_init("gc-plot", argc, argv);
+	parse_cmdline(argc, argv, &cl);
+	read_table(&t, cl.input);
+
+	/* Columns and the kept rows. */
+	int xc = column(&t, "--x", cl.x);
+	int yc[MAX_Y];
+	for (int i = 0; i < cl.ny; i++)
+		yc[i] = column(&t, "--y", cl.ycols[i]);
+	int bc = cl.by ? column(&t, "--by", cl.by) : -1;
+	int zc = cl.z ? column(&t, "--z", cl.z) : -1;
+	int wc[MAX_WHERE];
+	for (int i = 0; i < cl.nwhere; i++)
+		wc[i] = column(&t, "--where", cl.where_col[i]);
+	size_t *keep = xrealloc(NULL, (t.nrows + 1) * sizeof *keep), nkeep = 0;
+	for (size_t r = 0; r < t.nrows; r++) {
+		int ok = 1;
+		for (int i = 0; i < cl.nwhere && ok; i++)
+			ok = strcmp(t.rows[r][wc[i]], cl.where_val[i]) == 0;
+		if (ok)
+			keep[nkeep++] = r;
+	}
+	if (!nkeep)
+		gc_die(GC_EXIT_DATA, "%s: no rows to plot%s", t.name,
+		       cl.nwhere ? " (none matches --where)" : "");
+
+	/* The x axis: numeric when every kept x is a number (lines only). */
+	int xnum = cl.kind == K_LINE;
+	for (size_t k = 0; k < nkeep && xnum; k++)
+		xnum = is_number(t.rows[keep[k]][xc]);
+	if (cl.logx && !xnum)
+		gc_usage_error("--logx: column %s holds values that are not numbers", cl.x);
+	struct cats xs = {0}, ys = {0}, series = {0};
+	for (size_t k = 0; k < nkeep; k++) {
+		if (!xnum)
+			cat_index(&xs, t.rows[keep[k]][xc], 1);
+		if (cl.kind == K_HEAT)
+			cat_index(&ys, t.rows[keep[k]][yc[0]], 1);
+		if (bc >= 0)
+			cat_index(&series, t.rows[keep[k]][bc], 1);
+	}
+	if (bc < 0 && cl.kind != K_HEAT)
+		for (int i = 0; i < cl.ny; i++)
+			cat_index(&series, cl.ycols[i], 1);
+	if (series.n > MAX_SERIES)
+		gc_die(GC_EXIT_DATA, "%s: %zu series (at most %d: narrow them with --where)", t.name,
+		       series.n, MAX_SERIES);
+
+	/* The picture is made in memory and written only when complete, so
+	 * a bad value met half-way leaves nothing on the output. */
+	char *pic = NULL;
+	size_t piclen = 0;
+	FILE *out = open_memstream(&pic, &piclen);
+	if (!out)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	gc_plot p;
+	char ylab[256];
+	if (!cl.ylabel) {
+		ylab[0] = '\0';
+		for (int i = 0; i < cl.ny; i++)
+			snprintf(ylab + strlen(ylab), sizeof ylab - strlen(ylab), "%s%s", i ? ", " : "",
+				 cl.ycols[i]);
+	}
+	const char *xl = cl.xlabel ? cl.xlabel : cl.x;
+	const char *yl = cl.ylabel ? cl.ylabel : ylab;
+	double legend = 0;
+	if (cl.kind == K_HEAT) {
+		legend = 90;
+	} else if (series.n > 1) {
+		size_t longest = 0;
+		for (size_t s = 0; s < series.n; s++)
+			if (strlen(series.v[s]) > longest)
+				longest = strlen(series.v[s]);
+		legend = 30 + 6.5 * (double)(longest > 30 ? 30 : longest);
+	}
+	gc_plot_begin(&p, out, cl.width, cl.height, cl.title, legend);
+	fputs("<style>.light { fill: white; }</style>\n", out);
+
+	if (cl.kind == K_HEAT) {
+		/* Cells: x categories x y categories, one value each. */
+		size_t nc = xs.n * ys.n;
+		double *cell = xrealloc(NULL, nc * sizeof *cell);
+		for (size_t i = 0; i < nc; i++)
+			cell[i] = NAN;
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t k = 0; k < nkeep; k++) {
+			size_t r = keep[k];
+			size_t i = cat_index(&xs, t.rows[r][xc], 0) * ys.n +
+				   cat_index(&ys, t.rows[r][yc[0]], 0);
+			double v = number(&t, r, zc);
+			if (isnan(v))
+				continue;
+			if (!isnan(cell[i]))
+				gc_die(GC_EXIT_DATA, "%s:%llu: a second %s for %s=%s, %s=%s (narrow "
+				       "the rows with --where)", t.name,
+				       (unsigned long long)t.lineno[r], cl.z, cl.x, t.rows[r][xc],
+				       cl.ycols[0], t.rows[r][yc[0]]);
+			cell[i] = v;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		gc_plot_axis_cat(&p.x, xl, xs.v, xs.n);
+		gc_plot_axis_cat(&p.y, yl, ys.v, ys.n);
+		gc_plot_frame(&p);
+		double bw = gc_plot_band(&p, 0), bh = gc_plot_band(&p, 1);
+		for (size_t xi = 0; xi < xs.n; xi++)
+			for (size_t yi = 0; yi < ys.n; yi++) {
+				double v = cell[xi * ys.n + yi];
+				double cx = gc_plot_x(&p, (double)xi), cy = gc_plot_y(&p, (double)yi);
+				char col[8], txt[64], tip[512];
+				if (isnan(v))
+					continue;
+				double u = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+				gc_plot_ramp(u, col);
+				gc_plot_num(v, txt, sizeof txt);
+				snprintf(tip, sizeof tip, "%s=%s %s=%s %s=%s", cl.x, xs.v[xi], cl.ycols[0],
+					 ys.v[yi], cl.z, txt);
+				gc_svg_rect(out, cx - bw / 2, cy - bh / 2, bw, bh, col, "cell", tip);
+				if (bw > 28 && bh > 14)
+					gc_svg_text(out, cx, cy + 4, "middle", 10, 0,
+						    strcmp(gc_plot_ramp_ink(u), "white") == 0 ? "value light"
+											     : "value",
+						    txt);
+			}
+		/* The colour scale in the legend column. */
+		double sx = p.right + 24, sy = p.top, sh = p.bottom - p.top;
+		for (int i = 0; i < 32; i++) {
+			char col[8];
+			gc_plot_ramp(1 - (i + 0.5) / 32, col);
+			gc_svg_rect(out, sx, sy + sh * i / 32, 14, sh / 32 + 0.5, col, "scale", NULL);
+		}
+		char a[64], b[64];
+		gc_plot_num(hi, a, sizeof a);
+		gc_plot_num(lo, b, sizeof b);
+		gc_svg_text(out, sx + 18, sy + 10, "start", 11, 0, "scale", a);
+		gc_svg_text(out, sx + 18, sy + sh, "start", 11, 0, "scale", b);
+		gc_svg_text(out, sx, sy - 6, "start", 11, 0, "scale", cl.z);
+		if (cl.c.verbose)
+			fprintf(stderr, "gc-plot: heat-map of %zu x %zu cells, %s from %g to %g\n",
+				xs.n, ys.n, cl.z, lo, hi);
+		free(cell);
+	} else {
+		/* Points per series: (x, y), x a number or a category index. */
+		struct point **pts = xrealloc(NULL, series.n * sizeof *pts);
+		size_t *np = xrealloc(NULL, series.n * sizeof *np);
+		for (size_t s = 0; s < series.n; s++) {
+			pts[s] = xrealloc(NULL, nkeep * sizeof **pts);
+			np[s] = 0;
+		}
+		double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+		for (size_t k = 0; k < nkeep; k++) {
+			size_t r = keep[k];
+			double x = xnum ? number(&t, r, xc)
+					: (double)cat_index(&xs, t.rows[r][xc], 0);
+			for (size_t s = 0; s < series.n; s++) {
+				int col = bc >= 0 ? yc[0] : yc[s];
+				if (bc >= 0 && strcmp(t.rows[r][bc], series.v[s]) != 0)
+					continue;
+				double y = number(&t, r, col);
+				if (isnan(y) || (cl.logy && y <= 0) || (cl.logx && x <= 0))
+					continue;
+				pts[s][np[s]++] = (struct point){x, y};
+				xlo = x < xlo ? x : xlo;
+				xhi = x > xhi ? x : xhi;
+				ylo = y < ylo ? y : ylo;
+				yhi = y > yhi ? y : yhi;
+			}
+		}
+		if (!(ylo <= yhi))
+			gc_die(GC_EXIT_DATA, "%s: no numbers to plot in %s", t.name, ylab);
+		if (xnum)
+			gc_plot_axis_num(&p.x, xl, xlo, xhi, cl.logx);
+		else
+			gc_plot_axis_cat(&p.x, xl, xs.v, xs.n);
+		if (!cl.logy && cl.kind == K_BAR && ylo > 0)
+			ylo = 0;
+		gc_plot_axis_num(&p.y, yl, ylo, yhi, cl.logy);
+		gc_plot_frame(&p);
+		double band = gc_plot_band(&p, 0);
+		for (size_t s = 0; s < series.n; s++) {
+			const char *colr = gc_plot_color(s);
+			if (cl.kind == K_BAR) {
+				double bw = band * 0.8 / (double)series.n;
+				double base = gc_plot_y(&p, cl.logy ? p.y.lo : (p.y.lo > 0 ? p.y.lo : 0));
+				for (size_t i = 0; i < np[s]; i++) {
+					double cx = gc_plot_x(&p, pts[s][i].x) - band * 0.4 + bw * (double)s;
+					double y = gc_plot_y(&p, pts[s][i].y);
+					char tip[512], v[64];
+					gc_plot_num(pts[s][i].y, v, sizeof v);
+					snprintf(tip, sizeof tip, "%s, %s: %s", series.v[s],
+						 xs.v[(size_t)pts[s][i].x], v);
+					gc_svg_rect(out, cx, y < base ? y : base, bw, fabs(base - y), colr,
+						    "bar", tip);
+				}
+				continue;
+			}
+			if (xnum)
+				qsort(pts[s], np[s], sizeof **pts, by_x);
+			double *xy = xrealloc(NULL, (2 * np[s] + 2) * sizeof *xy);
+			for (size_t i = 0; i < np[s]; i++) {
+				xy[2 * i] = gc_plot_x(&p, pts[s][i].x);
+				xy[2 * i + 1] = gc_plot_y(&p, pts[s][i].y);
+			}
+			if (np[s] > 1)
+				gc_svg_polyline(out, xy, np[s], colr, 2, "series");
+			for (size_t i = 0; i < np[s]; i++)
+				gc_svg_rect(out, xy[2 * i] - 2.5, xy[2 * i + 1] - 2.5, 5, 5, colr, "point",
+					    NULL);
+			free(xy);
+		}
+		if (series.n > 1)
+			gc_plot_legend(&p, series.v, series.n);
+		if (cl.c.verbose)
+			for (size_t s = 0; s < series.n; s++)
+				fprintf(stderr, "gc-plot: series %s: %zu points\n", series.v[s], np[s]);
+		for (size_t s = 0; s < series.n; s++)
+			free(pts[s]);
+		free(pts);
+		free(np);
+	}
+	gc_plot_end(&p);
+	if (fclose(out) != 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	out = gc_open_text(cl.c.out);
+	fwrite(pic, 1, piclen, out);
+	gc_close_text(out, cl.c.out);
+	free(pic);
+
+	for (size_t r = 0; r < t.nrows; r++) {
+		free(t.bufs[r]);
+		free(t.rows[r]);
+	}
+	free(t.rows);
+	free(t.bufs);
+	free(t.lineno);
+	for (size_t i = 0; i < t.ncols; i++)
+		free(t.cols[i]);
+	free(t.cols);
+	free(keep);
+	free(xs.v);
+	free(ys.v);
+	free(series.v);
+	return 0;
+}
