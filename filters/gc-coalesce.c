@@ -127,13 +127,6 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	cl->input = gc_one_input(argc, argv);
 }
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	return p;
-}
 
 /* ---- the GPU and the rule ----------------------------------------------- */
 
@@ -215,7 +208,7 @@ static void add_shared(struct coal *k, const gc_rec *r)
 	for (uint64_t wd = a / BANK_WORD; wd <= end / BANK_WORD; wd++) {
 		if (k->nwords == k->wcap) {
 			k->wcap = k->wcap ? 2 * k->wcap : 256;
-			k->words = xrealloc(k->words, k->wcap * sizeof *k->words);
+			k->words = gc_xrealloc(k->words, k->wcap * sizeof *k->words);
 		}
 		k->words[k->nwords++] = (uint32_t)wd;
 	}
@@ -252,7 +245,7 @@ static struct part *find_part(struct coal *k, uint64_t line, uint32_t group, uin
 	}
 	if (k->np == k->pcap) {
 		k->pcap = k->pcap ? 2 * k->pcap : 64;
-		k->p = xrealloc(k->p, k->pcap * sizeof *k->p);
+		k->p = gc_xrealloc(k->p, k->pcap * sizeof *k->p);
 	}
 	struct part *p = &k->p[k->np];
 	k->last = k->np++;

@@ -74,21 +74,7 @@ struct table {
 	size_t nrows, cap;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	return p;
-}
 
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	return d;
-}
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
@@ -246,7 +232,7 @@ static void read_table(struct table *t, const char *path)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (gc_lines_failed(l))
 		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(l));
-	t->name = xstrdup(gc_lines_name(l));
+	t->name = gc_xstrdup(gc_lines_name(l));
 	char *line;
 	long len;
 	char **f = NULL;
@@ -258,18 +244,18 @@ static void read_table(struct table *t, const char *path)
 			size_t max = 1;
 			for (char *q = line; *q; q++)
 				max += *q == ',';
-			f = xrealloc(NULL, max * sizeof *f);
+			f = gc_xrealloc(NULL, max * sizeof *f);
 			long n = split(line, f, max, &why);
 			if (n < 0)
 				gc_die(GC_EXIT_DATA, "%s:%llu: header row: %s", t->name,
 				       (unsigned long long)gc_lines_number(l), why);
 			t->ncols = (size_t)n;
-			t->cols = xrealloc(NULL, t->ncols * sizeof *t->cols);
+			t->cols = gc_xrealloc(NULL, t->ncols * sizeof *t->cols);
 			for (size_t i = 0; i < t->ncols; i++)
-				t->cols[i] = xstrdup(f[i]);
+				t->cols[i] = gc_xstrdup(f[i]);
 			continue;
 		}
-		char *copy = xstrdup(line);
+		char *copy = gc_xstrdup(line);
 		long n = split(copy, f, t->ncols, &why);
 		if (n >= 0 && (size_t)n != t->ncols) {
 			why = "fewer fields than the header row";
@@ -280,11 +266,11 @@ static void read_table(struct table *t, const char *path)
 			       (unsigned long long)gc_lines_number(l), why);
 		if (t->nrows == t->cap) {
 			t->cap = t->cap ? 2 * t->cap : 256;
-			t->rows = xrealloc(t->rows, t->cap * sizeof *t->rows);
-			t->lineno = xrealloc(t->lineno, t->cap * sizeof *t->lineno);
-			t->bufs = xrealloc(t->bufs, t->cap * sizeof *t->bufs);
+			t->rows = gc_xrealloc(t->rows, t->cap * sizeof *t->rows);
+			t->lineno = gc_xrealloc(t->lineno, t->cap * sizeof *t->lineno);
+			t->bufs = gc_xrealloc(t->bufs, t->cap * sizeof *t->bufs);
 		}
-		char **row = xrealloc(NULL, t->ncols * sizeof *row);
+		char **row = gc_xrealloc(NULL, t->ncols * sizeof *row);
 		memcpy(row, f, t->ncols * sizeof *row);
 		t->rows[t->nrows] = row;
 		t->bufs[t->nrows] = copy;
@@ -343,7 +329,7 @@ static size_t cat_index(struct cats *c, const char *s, int add)
 			return i;
 	if (!add)
 		return (size_t)-1;
-	c->v = xrealloc(c->v, (c->n + 1) * sizeof *c->v);
+	c->v = gc_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
 	c->v[c->n] = s;
 	return c->n++;
 }
@@ -379,7 +365,7 @@ int main(int argc, char **argv)
 	int wc[MAX_WHERE];
 	for (int i = 0; i < cl.nwhere; i++)
 		wc[i] = column(&t, "--where", cl.where_col[i]);
-	size_t *keep = xrealloc(NULL, (t.nrows + 1) * sizeof *keep), nkeep = 0;
+	size_t *keep = gc_xrealloc(NULL, (t.nrows + 1) * sizeof *keep), nkeep = 0;
 	for (size_t r = 0; r < t.nrows; r++) {
 		int ok = 1;
 		for (int i = 0; i < cl.nwhere && ok; i++)
@@ -446,7 +432,7 @@ int main(int argc, char **argv)
 	if (cl.kind == K_HEAT) {
 		/* Cells: x categories x y categories, one value each. */
 		size_t nc = xs.n * ys.n;
-		double *cell = xrealloc(NULL, nc * sizeof *cell);
+		double *cell = gc_xrealloc(NULL, nc * sizeof *cell);
 		for (size_t i = 0; i < nc; i++)
 			cell[i] = NAN;
 		double lo = INFINITY, hi = -INFINITY;
@@ -508,10 +494,10 @@ int main(int argc, char **argv)
 		free(cell);
 	} else {
 		/* Points per series: (x, y), x a number or a category index. */
-		struct point **pts = xrealloc(NULL, series.n * sizeof *pts);
-		size_t *np = xrealloc(NULL, series.n * sizeof *np);
+		struct point **pts = gc_xrealloc(NULL, series.n * sizeof *pts);
+		size_t *np = gc_xrealloc(NULL, series.n * sizeof *np);
 		for (size_t s = 0; s < series.n; s++) {
-			pts[s] = xrealloc(NULL, nkeep * sizeof **pts);
+			pts[s] = gc_xrealloc(NULL, nkeep * sizeof **pts);
 			np[s] = 0;
 		}
 		double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -563,7 +549,7 @@ int main(int argc, char **argv)
 			}
 			if (xnum)
 				qsort(pts[s], np[s], sizeof **pts, by_x);
-			double *xy = xrealloc(NULL, (2 * np[s] + 2) * sizeof *xy);
+			double *xy = gc_xrealloc(NULL, (2 * np[s] + 2) * sizeof *xy);
 			for (size_t i = 0; i < np[s]; i++) {
 				xy[2 * i] = gc_plot_x(&p, pts[s][i].x);
 				xy[2 * i + 1] = gc_plot_y(&p, pts[s][i].y);

@@ -234,23 +234,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 
 /* ---- set-up ----------------------------------------------------------------- */
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	return p;
-}
 
-static unsigned log2u(uint64_t v)
-{
-	unsigned n = 0;
-	while (v > 1) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-}
 
 /* A size from the header, or 0 when absent. */
 static uint64_t header_size(const gc_reader *r, const char *key, const char *opt)
@@ -308,8 +292,8 @@ static void rd_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
 		gc_usage_error("a request's mask holds %u sectors; %llu-byte lines have %llu",
 			       GC_CACHE_SECTORS_MAX, (unsigned long long)x->line,
 			       (unsigned long long)(x->line / x->sector));
-	x->lshift = log2u(x->line);
-	x->sshift = log2u(x->sector);
+	x->lshift = gc_log2(x->line);
+	x->sshift = gc_log2(x->sector);
 	x->ushift = cl->gran == G_LINE ? x->lshift : cl->gran == G_SECTOR ? x->sshift : 0;
 	if (cl->sets > 1) {
 		char why[200];
@@ -337,7 +321,7 @@ static void rd_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
 	gc_hmap_init(&x->gkeys, 0);
 	if (cl->by != BY_SM) {
 		x->nstacks = x->scap = cl->sets;
-		x->stacks = xrealloc(NULL, x->nstacks * sizeof *x->stacks);
+		x->stacks = gc_xrealloc(NULL, x->nstacks * sizeof *x->stacks);
 		for (size_t i = 0; i < x->nstacks; i++)
 			gc_rd_init(&x->stacks[i].s.st);
 		if (x->sampled)
@@ -353,7 +337,7 @@ static struct stack *new_stack(struct rd *x)
 {
 	if (x->nstacks == x->scap) {
 		x->scap = x->scap ? 2 * x->scap : 64;
-		x->stacks = xrealloc(x->stacks, x->scap * sizeof *x->stacks);
+		x->stacks = gc_xrealloc(x->stacks, x->scap * sizeof *x->stacks);
 	}
 	struct stack *s = &x->stacks[x->nstacks++];
 	gc_rd_init(&s->s.st);
@@ -413,7 +397,7 @@ static struct group *group_for(struct rd *x, const gc_rec *rec)
 	if (added) {
 		if (x->ngroups == x->gcap) {
 			x->gcap = x->gcap ? 2 * x->gcap : 64;
-			x->groups = xrealloc(x->groups, x->gcap * sizeof *x->groups);
+			x->groups = gc_xrealloc(x->groups, x->gcap * sizeof *x->groups);
 		}
 		struct group *g = &x->groups[x->ngroups];
 		memset(g, 0, sizeof *g);
@@ -592,13 +576,13 @@ static size_t display_bins(const struct rd *x, const gc_rd_hist *h, struct bin *
 		}
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
-			b = xrealloc(b, cap * sizeof *b);
+			b = gc_xrealloc(b, cap * sizeof *b);
 		}
 		b[n++] = (struct bin){blo, bhi, c};
 	}
 	if (h->inf) {
 		if (n == cap)
-			b = xrealloc(b, (cap = cap + 1) * sizeof *b);
+			b = gc_xrealloc(b, (cap = cap + 1) * sizeof *b);
 		b[n++] = (struct bin){GC_RD_INF, GC_RD_INF, h->inf};
 	}
 	*out = b;
@@ -1074,7 +1058,7 @@ static void plot_mrc(FILE *f, const struct rd *x)
 	gc_svg_text(f, 25, (M_TOP + M_BOT) / 2, "middle", 13, -90, "axis-label", "miss ratio");
 	/* 16 points an octave (each size once), as steps. */
 	size_t cap = (size_t)kmax * 16 + 8, np = 0;
-	double *xy = xrealloc(NULL, 2 * 2 * cap * sizeof *xy);
+	double *xy = gc_xrealloc(NULL, 2 * 2 * cap * sizeof *xy);
 	uint64_t prev = 0;
 	double prev_y = M_TOP;
 	for (unsigned i = 0; i <= kmax * 16; i++) {

@@ -223,13 +223,6 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 
 /* ---- memory ------------------------------------------------------------ */
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	return p;
-}
 
 static void *grow(void *p, uint32_t *cap, uint32_t need, size_t size)
 {
@@ -241,7 +234,7 @@ static void *grow(void *p, uint32_t *cap, uint32_t need, size_t size)
 	if (c > UINT32_MAX)
 		c = UINT32_MAX;
 	*cap = (uint32_t)c;
-	return xrealloc(p, (size_t)c * size);
+	return gc_xrealloc(p, (size_t)c * size);
 }
 
 static struct block *block_new(struct sched *s, uint32_t id)
@@ -291,7 +284,7 @@ static int seen_test_set(struct sched *s, uint32_t id)
 		size_t n = s->seen_bytes ? s->seen_bytes : 64;
 		while (n <= byte)
 			n *= 2;
-		s->seen = xrealloc(s->seen, n);
+		s->seen = gc_xrealloc(s->seen, n);
 		memset(s->seen + s->seen_bytes, 0, n - s->seen_bytes);
 		s->seen_bytes = n;
 	}
@@ -378,7 +371,7 @@ static void add_record(struct sched *s, const gc_rec *rec)
 	uint32_t cap = b->cap;
 	b->rec = grow(b->rec, &b->cap, b->n + 1, sizeof *b->rec);
 	if (b->cap != cap)
-		b->next = xrealloc(b->next, (size_t)b->cap * sizeof *b->next);
+		b->next = gc_xrealloc(b->next, (size_t)b->cap * sizeof *b->next);
 	uint32_t i = b->n++;
 	b->rec[i] = *rec;
 	b->next[i] = NONE;
@@ -593,7 +586,7 @@ static void issue(struct sched *s, unsigned smi, uint64_t t)
 		m->cp = 0;
 		if (s->nrefill == s->refill_cap) {
 			s->refill_cap = s->refill_cap ? 2 * s->refill_cap : 64;
-			s->refill = xrealloc(s->refill, s->refill_cap * 2 * sizeof *s->refill);
+			s->refill = gc_xrealloc(s->refill, s->refill_cap * 2 * sizeof *s->refill);
 		}
 		s->refill[2 * s->nrefill] = smi;
 		s->refill[2 * s->nrefill + 1] = sl;
@@ -652,7 +645,7 @@ static void kernel_setup(struct sched *s, const gc_kernel *k)
 	gc_hmap_clear(&s->buffered);
 	for (unsigned i = 0; i < s->nsm; i++) {
 		struct sm *m = &s->sms[i];
-		m->slot = xrealloc(m->slot, s->active * sizeof *m->slot);
+		m->slot = gc_xrealloc(m->slot, s->active * sizeof *m->slot);
 		memset(m->slot, 0, s->active * sizeof *m->slot);
 		m->nblocks = 0;
 		m->cs = m->cp = 0;
@@ -684,7 +677,7 @@ static void kernel_run(struct sched *s, const gc_kernel *k)
 	while (nfill < want && (b = next_block(s)) != NULL) {
 		if (nfill == s->fill_cap) {
 			s->fill_cap = s->fill_cap ? 2 * s->fill_cap : 256;
-			s->fill = xrealloc(s->fill, s->fill_cap * sizeof *s->fill);
+			s->fill = gc_xrealloc(s->fill, s->fill_cap * sizeof *s->fill);
 		}
 		s->fill[nfill++] = b;
 	}
@@ -746,7 +739,7 @@ static void kernel_run(struct sched *s, const gc_kernel *k)
 	s->whole_kernels += ks->whole;
 	if (s->nkern == s->kcap) {
 		s->kcap = s->kcap ? 2 * s->kcap : 8;
-		s->kern = xrealloc(s->kern, s->kcap * sizeof *s->kern);
+		s->kern = gc_xrealloc(s->kern, s->kcap * sizeof *s->kern);
 	}
 	s->kern[s->nkern++] = *ks;
 	if (s->cl->c.verbose) {

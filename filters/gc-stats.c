@@ -179,23 +179,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	cl->input = gc_one_input(argc, argv);
 }
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	return p;
-}
 
-static unsigned log2u(uint64_t v)
-{
-	unsigned n = 0;
-	while (v > 1) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-}
 
 /* A size from the command line or the header key, else the default. */
 static uint64_t geometry(const gc_reader *r, uint64_t opt, const char *key, uint64_t dflt)
@@ -230,8 +214,8 @@ static void stats_init(struct stats *s, const struct cmdline *cl, const gc_reade
 		gc_die(GC_EXIT_DATA, "%s: header: the sector size %llu is larger than the line "
 		       "size %llu", gc_reader_name(r), (unsigned long long)s->sector_size,
 		       (unsigned long long)s->line_size);
-	s->lshift = log2u(s->line_size);
-	s->sshift = log2u(s->sector_size);
+	s->lshift = gc_log2(s->line_size);
+	s->sshift = gc_log2(s->sector_size);
 	s->lss = s->lshift - s->sshift;
 	s->wide = s->lss > 6;
 	gc_hmap_init(&s->groups, 0);
@@ -388,7 +372,7 @@ static void count_by(struct stats *s, const gc_rec *r, int hit, int miss)
 		if (added) {
 			if (s->nrows == s->rcap) {
 				s->rcap = s->rcap ? 2 * s->rcap : 64;
-				s->rows = xrealloc(s->rows, s->rcap * sizeof *s->rows);
+				s->rows = gc_xrealloc(s->rows, s->rcap * sizeof *s->rows);
 			}
 			w = &s->rows[s->nrows];
 			memset(w, 0, sizeof *w);
@@ -446,10 +430,10 @@ static void kernel_begin(struct stats *s, const gc_kernel *k)
 {
 	if (s->nkerns == s->kcap) {
 		s->kcap = s->kcap ? 2 * s->kcap : 16;
-		s->kerns = xrealloc(s->kerns, s->kcap * sizeof *s->kerns);
+		s->kerns = gc_xrealloc(s->kerns, s->kcap * sizeof *s->kerns);
 	}
 	struct kern *e = &s->kerns[s->nkerns++];
-	e->k = xrealloc(NULL, sizeof *e->k);
+	e->k = gc_xrealloc(NULL, sizeof *e->k);
 	*e->k = *k;
 	e->first = s->records;
 	e->records = 0;
@@ -908,13 +892,6 @@ struct merge {
 	int arrays;
 };
 
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	return d;
-}
 
 static size_t merge_column(struct merge *m, const char *path)
 {
@@ -927,9 +904,9 @@ static size_t merge_column(struct merge *m, const char *path)
 		}
 	if (m->ncols == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 64;
-		m->cols = xrealloc(m->cols, m->cap * sizeof *m->cols);
+		m->cols = gc_xrealloc(m->cols, m->cap * sizeof *m->cols);
 	}
-	m->cols[m->ncols] = xstrdup(path);
+	m->cols[m->ncols] = gc_xstrdup(path);
 	m->next = m->ncols + 1;
 	return m->ncols++;
 }
@@ -945,12 +922,12 @@ static int merge_value(void *ctx, const char *path, const char *value, int type,
 		size_t n = m->rowcap ? m->rowcap : 64;
 		while (n <= col)
 			n *= 2;
-		m->row = xrealloc(m->row, n * sizeof *m->row);
+		m->row = gc_xrealloc(m->row, n * sizeof *m->row);
 		memset(m->row + m->rowcap, 0, (n - m->rowcap) * sizeof *m->row);
 		m->rowcap = n;
 	}
 	free(m->row[col]);
-	m->row[col] = xstrdup(value);
+	m->row[col] = gc_xstrdup(value);
 	return 0;
 }
 
@@ -976,7 +953,7 @@ static char *slurp(const char *path, size_t *len)
 	if (!f)
 		gc_die(GC_EXIT_DATA, "%s: %s", path, strerror(errno));
 	size_t cap = 1 << 16, n = 0;
-	char *buf = xrealloc(NULL, cap);
+	char *buf = gc_xrealloc(NULL, cap);
 	for (;;) {
 		size_t got = fread(buf + n, 1, cap - n, f);
 		n += got;
@@ -986,7 +963,7 @@ static char *slurp(const char *path, size_t *len)
 			break;
 		}
 		cap *= 2;
-		buf = xrealloc(buf, cap);
+		buf = gc_xrealloc(buf, cap);
 	}
 	if (f != stdin)
 		fclose(f);
@@ -1000,8 +977,8 @@ static void merge_main(const struct cmdline *cl)
 	memset(&m, 0, sizeof m);
 	m.arrays = cl->arrays;
 	/* Rows are kept as text until every column is known. */
-	char ***rows = xrealloc(NULL, (size_t)cl->nfiles * sizeof *rows);
-	size_t *widths = xrealloc(NULL, (size_t)cl->nfiles * sizeof *widths);
+	char ***rows = gc_xrealloc(NULL, (size_t)cl->nfiles * sizeof *rows);
+	size_t *widths = gc_xrealloc(NULL, (size_t)cl->nfiles * sizeof *widths);
 	char err[256];
 
 	for (int i = 0; i < cl->nfiles; i++) {

@@ -20,20 +20,7 @@ static int fail(char *why, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-static int is_pow2(uint64_t x)
-{
-	return x && !(x & (x - 1));
-}
 
-static unsigned log2u(uint64_t x)
-{
-	unsigned n = 0;
-	while (x > 1) {
-		x >>= 1;
-		n++;
-	}
-	return n;
-}
 
 /* The runs of consecutive bits of mask, each shifted down onto the bits
  * the runs below it leave free. */
@@ -132,21 +119,21 @@ int gc_addrmap_init(gc_addrmap *m, const char *mapping, unsigned channels, unsig
 		    int pindex, char *why, size_t len)
 {
 	memset(m, 0, sizeof *m);
-	if (channels == 0 || !is_pow2(subs))
+	if (channels == 0 || !gc_is_pow2(subs))
 		return fail(why, len, "%u channels x %u sub-partitions: need at least one "
 			    "channel and a power-of-two sub-partition count", channels, subs);
 	m->channels = channels;
 	m->subs = subs;
 	m->pindex = pindex;
-	m->sub_bits = log2u(subs);
+	m->sub_bits = gc_log2(subs);
 	if (parse(m, mapping, why, len) < 0)
 		return -1;
 
 	unsigned nD = (unsigned)__builtin_popcountll(m->mask[GC_AM_CHIP]);
 	if (m->dramid >= 0) {
-		m->gap = !is_pow2(channels);
+		m->gap = !gc_is_pow2(channels);
 		if (!m->gap) {
-			unsigned s = (unsigned)m->dramid, n = log2u(channels);
+			unsigned s = (unsigned)m->dramid, n = gc_log2(channels);
 			for (int f = GC_AM_BANK; f < GC_AM_NFIELDS; f++) {
 				if (n && (m->mask[f] >> (64 - n)))
 					return fail(why, len, "inserting %u chip bits at bit %u pushes "
@@ -187,7 +174,7 @@ int gc_addrmap_init(gc_addrmap *m, const char *mapping, unsigned channels, unsig
 	case GC_PINDEX_RANDOM:
 		break;
 	case GC_PINDEX_BITWISE_PERMUTATION:
-		if (m->gap || !is_pow2(channels))
+		if (m->gap || !gc_is_pow2(channels))
 			return fail(why, len, "bitwise-permutation partition indexing needs a "
 				    "power-of-two channel count, not %u", channels);
 		break;

@@ -7,20 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_pow2(uint64_t x)
-{
-	return x && !(x & (x - 1));
-}
 
-static unsigned log2u(uint64_t x)
-{
-	unsigned n = 0;
-	while (x > 1) {
-		x >>= 1;
-		n++;
-	}
-	return n;
-}
 
 /* ---- IPOLY ------------------------------------------------------------- */
 
@@ -95,7 +82,7 @@ int gc_set_index_check(int fn, unsigned sets, unsigned line, char *why, size_t l
 		snprintf(why, len, "a cache needs at least one set");
 		return -1;
 	}
-	if (!is_pow2(line)) {
+	if (!gc_is_pow2(line)) {
 		snprintf(why, len, "line size %u is not a power of two", line);
 		return -1;
 	}
@@ -103,7 +90,7 @@ int gc_set_index_check(int fn, unsigned sets, unsigned line, char *why, size_t l
 	case GC_INDEX_LINEAR:
 		return 0;
 	case GC_INDEX_XOR:
-		if (!is_pow2(sets)) {
+		if (!gc_is_pow2(sets)) {
 			snprintf(why, len, "the xor set index needs a power-of-two set count, not %u", sets);
 			return -1;
 		}
@@ -131,7 +118,7 @@ unsigned gc_set_index(int fn, uint64_t addr, unsigned line_shift, unsigned sets)
 
 	switch (fn) {
 	case GC_INDEX_XOR: {
-		unsigned sb = log2u(sets);
+		unsigned sb = gc_log2(sets);
 		return (unsigned)((la ^ (la >> sb)) & (sets - 1));
 	}
 	case GC_INDEX_FERMI: {
@@ -146,11 +133,11 @@ unsigned gc_set_index(int fn, uint64_t addr, unsigned line_shift, unsigned sets)
 		return set;
 	}
 	case GC_INDEX_IPOLY: {
-		unsigned sb = log2u(sets);
+		unsigned sb = gc_log2(sets);
 		return gc_ipoly_hash(la >> sb, (unsigned)(la & (sets - 1)), sets);
 	}
 	default:
-		if (is_pow2(sets))
+		if (gc_is_pow2(sets))
 			return (unsigned)(la & (sets - 1));
 		return (unsigned)(la % sets);
 	}
@@ -160,11 +147,11 @@ unsigned gc_set_index(int fn, uint64_t addr, unsigned line_shift, unsigned sets)
 
 int gc_cache_geom_check(const gc_cache_geom *g, char *why, size_t len)
 {
-	if (!is_pow2(g->line) || g->line < 4) {
+	if (!gc_is_pow2(g->line) || g->line < 4) {
 		snprintf(why, len, "line size %u is not a power of two of at least 4", g->line);
 		return -1;
 	}
-	if (!is_pow2(g->sector) || g->sector > g->line) {
+	if (!gc_is_pow2(g->sector) || g->sector > g->line) {
 		snprintf(why, len, "sector size %u is not a power of two no larger than the line (%u)",
 			 g->sector, g->line);
 		return -1;
@@ -218,8 +205,8 @@ int gc_cache_init(gc_cache *c, const gc_cache_geom *g, char *why, size_t len)
 	if (gc_cache_geom_check(g, why, len) < 0)
 		return -1;
 	c->g = *g;
-	c->line_shift = log2u(g->line);
-	c->sector_shift = log2u(g->sector);
+	c->line_shift = gc_log2(g->line);
+	c->sector_shift = gc_log2(g->sector);
 	c->nsectors = g->line / g->sector;
 	c->full_mask = (uint8_t)((1u << c->nsectors) - 1);
 	c->lines = malloc(gc_cache_bytes(g));

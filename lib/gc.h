@@ -228,4 +228,15 @@ const char *gc_result_name(int res);  /* "hit", "sector-miss", "miss" */
 void gc_outcome_format(uint8_t outcome, char *buf, size_t len);
 int gc_outcome_parse(const char *s, uint8_t *out);
 
+/* Powers of two (0 is not one) and the floor of log2 (0 for 0 and 1). */
+static inline int gc_is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static inline unsigned gc_log2(uint64_t v)
+{
+	return v > 1 ? 63u - (unsigned)__builtin_clzll(v) : 0u;
+}
+
 #endif

@@ -320,20 +320,7 @@ const char *gc_gpu_key_type(int i)
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static int is_pow2(uint64_t v)
-{
-	return v && !(v & (v - 1));
-}
 
-static unsigned log2u(uint64_t v)
-{
-	unsigned n = 0;
-	while (v > 1) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-}
 
 /* Sizes print with the largest binary suffix that is exact: 16K, 6M. */
 static void fmt_size(char *b, size_t n, uint64_t v)
@@ -574,9 +561,9 @@ int gc_gpu_cache_parse(gc_gpu_cache *out, const char *s, char *why, size_t len)
 			return msgf(why, len, "<nset>:<line>:<assoc> has %d fields, not 3", nf[0]);
 		grammar = GC_GRAMMAR_3X;
 	}
-	if (parse_count(f[0], &c.sets) < 0 || !is_pow2(c.sets))
+	if (parse_count(f[0], &c.sets) < 0 || !gc_is_pow2(c.sets))
 		return msgf(why, len, "sets '%s' is not a power of two", f[0]);
-	if (parse_count(f[1], &c.line) < 0 || !is_pow2(c.line) || c.line < 4 || c.line > 4096)
+	if (parse_count(f[1], &c.line) < 0 || !gc_is_pow2(c.line) || c.line < 4 || c.line > 4096)
 		return msgf(why, len, "line '%s' is not a power of two from 4 to 4096", f[1]);
 	if (parse_count(f[2], &c.ways) < 0 || c.ways < 1 || c.ways > 65536)
 		return msgf(why, len, "associativity '%s' is not from 1 to 65536", f[2]);
@@ -970,7 +957,7 @@ static int set_value(gc_gpu_config *c, int k, const char *val, char *err, size_t
 	case K_UINT:
 	case K_SIZE:
 		if (parse_u64(val, &u) < 0 || u < kp->min || u > kp->max ||
-		    ((kp->flags & F_POW2) && !is_pow2(u)))
+		    ((kp->flags & F_POW2) && !gc_is_pow2(u)))
 			return bad(err, len, k, val, NULL);
 		if (kp->type == K_UINT)
 			*(unsigned *)field(c, k) = (unsigned)u;
@@ -1160,7 +1147,7 @@ static int check_cache(gc_gpu_config *c, const struct level *lv, char *err, size
 		return failk(c, err, len, BLAME(lv->sector, lv->line, lv->cache),
 			"%s.line %u holds %u sectors of %u bytes; at most 8 are supported", n,
 			k->line, k->line / k->sector, k->sector);
-	if (k->index == GC_INDEX_XOR && !is_pow2(k->sets))
+	if (k->index == GC_INDEX_XOR && !gc_is_pow2(k->sets))
 		return failk(c, err, len, BLAME(lv->index, lv->sets, lv->size, lv->cache),
 			"%s.index xor needs a power-of-two number of sets, not %u", n, k->sets);
 	if (k->index == GC_INDEX_FERMI && ((k->sets != 32 && k->sets != 64) || k->line != 128))
@@ -1307,7 +1294,7 @@ static int check_l2_dram(gc_gpu_config *c, char *err, size_t len)
 				"rounding l2.channels up to a power of two (%u * %u = %u)", p,
 				l2->sub_partitions, total);
 	}
-	if (l2->pindex == GC_PINDEX_BITWISE_PERMUTATION && !is_pow2(l2->channels))
+	if (l2->pindex == GC_PINDEX_BITWISE_PERMUTATION && !gc_is_pow2(l2->channels))
 		return failk(c, err, len, BLAME(KEY_L2_PINDEX, KEY_L2_CHANNELS),
 			"l2.partition_index bitwise-permutation needs a power-of-two "
 			"l2.channels, not %u", l2->channels);
@@ -1316,7 +1303,7 @@ static int check_l2_dram(gc_gpu_config *c, char *err, size_t len)
 	if (m.dramid < 0 && m.nD < 32 && (1u << m.nD) < l2->channels)
 		return failk(c, err, len, BLAME(KEY_L2_MAPPING, KEY_L2_CHANNELS),
 			"l2.mapping has %d D bits, too few for %u channels", m.nD, l2->channels);
-	if ((unsigned)m.nB < log2u(l2->sub_partitions))
+	if ((unsigned)m.nB < gc_log2(l2->sub_partitions))
 		return failk(c, err, len, BLAME(KEY_L2_MAPPING, KEY_L2_SUB),
 			"l2.mapping has %d B bits, too few to pick one of %u sub-partitions",
 			m.nB, l2->sub_partitions);

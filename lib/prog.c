@@ -565,3 +565,27 @@ void gc_progress_end(int enabled)
 		progress_shown = 0;
 	}
 }
+
+void *gc_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return p;
+}
+
+void *gc_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return p;
+}
+
+char *gc_xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return d;
+}

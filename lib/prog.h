@@ -98,6 +98,11 @@ void gc_close_stdout(void);
 FILE *gc_open_text(const char *path);
 void gc_close_text(FILE *f, const char *path);
 
+/* Memory or death: "out of memory", exit 1 (for main's side only). */
+void *gc_xrealloc(void *p, size_t n);
+void *gc_xcalloc(size_t n, size_t size);
+char *gc_xstrdup(const char *s);
+
 /* ---- GPU configuration files (--gpu NAME|FILE) ------------------------- */
 
 typedef struct gc_gpu {
