@@ -92,22 +92,6 @@ struct nv {
 	uint64_t groups; /* kernels read from this input (names of undescribed ones) */
 };
 
-static void *grow(gc_import *im, void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	size_t n = *cap ? *cap : 16;
-	while (n < need) {
-		if (n > SIZE_MAX / 4 / size)
-			im->fatal(im, "out of memory");
-		n *= 2;
-	}
-	void *q = realloc(p, n * size);
-	if (!q)
-		im->fatal(im, "out of memory");
-	*cap = n;
-	return q;
-}
 
 /* ---- small parsers over a NUL-terminated line --------------------------- */
 
@@ -120,30 +104,13 @@ static int lit(const char **p, const char *s)
 	return 1;
 }
 
-/* Unsigned decimal of at most max; 0 on failure. */
-static int udec(const char **p, uint64_t max, uint64_t *v)
-{
-	const char *s = *p;
-	uint64_t x = 0;
-	if (*s < '0' || *s > '9')
-		return 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (x > (max - d) / 10)
-			return 0;
-		x = x * 10 + d;
-	}
-	*v = x;
-	*p = s;
-	return 1;
-}
 
 /* "a,b,c" with the given maxima. */
 static int triple(const char **p, const uint64_t max[3], uint32_t v[3])
 {
 	for (int i = 0; i < 3; i++) {
 		uint64_t x;
-		if ((i && !lit(p, ",")) || !udec(p, max[i], &x))
+		if ((i && !lit(p, ",")) || !gc_parse_udec(p, max[i], &x))
 			return 0;
 		v[i] = (uint32_t)x;
 	}
@@ -378,7 +345,7 @@ static void parse_launch(struct nv *s, char *p, int first)
 			break;
 		case K_ID:
 		case K_KID:
-			ok = udec(&v, INT64_MAX, &x) && !*v;
+			ok = gc_parse_udec(&v, INT64_MAX, &x) && !*v;
 			l.id = (int64_t)x;
 			break;
 		case K_PC:
@@ -397,12 +364,12 @@ static void parse_launch(struct nv *s, char *p, int first)
 			l.has_block = 1;
 			break;
 		case K_REGS:
-			ok = udec(&v, UINT16_MAX, &x) && !*v;
+			ok = gc_parse_udec(&v, UINT16_MAX, &x) && !*v;
 			l.regs = (uint16_t)x;
 			l.has_regs = 1;
 			break;
 		case K_SHMEM:
-			ok = udec(&v, UINT32_MAX, &x) && !*v;
+			ok = gc_parse_udec(&v, UINT32_MAX, &x) && !*v;
 			l.shmem = (uint32_t)x;
 			l.has_shmem = 1;
 			break;
@@ -410,10 +377,10 @@ static void parse_launch(struct nv *s, char *p, int first)
 			/* %ld of a pointer: may print negative. */
 			if (*v == '-') {
 				v++;
-				ok = udec(&v, (uint64_t)INT64_MAX + 1, &x) && !*v;
+				ok = gc_parse_udec(&v, (uint64_t)INT64_MAX + 1, &x) && !*v;
 				x = (uint64_t)0 - x;
 			} else {
-				ok = udec(&v, UINT64_MAX, &x) && !*v;
+				ok = gc_parse_udec(&v, UINT64_MAX, &x) && !*v;
 			}
 			l.stream = x;
 			l.has_stream = 1;
@@ -436,7 +403,7 @@ static void parse_launch(struct nv *s, char *p, int first)
 	 * may still receive late lines, and ends when another id arrives. */
 	if (s->open && s->id == NO_ID)
 		close_kernel(s);
-	s->pend = grow(s->im, s->pend, &s->cpend, s->npend + 1, sizeof *s->pend);
+	s->pend = gc_import_grow(s->im, s->pend, &s->cpend, s->npend + 1, sizeof *s->pend);
 	s->pend[s->npend++] = l;
 }
 
@@ -450,7 +417,7 @@ static struct cta *find_cta(struct nv *s, const uint32_t xyz[3])
 	if (!v)
 		s->im->fatal(s->im, "out of memory");
 	if (added) {
-		s->cta = grow(s->im, s->cta, &s->ccta, s->ncta + 1, sizeof *s->cta);
+		s->cta = gc_import_grow(s->im, s->cta, &s->ccta, s->ncta + 1, sizeof *s->cta);
 		struct cta *c = &s->cta[s->ncta];
 		memset(c, 0, sizeof *c);
 		c->x = xyz[0];
@@ -470,7 +437,7 @@ static uint16_t find_warp(struct nv *s, struct cta *c, uint16_t slot)
 		if (c->w[i].slot == slot)
 			return (uint16_t)i;
 	size_t cap = c->cap;
-	c->w = grow(s->im, c->w, &cap, (size_t)c->n + 1, sizeof *c->w);
+	c->w = gc_import_grow(s->im, c->w, &cap, (size_t)c->n + 1, sizeof *c->w);
 	c->cap = (uint32_t)cap;
 	memset(&c->w[c->n], 0, sizeof *c->w);
 	c->w[c->n].slot = slot;
@@ -491,7 +458,7 @@ static void parse_access(struct nv *s, const char *p)
 	uint64_t addr[LANES];
 
 	if (lit(&p, "grid_launch_id ")) {
-		if (!udec(&p, INT64_MAX, &x)) {
+		if (!gc_parse_udec(&p, INT64_MAX, &x)) {
 			gc_import_bad(im, s->in, "malformed access line: bad grid_launch_id");
 			return;
 		}
@@ -512,7 +479,7 @@ static void parse_access(struct nv *s, const char *p)
 		gc_import_bad(im, s->in, "malformed access line: expected ' - warp '");
 		return;
 	}
-	if (!udec(&p, UINT16_MAX, &x)) {
+	if (!gc_parse_udec(&p, UINT16_MAX, &x)) {
 		gc_import_bad(im, s->in, "malformed access line: bad warp slot");
 		return;
 	}
@@ -591,7 +558,7 @@ static void parse_access(struct nv *s, const char *p)
 	}
 	uint32_t lanes = 0;
 	size_t first = s->naddr;
-	s->addr = grow(im, s->addr, &s->caddr, s->naddr + LANES, sizeof *s->addr);
+	s->addr = gc_import_grow(im, s->addr, &s->caddr, s->naddr + LANES, sizeof *s->addr);
 	for (int l = 0; l < LANES; l++) {
 		if (addr[l] == 0)
 			continue; /* inactive */
@@ -604,7 +571,7 @@ static void parse_access(struct nv *s, const char *p)
 	}
 	if (!lanes)
 		return; /* no active lane, no instruction */
-	s->inst = grow(im, s->inst, &s->cinst, s->ninst + 1, sizeof *s->inst);
+	s->inst = gc_import_grow(im, s->inst, &s->cinst, s->ninst + 1, sizeof *s->inst);
 	struct inst *t = &s->inst[s->ninst++];
 	t->first = first;
 	t->cta = (uint32_t)(c - s->cta);

@@ -42,22 +42,6 @@ struct acc {
 	uint8_t lane, op, size;
 };
 
-static void *grow(gc_import *im, void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	size_t n = *cap ? *cap : 64;
-	while (n < need) {
-		if (n > SIZE_MAX / 4 / size)
-			im->fatal(im, "out of memory");
-		n *= 2;
-	}
-	void *q = realloc(p, n * size);
-	if (!q)
-		im->fatal(im, "out of memory");
-	*cap = n;
-	return q;
-}
 
 /* Unsigned decimal (at most max) followed by a blank or the end. */
 static int num(const char **p, uint64_t max, uint64_t *v)
@@ -236,7 +220,7 @@ int gc_ocelot_import(gc_import *im, gc_lines *in)
 			*w = (event & 0xffffffffu) << 32 | seq;
 			ninst++;
 		}
-		a = grow(im, a, &ca, na + 1, sizeof *a);
+		a = gc_import_grow(im, a, &ca, na + 1, sizeof *a);
 		a[na].addr = addr;
 		a[na].block = (uint32_t)block;
 		a[na].seq = (uint32_t)*w;

@@ -88,39 +88,7 @@ struct kern {
 	uint32_t maxblock, maxwarps;
 };
 
-static void *grow(gc_import *im, void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	size_t n = *cap ? *cap : 16;
-	while (n < need) {
-		if (n > SIZE_MAX / 4 / size)
-			im->fatal(im, "out of memory");
-		n *= 2;
-	}
-	void *q = realloc(p, n * size);
-	if (!q)
-		im->fatal(im, "out of memory");
-	*cap = n;
-	return q;
-}
 
-static int udec(const char **p, uint64_t max, uint64_t *v)
-{
-	const char *s = *p;
-	uint64_t x = 0;
-	if (*s < '0' || *s > '9')
-		return 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (x > (max - d) / 10)
-			return 0;
-		x = x * 10 + d;
-	}
-	*v = x;
-	*p = s;
-	return 1;
-}
 
 /* The last path component without a .gz or .xz suffix, into buf. */
 static void base_name(const char *path, char *buf, size_t len)
@@ -146,13 +114,13 @@ static int parse_name(const char *path, uint32_t *k, uint32_t *b)
 	if (strncmp(p, "kernel_", 7) != 0)
 		return 0;
 	p += 7;
-	if (!udec(&p, UINT32_MAX, &x))
+	if (!gc_parse_udec(&p, UINT32_MAX, &x))
 		return 0;
 	int kind = strncmp(p, "_block_", 7) == 0 ? 1 : strncmp(p, "_sm_", 4) == 0 ? 2 : 0;
 	if (!kind)
 		return 0;
 	p += kind == 1 ? 7 : 4;
-	if (!udec(&p, UINT32_MAX, &y) || strcmp(p, ".mem") != 0)
+	if (!gc_parse_udec(&p, UINT32_MAX, &y) || strcmp(p, ".mem") != 0)
 		return 0;
 	*k = (uint32_t)x;
 	*b = (uint32_t)y;
@@ -217,7 +185,7 @@ static void next(struct parser *c)
 	} else if ((*p >= '0' && *p <= '9') || *p == '-') {
 		const char *q = p + (*p == '-');
 		uint64_t x;
-		if (!udec(&q, (uint64_t)INT64_MAX, &x) ||
+		if (!gc_parse_udec(&q, (uint64_t)INT64_MAX, &x) ||
 		    (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '.') {
 			c->type = T_END;
 			perr(c, "bad number '%.*s'", (int)strcspn(p, " \t\r\n,:]})"), p);
@@ -426,14 +394,14 @@ static void config_parse(gc_import *im, gc_lines *in, struct config *cf)
 	size_t len = 0, cap = 0;
 	long n;
 	while ((n = gc_lines_next(in, &line)) >= 0) {
-		text = grow(im, text, &cap, len + (size_t)n + 2, 1);
+		text = gc_import_grow(im, text, &cap, len + (size_t)n + 2, 1);
 		memcpy(text + len, line, (size_t)n);
 		len += (size_t)n;
 		text[len++] = '\n';
 	}
 	if (n == -2)
 		im->fatal(im, gc_lines_error(in));
-	text = grow(im, text, &cap, len + 1, 1);
+	text = gc_import_grow(im, text, &cap, len + 1, 1);
 	text[len] = 0;
 	if (strlen(text) != len)
 		gc_import_bad(im, in, "NUL byte in the file");
@@ -463,7 +431,7 @@ static void config_parse(gc_import *im, gc_lines *in, struct config *cf)
 		struct entry e;
 		memset(&e, 0, sizeof e);
 		struct value v;
-		int is_kernel = strncmp(name, "kernel_", 7) == 0 && udec(&p, UINT32_MAX, &k) && !*p;
+		int is_kernel = strncmp(name, "kernel_", 7) == 0 && gc_parse_udec(&p, UINT32_MAX, &k) && !*p;
 		if (is_kernel && !punct(&c, '{')) {
 			perr(&c, "'%s' must be a dictionary", name);
 			break;
@@ -480,7 +448,7 @@ static void config_parse(gc_import *im, gc_lines *in, struct config *cf)
 		if (i < cf->n)
 			free(cf->e[i].name); /* a later assignment wins */
 		else
-			cf->e = grow(im, cf->e, &cf->cap, ++cf->n, sizeof *cf->e);
+			cf->e = gc_import_grow(im, cf->e, &cf->cap, ++cf->n, sizeof *cf->e);
 		cf->e[i] = e;
 	}
 	free(text);
@@ -524,7 +492,7 @@ static int field(const char **p, int hex, uint64_t max, uint64_t *v)
 		*p = e;
 		return 1;
 	}
-	return udec(p, max, v);
+	return gc_parse_udec(p, max, v);
 }
 
 static int end_of_token(const char *p)
@@ -659,7 +627,7 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 				wi++;
 		}
 		if (wi == nw) {
-			w = grow(im, w, &cw, nw + 1, sizeof *w);
+			w = gc_import_grow(im, w, &cw, nw + 1, sizeof *w);
 			w[nw].slot = (uint16_t)slot;
 			w[nw].seq = 0;
 			nw++;
@@ -680,8 +648,8 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 			}
 		}
 		size_t first = k->naddr;
-		k->addr = grow(im, k->addr, &k->caddr, k->naddr + (size_t)na, sizeof *k->addr);
-		k->lane = grow(im, k->lane, &k->clane, k->naddr + (size_t)na, 1);
+		k->addr = gc_import_grow(im, k->addr, &k->caddr, k->naddr + (size_t)na, sizeof *k->addr);
+		k->lane = gc_import_grow(im, k->lane, &k->clane, k->naddr + (size_t)na, 1);
 		for (int i = 0; i < na; i++) {
 			if (by_mask && !(pmask >> lanes[i] & 1))
 				continue; /* predicated off */
@@ -692,7 +660,7 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 		}
 		if (k->naddr == first)
 			continue; /* no active lane, no instruction */
-		k->inst = grow(im, k->inst, &k->cinst, k->ninst + 1, sizeof *k->inst);
+		k->inst = gc_import_grow(im, k->inst, &k->cinst, k->ninst + 1, sizeof *k->inst);
 		struct inst *t = &k->inst[k->ninst++];
 		t->first = first;
 		t->block = block;
@@ -825,7 +793,7 @@ static void import_run(gc_import *im, gc_lines *in)
 		uint32_t k, b;
 		if (parse_name(de->d_name, &k, &b) != 1)
 			continue;
-		f = grow(im, f, &cfl, nf + 1, sizeof *f);
+		f = gc_import_grow(im, f, &cfl, nf + 1, sizeof *f);
 		f[nf].k = k;
 		f[nf].b = b;
 		size_t len = strlen(dir) + strlen(de->d_name) + 2;
@@ -848,7 +816,7 @@ static void import_run(gc_import *im, gc_lines *in)
 	/* The kernels: those with an entry or with block files. */
 	uint32_t *ks = NULL;
 	size_t nk = 0, ck = 0;
-	ks = grow(im, ks, &ck, cf.n + nf + 1, sizeof *ks);
+	ks = gc_import_grow(im, ks, &ck, cf.n + nf + 1, sizeof *ks);
 	for (size_t i = 0; i < cf.n; i++)
 		ks[nk++] = cf.e[i].k;
 	for (size_t i = 0; i < nf; i++)

@@ -2,7 +2,9 @@
 #include "import.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void gc_import_init(gc_import *im)
@@ -251,4 +253,38 @@ int gc_parse_dec(const char *s, const char **end, int64_t *v)
 	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
 	*end = p;
 	return 1;
+}
+
+int gc_parse_udec(const char **p, uint64_t max, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	if (*s < '0' || *s > '9')
+		return 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (x > (max - d) / 10)
+			return 0;
+		x = x * 10 + d;
+	}
+	*v = x;
+	*p = s;
+	return 1;
+}
+
+void *gc_import_grow(gc_import *im, void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	size_t n = *cap ? *cap : 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 4 / size)
+			im->fatal(im, "out of memory");
+		n *= 2;
+	}
+	void *q = realloc(p, n * size);
+	if (!q)
+		im->fatal(im, "out of memory");
+	*cap = n;
+	return q;
 }

@@ -92,5 +92,10 @@ int gc_sass_memop(const char *opcode, uint8_t *op, uint8_t *space, uint8_t *flag
 /* Parse hex with or without 0x; end set past the digits; 0 on failure. */
 int gc_parse_hex(const char *s, const char **end, uint64_t *v);
 int gc_parse_dec(const char *s, const char **end, int64_t *v);
+/* Unsigned decimal of at most max at *p: 1 and *p moved past it, or 0. */
+int gc_parse_udec(const char **p, uint64_t max, uint64_t *v);
+/* Room for `need` elements of `size` bytes in *p (capacity *cap, doubled
+ * as needed); out of memory goes to im->fatal. */
+void *gc_import_grow(gc_import *im, void *p, size_t *cap, size_t need, size_t size);
 
 #endif
