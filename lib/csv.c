@@ -56,6 +56,7 @@ struct gc_csv_out {
 	FILE *f;
 	char name[256];
 	int kind;
+	int dist;               /* GC_OPT_DISTANCE: the info column holds it */
 	char *buf;
 	size_t len;
 	int failed;
@@ -178,6 +179,7 @@ gc_csv_out *gc_csv_out_open(FILE *f, const char *name, const gc_header *h)
 	o->f = f;
 	snprintf(o->name, sizeof o->name, "%s", name);
 	o->kind = h->kind;
+	o->dist = (h->optional & GC_OPT_DISTANCE) != 0;
 	for (unsigned i = 1; i < 256; i++)
 		gc_outcome_format((uint8_t)i, o->outcome[i], sizeof o->outcome[i]);
 	for (int i = 0; i < 256; i++) {
@@ -243,6 +245,17 @@ int gc_csv_out_data(gc_csv_out *o, const gc_rec *r)
 	p = put_dec(p, r->flags);
 	*p++ = ',';
 	*p++ = ',';
+	/* A distance stream's reuse distance, in the info column. */
+	if (o->dist) {
+		memcpy(p, "dist=", 5);
+		p += 5;
+		if (r->dist == GC_DIST_INF)
+			p = put_str(p, "inf");
+		else if (r->dist == GC_DIST_NONE)
+			p = put_str(p, "none");
+		else
+			p = put_dec(p, r->dist);
+	}
 	*p++ = '\n';
 	o->len += (size_t)(p - start);
 	return 0;
@@ -700,7 +713,36 @@ static void data_row(struct restore *s, int op)
 	if (num(s, C_FLAGS, 15, &v))
 		return;
 	r.flags = (uint8_t)v;
-	if (s->f[C_NAME][0] || s->f[C_INFO][0]) {
+	if (s->h.optional & GC_OPT_DISTANCE) {
+		/* dist=N, dist=inf or dist=none: the reuse distance. */
+		const char *d = s->f[C_INFO];
+		char *end;
+		if (s->f[C_NAME][0]) {
+			bad(s, "column name: must be empty on a data line (found '%.40s')",
+			    s->f[C_NAME]);
+			return;
+		}
+		if (strncmp(d, "dist=", 5) != 0) {
+			bad(s, "column info: a distance stream's data line needs dist=N, dist=inf "
+			    "or dist=none (found '%.40s')", d);
+			return;
+		}
+		d += 5;
+		if (strcmp(d, "inf") == 0) {
+			r.dist = GC_DIST_INF;
+		} else if (strcmp(d, "none") == 0) {
+			r.dist = GC_DIST_NONE;
+		} else {
+			errno = 0;
+			unsigned long long x = strtoull(d, &end, 10);
+			if (*d < '0' || *d > '9' || *end || errno || x >= GC_DIST_NONE) {
+				bad(s, "column info: '%.40s' is not a distance (a number, inf or none)",
+				    d);
+				return;
+			}
+			r.dist = x;
+		}
+	} else if (s->f[C_NAME][0] || s->f[C_INFO][0]) {
 		int c = s->f[C_NAME][0] ? C_NAME : C_INFO;
 		bad(s, "column %s: must be empty on a data line (found '%.40s')", colname[c], s->f[c]);
 		return;

@@ -267,3 +267,21 @@ bad_line() {
 		gc-stats --dump "$T/o.gcs" | gc-import | cmp - "$T/o.gcs"
 	done
 }
+
+@test "csv: a distance stream (gc-rd --annotate) round-trips byte for byte, distances in the info column" {
+	gc-gen -n 2000 gather | gc-sched | gc-coalesce | gc-rd --annotate >"$T/a.gcs"
+	gc-stats --dump "$T/a.gcs" >"$T/a.csv"
+	grep -q ',dist=inf$' "$T/a.csv"
+	grep -Eq ',dist=[0-9]+$' "$T/a.csv"
+	gc-import "$T/a.csv" | cmp - "$T/a.gcs"
+	# the distances are the ones gc-rd measured: as many first uses as
+	# gc-rd counts compulsory references
+	inf=$(grep -c ',dist=inf$' "$T/a.csv")
+	expect_eq "$inf" "$(gc-rd --json "$T/a.gcs" | sed -n 's/^ *"compulsory": \([0-9]*\),*$/\1/p' | head -1)"
+	sed 's/,dist=inf$/,dist=x/' "$T/a.csv" >"$T/bad.csv"
+	sh_status 1 "gc-import '$T/bad.csv'"
+	expect_match "$(cat "$T/err")" "column info: 'x' is not a distance"
+	sed 's/,dist=inf$/,/' "$T/a.csv" >"$T/bad2.csv"
+	sh_status 1 "gc-import '$T/bad2.csv'"
+	expect_match "$(cat "$T/err")" "needs dist=N, dist=inf or dist=none"
+}
