@@ -139,8 +139,9 @@ int gc_common_option(gc_common *c, int opt, const char *arg, const char *help)
 		exit(0);
 	case 'V':
 		printf("%s (gc) %s\n", gc_progname, GC_VERSION_STRING);
-		printf("stream format: reads %d.x, writes %d.%d\n", GC_STREAM_MAJOR,
-		       GC_STREAM_MAJOR, GC_STREAM_MINOR);
+		printf("stream format: reads %d.x, writes %d.%d (%d.%d with reuse distances)\n",
+		       GC_STREAM_MAJOR, GC_STREAM_MAJOR, GC_STREAM_MINOR, GC_STREAM_MAJOR,
+		       GC_STREAM_MINOR_DISTANCE);
 		printf("zlib %s\n", zlibVersion());
 		printf("liblzma %s\n", lzma_version_string());
 		gc_close_stdout();
