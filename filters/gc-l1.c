@@ -695,9 +695,9 @@ static int passes_by(const struct run *R, const gc_rec *r);
 
 /* The way line `addr` gets: the victim's dirty sectors written back. */
 static gc_cline *allocate(struct run *R, struct sm *s, const gc_rec *src, uint64_t addr,
-			  unsigned set, uint64_t time, uint8_t *outcome)
+			  unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
 {
-	gc_cline *v = gc_cache_victim(&s->c, set);
+	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
 	if (v->tag != GC_CACHE_NO_TAG && v->dirty) {
 		write_back(R, s, src, v, time);
 		*outcome |= GC_OUT_WRITEBACK;
@@ -737,8 +737,9 @@ static uint8_t store(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 {
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	uint64_t tag = gc_cache_tag(&s->c, addr);
-	unsigned set;
-	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	unsigned set = gc_cache_set(&s->c, addr);
+	gc_cline *hint = NULL;
+	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
 	uint8_t present = l ? l->valid & m : 0;
 	uint8_t missing = m & ~present;
 	int result = !missing ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
@@ -770,7 +771,7 @@ static uint8_t store(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 	int alloc = R->walloc != GC_WALLOC_NONE && missing;
 	int filled = 0;
 	if (!l && alloc) {
-		l = allocate(R, s, r, addr, set, time, &outcome);
+		l = allocate(R, s, r, addr, set, hint, time, &outcome);
 		filled = 1;
 	}
 	uint8_t validated = 0;
@@ -809,8 +810,9 @@ static uint8_t store(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 static uint8_t load_now(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
 {
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
-	unsigned set;
-	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	unsigned set = gc_cache_set(&s->c, addr);
+	gc_cline *hint = NULL;
+	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
 	if (l && (l->valid & m) == m) {
 		s->n.hits++;
 		gc_cache_touch(&s->c, l);
@@ -826,7 +828,7 @@ static uint8_t load_now(struct run *R, struct sm *s, const gc_rec *r, uint8_t m,
 	uint8_t outcome = 0;
 	int filled = 0;
 	if (!l) {
-		l = allocate(R, s, r, addr, set, time, &outcome);
+		l = allocate(R, s, r, addr, set, hint, time, &outcome);
 		filled = 1;
 	}
 	to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time, 0);
@@ -1035,26 +1037,84 @@ static _Noreturn void input_error(struct run *R)
 	gc_die(GC_EXIT_DATA, "%s", gc_reader_error(R->r));
 }
 
+/*
+ * Events are read AHEAD records in advance, and the state a request will
+ * touch is brought towards the core while the requests before it are
+ * modelled: its SM's set (the L1s of 80 SMs do not fit a core's first
+ * level cache) and, with classification, the home slots of its line in
+ * the SM's hash maps (the compulsory-miss map outgrows every cache).  A
+ * prefetch is only a hint: when a kernel begin remakes the L1s or a map
+ * grows first, it fetches something unused, and the model is the same.
+ * A kernel begin keeps a copy of its kernel: the reader's is replaced by
+ * the next begin, which may come within AHEAD.
+ */
+#define AHEAD 16
+
+struct event {
+	int ev;
+	gc_rec rec;
+	gc_kernel *k; /* GC_KBEGIN: this slot's copy */
+};
+
+static void prefetch_slot(const gc_hmap *m, uint64_t key)
+{
+	if (m->cap > 1)
+		__builtin_prefetch(&m->slots[gc_hash64(key) >> m->shift], 1);
+}
+
+static void prefetch(struct run *R, const gc_rec *r)
+{
+	const struct sm *s = R->sms[r->sm];
+	if (!s)
+		return;
+	const gc_cache *c = &s->c;
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	const char *p = (const char *)(c->lines + (size_t)gc_cache_set(c, addr) * c->g.ways);
+	size_t bytes = c->g.ways * sizeof(gc_cline);
+	for (size_t off = 0; off < bytes; off += 64)
+		__builtin_prefetch(p + off, 1);
+	__builtin_prefetch(p + bytes - 1, 1);
+	if (R->classify) {
+		uint64_t tag = gc_cache_tag(c, addr);
+		prefetch_slot(&s->seen, tag);
+		prefetch_slot(&s->sh.map, tag);
+	}
+}
+
 static void run_functional(struct run *R)
 {
-	gc_rec rec;
+	struct event ring[AHEAD];
+	unsigned filled = 0, head = 0;
+	int more = 1, open = 0;
 	uint64_t last = 0;
-	int open = 0;
+	for (unsigned i = 0; i < AHEAD; i++)
+		ring[i].k = xcalloc(1, sizeof *ring[i].k);
 	for (;;) {
-		int ev = gc_read(R->r, &rec);
-		if (ev == GC_DATA) {
-			last = rec.time;
-			access_now(R, &rec);
-		} else if (ev == GC_KBEGIN) {
+		/* Keep AHEAD events read, until the end or an error. */
+		while (more && filled < AHEAD) {
+			struct event *e = &ring[(head + filled) % AHEAD];
+			e->ev = gc_read(R->r, &e->rec);
+			if (e->ev == GC_DATA)
+				prefetch(R, &e->rec);
+			else if (e->ev == GC_KBEGIN)
+				memcpy(e->k, gc_reader_kernel(R->r), sizeof *e->k);
+			filled++;
+			more = e->ev != GC_EOF && e->ev != GC_ERR;
+		}
+		struct event *cur = &ring[head];
+		if (cur->ev == GC_DATA) {
+			last = cur->rec.time;
+			access_now(R, &cur->rec);
+		} else if (cur->ev == GC_KBEGIN) {
 			/* begin first: a carve-out change writes back into it */
-			write_kbegin(R, gc_reader_kernel(R->r));
-			kernel_begin(R, gc_reader_kernel(R->r));
+			write_kbegin(R, cur->k);
+			kernel_begin(R, cur->k);
 			open = 1;
-		} else if (ev == GC_KEND) {
+		} else if (cur->ev == GC_KEND) {
 			kernel_end(R, last);
-			write_kend(R, rec.kernel);
+			write_kend(R, cur->rec.kernel);
 			open = 0;
-		} else if (ev == GC_EOF) {
+		} else if (cur->ev == GC_EOF) {
 			if (open)
 				kernel_end(R, last);
 			break;
@@ -1063,7 +1123,11 @@ static void run_functional(struct run *R)
 		}
 		if (R->cl->c.progress)
 			gc_progress(1, gc_reader_bytes(R->r), 0);
+		head = (head + 1) % AHEAD;
+		filled--;
 	}
+	for (unsigned i = 0; i < AHEAD; i++)
+		free(ring[i].k);
 }
 
 /* ---- the timing model: buffered input ---------------------------------------- */
@@ -1429,8 +1493,9 @@ static void fill(struct run *R, struct sm *s, uint32_t e, uint64_t time)
 {
 	struct mshr *m = &s->m[e];
 	uint64_t addr = m->tag << s->c.line_shift;
-	unsigned set;
-	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	unsigned set = gc_cache_set(&s->c, addr);
+	gc_cline *hint = NULL;
+	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
 	int filled = 0;
 	if (!l) {
 		gc_rec src;
@@ -1441,7 +1506,7 @@ static void fill(struct run *R, struct sm *s, uint32_t e, uint64_t time)
 		src.block = R->blocks[R->warps[m->warp].block].id;
 		src.space = GC_GLOBAL;
 		uint8_t o = 0;
-		l = allocate(R, s, &src, addr, set, time, &o);
+		l = allocate(R, s, &src, addr, set, hint, time, &o);
 		filled = 1;
 	}
 	l->valid |= m->mask;

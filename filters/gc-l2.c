@@ -310,9 +310,10 @@ struct victim {
 
 /* Allocate a way of `set` to addr's line; the line it held, if dirty,
  * goes to *wb. */
-static gc_cline *allocate(struct l2 *m, uint64_t addr, unsigned set, struct victim *wb)
+static gc_cline *allocate(struct l2 *m, uint64_t addr, unsigned set, gc_cline *hint,
+			  struct victim *wb)
 {
-	gc_cline *v = gc_cache_victim(&m->c, set);
+	gc_cline *v = gc_cache_victim_hint(&m->c, set, hint);
 	if (v->tag != GC_CACHE_NO_TAG) {
 		m->s.evictions++;
 		if (v->dirty) {
@@ -348,7 +349,8 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 {
 	uint8_t mask = r->mask;
 	uint64_t addr = r->addr & ~(uint64_t)(m->line - 1);
-	gc_cline *l = gc_cache_lookup(&m->c, addr, set);
+	gc_cline *hint = NULL;
+	gc_cline *l = gc_cache_probe(&m->c, addr, set, &hint);
 	struct victim wb = {0, 0, 0};
 	int bypass = 0;
 
@@ -373,7 +375,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 		/* Loads and atomics read: fetch what is not valid (partial
 		 * sectors are fetched and merged), then an atomic writes. */
 		if (!l)
-			l = allocate(m, addr, set, &wb);
+			l = allocate(m, addr, set, hint, &wb);
 		else
 			gc_cache_touch(&m->c, l);
 		uint8_t fetch = (uint8_t)(mask & ~l->valid);
@@ -451,7 +453,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	}
 
 	if (!l)
-		l = allocate(m, addr, set, &wb);
+		l = allocate(m, addr, set, hint, &wb);
 	else
 		gc_cache_touch(&m->c, l);
 	uint8_t missing = (uint8_t)(mask & ~l->valid & ~PARTIAL(l));

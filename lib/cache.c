@@ -207,6 +207,8 @@ int gc_cache_init(gc_cache *c, const gc_cache_geom *g, char *why, size_t len)
 	c->g = *g;
 	c->line_shift = gc_log2(g->line);
 	c->sector_shift = gc_log2(g->sector);
+	c->fast_index = g->index == GC_INDEX_LINEAR && gc_is_pow2(g->sets);
+	c->set_mask = g->sets - 1;
 	c->nsectors = g->line / g->sector;
 	c->full_mask = (uint8_t)((1u << c->nsectors) - 1);
 	c->lines = malloc(gc_cache_bytes(g));
@@ -235,30 +237,6 @@ uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes)
 	return (uint8_t)(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
 }
 
-gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set)
-{
-	uint64_t tag = addr >> c->line_shift;
-	unsigned s = gc_set_index(c->g.index, addr, c->line_shift, c->g.sets);
-	gc_cline *l = c->lines + (size_t)s * c->g.ways;
-
-	*set = s;
-	for (unsigned w = 0; w < c->g.ways; w++)
-		if (l[w].tag == tag)
-			return &l[w];
-	return NULL;
-}
-
-gc_cline *gc_cache_lookup(gc_cache *c, uint64_t addr, unsigned set)
-{
-	uint64_t tag = addr >> c->line_shift;
-	gc_cline *l = c->lines + (size_t)set * c->g.ways;
-
-	for (unsigned w = 0; w < c->g.ways; w++)
-		if (l[w].tag == tag)
-			return &l[w];
-	return NULL;
-}
-
 static uint64_t next_random(gc_cache *c)
 {
 	/* xorshift64*: enough for victim choice, and the same everywhere. */
@@ -275,17 +253,19 @@ gc_cline *gc_cache_victim(gc_cache *c, unsigned set)
 	gc_cline *l = c->lines + (size_t)set * c->g.ways;
 	unsigned ways = c->g.ways;
 
-	/* One pass: the first invalid way, else the oldest stamp, the lowest
-	 * way on a tie.  Branch-free minimum (stamps compare in no
+	if (c->g.repl == GC_REPL_RANDOM) {
+		for (unsigned w = 0; w < ways; w++)
+			if (l[w].tag == GC_CACHE_NO_TAG)
+				return &l[w];
+		return &l[(next_random(c) >> 32) % ways];
+	}
+	/* The least stamp, the lowest way on a tie: the first invalid way
+	 * (stamp 0), else the oldest.  Branch-free (stamps compare in no
 	 * predictable order) in two chains, even and odd ways, so that a
 	 * 16- or 24-way set is not one long chain of dependent moves. */
 	unsigned v0 = 0, v1 = 0, w = 0;
 	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
 	for (; w + 1 < ways; w += 2) {
-		if (l[w].tag == GC_CACHE_NO_TAG)
-			return &l[w];
-		if (l[w + 1].tag == GC_CACHE_NO_TAG)
-			return &l[w + 1];
 		uint64_t a = l[w].stamp, b = l[w + 1].stamp;
 		v0 = a < s0 ? w : v0;
 		s0 = a < s0 ? a : s0;
@@ -293,13 +273,9 @@ gc_cline *gc_cache_victim(gc_cache *c, unsigned set)
 		s1 = b < s1 ? b : s1;
 	}
 	if (w < ways) {
-		if (l[w].tag == GC_CACHE_NO_TAG)
-			return &l[w];
 		v0 = l[w].stamp < s0 ? w : v0;
 		s0 = l[w].stamp < s0 ? l[w].stamp : s0;
 	}
-	if (c->g.repl == GC_REPL_RANDOM)
-		return &l[(next_random(c) >> 32) % ways];
 	return &l[s1 < s0 || (s1 == s0 && v1 < v0) ? v1 : v0];
 }
 

@@ -79,6 +79,8 @@ typedef struct gc_cache {
 	unsigned line_shift, sector_shift, nsectors;
 	uint8_t full_mask;   /* every sector of a line */
 	gc_cline *lines;     /* sets * ways, set-major */
+	uint64_t set_mask;   /* sets - 1 when the index is linear and sets a power of two */
+	int fast_index;      /* ... and then 1: the set is the line address & set_mask */
 	uint64_t clock;      /* replacement clock */
 	uint64_t rng;        /* random replacement state */
 } gc_cache;
@@ -99,6 +101,8 @@ static inline uint64_t gc_cache_tag(const gc_cache *c, uint64_t addr)
 
 static inline unsigned gc_cache_set(const gc_cache *c, uint64_t addr)
 {
+	if (c->fast_index)
+		return (unsigned)((addr >> c->line_shift) & c->set_mask);
 	return gc_set_index(c->g.index, addr, c->line_shift, c->g.sets);
 }
 
@@ -106,14 +110,72 @@ static inline unsigned gc_cache_set(const gc_cache *c, uint64_t addr)
  * (bytes beyond the line are ignored; 0 bytes: the sector of addr). */
 uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes);
 
-/* The line holding addr, or NULL; its set in *set either way.  Changes
- * nothing. */
-gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set);
-
 /* The line holding addr in set `set`, which the caller computed (gc-l2
  * indexes a slice by the partition address but tags by the whole line
  * address), or NULL.  Changes nothing. */
-gc_cline *gc_cache_lookup(gc_cache *c, uint64_t addr, unsigned set);
+static inline gc_cline *gc_cache_lookup(gc_cache *c, uint64_t addr, unsigned set)
+{
+	uint64_t tag = addr >> c->line_shift;
+	gc_cline *l = c->lines + (size_t)set * c->g.ways;
+	for (unsigned w = 0; w < c->g.ways; w++)
+		if (l[w].tag == tag)
+			return &l[w];
+	return NULL;
+}
+
+/* The line holding addr, or NULL; its set in *set either way.  Changes
+ * nothing. */
+static inline gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set)
+{
+	*set = gc_cache_set(c, addr);
+	return gc_cache_lookup(c, addr, *set);
+}
+
+/*
+ * gc_cache_lookup and the victim search in one scan of the set: the line
+ * holding addr, or NULL with *victim the way gc_cache_victim(c, set)
+ * would choose now, the set unchanged.  With random replacement *victim
+ * is NULL on a miss (the draw is gc_cache_victim's, made only when the
+ * caller allocates).  Use it as
+ *
+ *     l = gc_cache_probe(c, addr, set, &hint);
+ *     if (!l) v = gc_cache_victim_hint(c, set, hint);
+ *
+ * The search is the least stamp, the lowest way on a tie: an invalid line
+ * has stamp 0 (gc_cache_clear, gc_cache_invalidate) and a valid one a
+ * clock value of at least 1, so it is the first invalid way, else the
+ * least recently used (LRU) or the oldest fill (FIFO).
+ */
+static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,
+				       gc_cline **victim)
+{
+	uint64_t tag = addr >> c->line_shift;
+	gc_cline *l = c->lines + (size_t)set * c->g.ways;
+	unsigned ways = c->g.ways, w = 0, v0 = 0, v1 = 0;
+	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
+	/* Two chains of branch-free minima, even and odd ways, so that a
+	 * 16- or 24-way set is not one long chain of dependent moves. */
+	for (; w + 1 < ways; w += 2) {
+		if (l[w].tag == tag)
+			return &l[w];
+		if (l[w + 1].tag == tag)
+			return &l[w + 1];
+		uint64_t a = l[w].stamp, b = l[w + 1].stamp;
+		v0 = a < s0 ? w : v0;
+		s0 = a < s0 ? a : s0;
+		v1 = b < s1 ? w + 1 : v1;
+		s1 = b < s1 ? b : s1;
+	}
+	if (w < ways) {
+		if (l[w].tag == tag)
+			return &l[w];
+		v0 = l[w].stamp < s0 ? w : v0;
+		s0 = l[w].stamp < s0 ? l[w].stamp : s0;
+	}
+	*victim = c->g.repl == GC_REPL_RANDOM ? NULL
+		  : &l[s1 < s0 || (s1 == s0 && v1 < v0) ? v1 : v0];
+	return NULL;
+}
 
 /* A use of line l: with LRU it becomes the most recent. */
 static inline void gc_cache_touch(gc_cache *c, gc_cline *l)
@@ -128,12 +190,21 @@ static inline void gc_cache_touch(gc_cache *c, gc_cline *l)
  * (write-back of its dirty sectors) before gc_cache_fill. */
 gc_cline *gc_cache_victim(gc_cache *c, unsigned set);
 
+/* The victim gc_cache_probe found, or (random replacement) the draw. */
+static inline gc_cline *gc_cache_victim_hint(gc_cache *c, unsigned set, gc_cline *hint)
+{
+	return hint ? hint : gc_cache_victim(c, set);
+}
+
 /* Give way l to addr's line: no sector valid or dirty yet, most recent. */
 void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr);
 
+/* Line l invalid: stamp 0, which makes it the first choice of a victim
+ * search (see gc_cache_probe). */
 static inline void gc_cache_invalidate(gc_cline *l)
 {
 	l->tag = GC_CACHE_NO_TAG;
+	l->stamp = 0;
 	l->valid = l->dirty = 0;
 }
 

@@ -329,8 +329,15 @@ int gc_read(gc_reader *r, gc_rec *rec)
 	unsigned t;
 	/* Time-base records only set the high half of the clock. */
 	for (;;) {
-		if (!(p = next_raw(r, &off, "end-of-stream record")))
+		if (r->len - r->pos >= r->rs) {
+			/* next_raw's common case, inline: the hot path */
+			p = r->buf + r->pos;
+			off = r->off;
+			r->pos += r->rs;
+			r->off += r->rs;
+		} else if (!(p = next_raw(r, &off, "end-of-stream record"))) {
 			return GC_ERR;
+		}
 		if ((t = p[0]) != GC_T_TIME)
 			break;
 		uint64_t tm = gc_get64(p + 8);

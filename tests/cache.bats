@@ -36,6 +36,10 @@ load helpers
 	run_status 0 cache-test lru-stack
 }
 
+@test "cache: one-scan probe and victim hint agree with find and victim, and with the rule" {
+	run_status 0 cache-test probe
+}
+
 @test "cache: an unknown case is a usage error" {
 	run_status 2 cache-test nosuch
 }

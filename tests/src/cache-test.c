@@ -224,6 +224,82 @@ static void t_lru_stack(void)
 	printf("ok lru-stack\n");
 }
 
+/* gc_cache_probe + gc_cache_victim_hint (one scan) and gc_cache_find +
+ * gc_cache_victim (two) drive two caches through the same references,
+ * with invalidations between: the same hits, the same ways, every
+ * geometry and policy (random: the same draws). */
+static void t_probe(void)
+{
+	static const struct {
+		unsigned sets, ways;
+		int index, repl;
+	} geo[] = {
+		{4, 1, GC_INDEX_LINEAR, GC_REPL_LRU},  {4, 4, GC_INDEX_LINEAR, GC_REPL_LRU},
+		{6, 3, GC_INDEX_LINEAR, GC_REPL_FIFO}, {8, 24, GC_INDEX_XOR, GC_REPL_LRU},
+		{1, 7, GC_INDEX_LINEAR, GC_REPL_FIFO}, {4, 5, GC_INDEX_LINEAR, GC_REPL_RANDOM},
+		{32, 24, GC_INDEX_IPOLY, GC_REPL_LRU},
+	};
+	for (unsigned k = 0; k < sizeof geo / sizeof *geo; k++) {
+		gc_cache a, b;
+		char why[128];
+		gc_cache_geom g = {128, 32, geo[k].sets, geo[k].ways, geo[k].index, geo[k].repl, 7};
+		CHECK("probe", gc_cache_init(&a, &g, why, sizeof why) == 0, "%s", why);
+		CHECK("probe", gc_cache_init(&b, &g, why, sizeof why) == 0, "%s", why);
+		uint64_t x = 0x9e3779b97f4a7c15u + k;
+		unsigned lines = geo[k].sets * geo[k].ways * 2 + 3;
+		for (unsigned i = 0; i < 20000; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			uint64_t addr = ((x >> 8) % lines) * 128 + ((x >> 40) & 127);
+			unsigned set;
+			gc_cline *la = gc_cache_find(&a, addr, &set), *hint = NULL;
+			CHECK("probe", set == gc_set_index(g.index, addr, 7, g.sets),
+			      "geometry %u: set of %#llx", k, (unsigned long long)addr);
+			gc_cline *lb = gc_cache_probe(&b, addr, set, &hint);
+			CHECK("probe", (la ? la - a.lines : -1) == (lb ? lb - b.lines : -1),
+			      "geometry %u, reference %u: lookups differ", k, i);
+			if (la && (x >> 60) == 0) {
+				/* now and then the line leaves instead */
+				gc_cache_invalidate(la);
+				gc_cache_invalidate(lb);
+				continue;
+			}
+			if (la) {
+				gc_cache_touch(&a, la);
+				gc_cache_touch(&b, lb);
+				continue;
+			}
+			/* the rule, by hand: the first invalid way, else the
+			 * least stamp (the lowest way of equals) */
+			const gc_cline *w0 = a.lines + (size_t)set * g.ways;
+			unsigned want = g.ways;
+			for (unsigned w = 0; w < g.ways && want == g.ways; w++)
+				if (w0[w].tag == GC_CACHE_NO_TAG)
+					want = w;
+			if (want == g.ways) {
+				want = 0;
+				for (unsigned w = 1; w < g.ways; w++)
+					if (w0[w].stamp < w0[want].stamp)
+						want = w;
+			}
+			gc_cline *va = gc_cache_victim(&a, set);
+			gc_cline *vb = gc_cache_victim_hint(&b, set, hint);
+			CHECK("probe", g.repl == GC_REPL_RANDOM || va == w0 + want,
+			      "geometry %u, reference %u: victim %td, the rule says %u", k, i,
+			      va - w0, want);
+			CHECK("probe", va - a.lines == vb - b.lines,
+			      "geometry %u, reference %u: victims %td and %td", k, i, va - a.lines,
+			      vb - b.lines);
+			gc_cache_fill(&a, va, addr);
+			gc_cache_fill(&b, vb, addr);
+		}
+		gc_cache_free(&a);
+		gc_cache_free(&b);
+	}
+	printf("ok probe\n");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -231,6 +307,7 @@ static const struct {
 	{"linear", t_linear},   {"xor", t_xor},       {"fermi", t_fermi},
 	{"ipoly", t_ipoly},     {"checks", t_checks}, {"sectors", t_sectors},
 	{"replacement", t_replacement}, {"lru-stack", t_lru_stack},
+	{"probe", t_probe},
 };
 
 int main(int argc, char **argv)
