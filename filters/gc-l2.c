@@ -48,6 +48,8 @@ static const char help[] =
 	"      --partition-index P consecutive, bitwise-permutation, ipoly, random,\n"
 	"                          ipoly-modulo (l2.partition_index)\n"
 	"      --mapping STRING    address mapping, dramid@S;... (l2.mapping)\n"
+	"      --cache STRING      one slice as a GPGPU-Sim cache string, e.g.\n"
+	"                          S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 (l2.cache)\n"
 	"      --flush             write back and invalidate everything at kernel end\n"
 	"      --warm              keep the L2 across kernels (the default)\n"
 	"      --emit WHAT         dram (default): DRAM transactions; all: every\n"
@@ -74,6 +76,7 @@ enum {
 	OPT_SUBS,
 	OPT_PINDEX,
 	OPT_MAPPING,
+	OPT_CACHE,
 	OPT_FLUSH,
 	OPT_WARM,
 	OPT_EMIT,
@@ -95,6 +98,7 @@ static const struct keyopt {
 	{OPT_WALLOC, "--write-alloc", "l2.write_alloc"},
 	{OPT_PINDEX, "--partition-index", "l2.partition_index"},
 	{OPT_MAPPING, "--mapping", "l2.mapping"},
+	{OPT_CACHE, "--cache", "l2.cache"},
 };
 #define NKEYOPTS (sizeof keyopts / sizeof keyopts[0])
 
@@ -121,6 +125,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sub-partitions", required_argument, NULL, OPT_SUBS},
 		{"partition-index", required_argument, NULL, OPT_PINDEX},
 		{"mapping", required_argument, NULL, OPT_MAPPING},
+		{"cache", required_argument, NULL, OPT_CACHE},
 		{"flush", no_argument, NULL, OPT_FLUSH},
 		{"warm", no_argument, NULL, OPT_WARM},
 		{"emit", required_argument, NULL, OPT_EMIT},

@@ -516,3 +516,22 @@ randreq() {
 	expect_eq "$(jv flushes "$T/j1")" 16
 	expect_eq "$(jv dirty_sectors_left "$T/j1")" 0
 }
+
+@test "gc-l2: --cache takes one slice as a GPGPU-Sim cache string" {
+	gc-gen -n 64 matmul | gc-sched --gpu volta-v100 | gc-coalesce | gc-l1 >"$T/r.gcs"
+	# the V100 preset's own slice, spelled as its gpgpusim.config does
+	gc-l2 --cache S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 --stats "$T/a.json" "$T/r.gcs" >"$T/a.gcs"
+	gc-l2 --stats "$T/b.json" "$T/r.gcs" >"$T/b.gcs"
+	cmp <(gc-stats --dump "$T/a.gcs" | grep -v '^#') <(gc-stats --dump "$T/b.gcs" | grep -v '^#')
+	# twice the sets: a 12 MB L2
+	gc-l2 --cache S:64:128:24,L:B:m:L:L,A:192:4,32:0,32 --stats "$T/c.json" "$T/r.gcs" >/dev/null
+	gc-stats --merge "$T/b.json" "$T/c.json" >"$T/m.csv"
+	for k in config.sets config.size; do
+		col=$(head -1 "$T/m.csv" | tr , '\n' | grep -nx "$k" | cut -d: -f1)
+		[ -n "$col" ]
+		cut -d, -f"$col" "$T/m.csv" | tail -2 | tr '\n' ' ' >>"$T/got"
+	done
+	expect_eq "$(cat "$T/got")" "32 64 6291456 12582912 "
+	run_status 2 gc-l2 --cache S:x "$T/r.gcs"
+	expect_match "$output" "--cache: bad value 'S:x' for key 'l2.cache'"
+}
