@@ -46,7 +46,7 @@ static const char help[] =
 	"      --window N         --timing: a warp with no request in the next N input\n"
 	"                         records has ended (default 1M)\n"
 	"      --kernel-boundary flush|keep\n"
-	"                         invalidate the L1s at each kernel end (default flush)\n"
+	"                         invalidate the L1s at each kernel end (default: l1.kernel_flush)\n"
 	"      --gpu NAME|FILE    GPU preset or file (default: the input header's)\n"
 	"      --cache STRING     L1 as a GPGPU-Sim cache string\n"
 	"      --size N           L1 bytes per SM\n"
@@ -334,7 +334,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	memset(cl, 0, sizeof *cl);
 	cl->seed = 1;
 	cl->window = 1u << 20;
-	cl->flush = 1;
+	cl->flush = -1; /* the preset's l1.kernel_flush */
 	cl->top = 10;
 	int c;
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
@@ -486,6 +486,8 @@ static void configure(struct run *R, const gc_header *in)
 		gc_gpu_config_option(&R->gpu, "--carveout", "sm.shmem_options", "none");
 	}
 	gc_gpu_config_finish(&R->gpu);
+	if (cl->flush < 0)
+		cl->flush = R->gpu.l1.kernel_flush;
 
 	const gc_gpu_cache *l1 = &R->gpu.l1;
 	R->geom.line = l1->line;

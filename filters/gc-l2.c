@@ -51,7 +51,8 @@ static const char help[] =
 	"      --cache STRING      one slice as a GPGPU-Sim cache string, e.g.\n"
 	"                          S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 (l2.cache)\n"
 	"      --flush             write back and invalidate everything at kernel end\n"
-	"      --warm              keep the L2 across kernels (the default)\n"
+	"      --warm              keep the L2 across kernels\n"
+	"                          (default: the preset's l2.kernel_flush)\n"
 	"      --emit WHAT         dram (default): DRAM transactions; all: every\n"
 	"                          request annotated with its outcome\n"
 	"  -o, --output FILE       write the stream to FILE (default: stdout)\n"
@@ -106,7 +107,7 @@ struct cmdline {
 	gc_common c;
 	const char *input;
 	const char *keyval[NKEYOPTS]; /* NULL: not given */
-	int flush;                    /* 1 --flush, 0 --warm */
+	int flush;                    /* 1 --flush, 0 --warm, -1 the preset */
 	int emit_all;
 };
 
@@ -133,6 +134,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	};
 	int c;
 	memset(cl, 0, sizeof *cl);
+	cl->flush = -1; /* the preset's l2.kernel_flush */
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
@@ -617,7 +619,7 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	m->write = g->write;
 	m->walloc = g->walloc;
 	m->lazy = g->walloc == GC_WALLOC_LAZY_FETCH_ON_READ;
-	m->flush = cl->flush;
+	m->flush = cl->flush < 0 ? g->kernel_flush : cl->flush;
 	m->emit_all = cl->emit_all;
 	m->lshift = log2u(m->line);
 	m->sshift = log2u(m->sector);

@@ -46,11 +46,11 @@ enum kid {
 	KEY_L1_CACHE, KEY_L1_SIZE, KEY_L1_LINE, KEY_L1_SECTOR, KEY_L1_SETS, KEY_L1_WAYS,
 	KEY_L1_INDEX, KEY_L1_REPL, KEY_L1_WRITE, KEY_L1_ALLOC, KEY_L1_WALLOC,
 	KEY_L1_MSHR, KEY_L1_MSHR_ENTRIES, KEY_L1_MSHR_MERGE, KEY_L1_MSHR_PER_WARP,
-	KEY_L1_MISS_QUEUE, KEY_L1_PORT, KEY_L1_LATENCY, KEY_L1_SKIP_GLOBAL, KEY_L1_SCALE,
+	KEY_L1_MISS_QUEUE, KEY_L1_PORT, KEY_L1_LATENCY, KEY_L1_SKIP_GLOBAL, KEY_L1_SCALE, KEY_L1_FLUSH,
 	KEY_L2_CACHE, KEY_L2_SIZE, KEY_L2_CHANNELS, KEY_L2_SUB, KEY_L2_SLICE, KEY_L2_LINE,
 	KEY_L2_SECTOR, KEY_L2_SETS, KEY_L2_WAYS, KEY_L2_INDEX, KEY_L2_REPL, KEY_L2_WRITE,
 	KEY_L2_ALLOC, KEY_L2_WALLOC, KEY_L2_MSHR, KEY_L2_MSHR_ENTRIES, KEY_L2_MSHR_MERGE,
-	KEY_L2_MISS_QUEUE, KEY_L2_PORT, KEY_L2_LATENCY, KEY_L2_MAPPING, KEY_L2_PINDEX,
+	KEY_L2_MISS_QUEUE, KEY_L2_PORT, KEY_L2_LATENCY, KEY_L2_MAPPING, KEY_L2_PINDEX, KEY_L2_FLUSH,
 	KEY_DRAM_TYPE, KEY_DRAM_CHANNELS, KEY_DRAM_BANKS, KEY_DRAM_BANK_GROUPS,
 	KEY_DRAM_ROW, KEY_DRAM_BUS_WIDTH, KEY_DRAM_BANDWIDTH, KEY_DRAM_LATENCY,
 	KEY_MISS_LAMBDA, KEY_MISS_SIGMA,
@@ -190,6 +190,8 @@ static const struct key keys[NKEYS] = {
 	   "Global loads bypass L1 unless marked cacheable."),
 	KE(KEY_L1_SCALE, "l1.carveout_scales", l1.scale, e_scale,
 	   "What an adaptive carve-out changes: ways (fixed sets) or sets (fixed ways)."),
+	KE(KEY_L1_FLUSH, "l1.kernel_flush", l1.kernel_flush, e_bool,
+	   "L1 invalidated at every kernel end (gc-l1's default --kernel-boundary)."),
 
 	[KEY_L2_CACHE] = {"l2.cache", K_CACHE, F_PSEUDO, OFF(l2), 0, 0, 0, 0, NULL,
 			  "A GPGPU-Sim cache string for one L2 slice; sets the l2 keys it spells."},
@@ -226,6 +228,8 @@ static const struct key keys[NKEYS] = {
 	   "DRAM address mapping (GPGPU-Sim -gpgpu_mem_addr_mapping)."),
 	KE(KEY_L2_PINDEX, "l2.partition_index", l2.pindex, e_pindex,
 	   "How addresses choose a channel and sub-partition."),
+	KE(KEY_L2_FLUSH, "l2.kernel_flush", l2.kernel_flush, e_bool,
+	   "L2 written back and invalidated at every kernel end (gc-l2's default --flush)."),
 
 	KE(KEY_DRAM_TYPE, "dram.type", dram.type, e_dram, "DRAM technology."),
 	KU(KEY_DRAM_CHANNELS, "dram.channels", dram.channels, 1, 4096, 0,
@@ -740,6 +744,7 @@ void gc_gpu_defaults(gc_gpu_config *c)
 	c->sm.options[1] = KB(48);
 
 	gc_gpu_cache *l1 = &c->l1;
+	l1->kernel_flush = 1; /* -gpgpu_flush_l1_cache 1 */
 	l1->line = l1->sector = 128;
 	l1->sets = 32;
 	l1->ways = 4;

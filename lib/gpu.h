@@ -115,6 +115,8 @@ typedef struct gc_gpu_cache {
 	/* L1 only */
 	unsigned mshr_per_warp; /* 0: no per-warp limit */
 	int skip_global;        /* global loads bypass L1 by default */
+	int kernel_flush;       /* invalidated (L1) / written back and invalidated (L2)
+				 * at every kernel end */
 	int scale;              /* enum gc_gpu_scale */
 	/* L2 only */
 	uint64_t total;         /* channels * sub_partitions * size */

@@ -671,3 +671,15 @@ policy() {
 		expect_eq "$(jget "$T/s.json" to_l2.writebacks)" 1
 	done
 }
+
+@test "gc-l1: the preset's l1.kernel_flush sets the default --kernel-boundary" {
+	gc-gen -n 32 matmul --kernels 2 | gc-sched --gpu volta-v100 | gc-coalesce >"$T/r.gcs"
+	sed 's/^l1.kernel_flush = yes/l1.kernel_flush = no/' "$GC_ROOT/share/gpus/volta-v100.gpu" >"$T/keep.gpu"
+	gc-l1 --kernel-boundary flush "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/flush"
+	gc-l1 --kernel-boundary keep "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/keep"
+	gc-l1 "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/default"
+	gc-l1 --gpu "$T/keep.gpu" "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/preset"
+	! cmp -s "$T/flush" "$T/keep"
+	cmp "$T/default" "$T/flush"
+	cmp "$T/preset" "$T/keep"
+}

@@ -535,3 +535,17 @@ randreq() {
 	run_status 2 gc-l2 --cache S:x "$T/r.gcs"
 	expect_match "$output" "--cache: bad value 'S:x' for key 'l2.cache'"
 }
+
+@test "gc-l2: the preset's l2.kernel_flush sets the default; --flush and --warm override it" {
+	gc-gen -n 32 matmul --kernels 2 | gc-sched --gpu volta-v100 | gc-coalesce | gc-l1 >"$T/r.gcs"
+	sed 's/^l2.kernel_flush = no/l2.kernel_flush = yes/' "$GC_ROOT/share/gpus/volta-v100.gpu" >"$T/flushing.gpu"
+	gc-l2 --flush "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/flush"
+	gc-l2 --warm "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/warm"
+	gc-l2 "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/default"
+	gc-l2 --gpu "$T/flushing.gpu" "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/preset"
+	gc-l2 --gpu "$T/flushing.gpu" --warm "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/preset-warm"
+	! cmp -s "$T/flush" "$T/warm"
+	cmp "$T/default" "$T/warm"
+	cmp "$T/preset" "$T/flush"
+	cmp "$T/preset-warm" "$T/warm"
+}

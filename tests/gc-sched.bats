@@ -358,7 +358,7 @@ gpu2() {
 	gc-stats --dump "$T/s.gcs" >"$T/d"
 	expect_eq "$(sed -n 's/^# optional //p' "$T/d")" 0x1
 	expect_eq "$(hkey "$T/s.gcs" provenance)" "gc-gen table2 | gc-sched"
-	expect_eq "$(grep -c '^# header gpu\.' "$T/d")" 72
+	expect_eq "$(grep -c '^# header gpu\.' "$T/d")" 74
 	expect_eq "$(hkey "$T/s.gcs" gpu.name)" fermi-gtx470-16k
 	expect_eq "$(hkey "$T/s.gcs" gpu)" ""
 	expect_eq "$(hkey "$T/s.gcs" sched.policy)" lrr

@@ -330,7 +330,7 @@ static void selftest_keys(void)
 		expect_int(gc_gpu_key_find(gc_gpu_key_name(i)), i, gc_gpu_key_name(i));
 		pseudo += gc_gpu_key_pseudo(i);
 	}
-	expect_int(gc_gpu_nkeys(), 74, "number of keys");
+	expect_int(gc_gpu_nkeys(), 76, "number of keys");
 	expect_int(pseudo, 2, "number of pseudo keys");
 	expect_int(gc_gpu_key_find("l1.way"), -1, "unknown key");
 }
