@@ -66,6 +66,13 @@ col() {
 	cd "$T"
 	run_status 0 "$GC_ROOT/examples/seed003-table5" --small -j 2 -w t
 	csv=t/table5.csv
+	# per-level hit rates side by side: a bar chart per trace, a bar for
+	# L1 and one for L2 in each of the five variants
+	n=$(ls t/table5-*.svg | wc -l)
+	expect_eq "$n" "$(awk -F, 'NR > 1 && !s[$1]++' "$csv" | wc -l)"
+	for f in t/table5-*.svg; do
+		expect_eq "$(grep -c 'class="bar"' "$f")" 10
+	done
 	expect_eq "$(($(wc -l <"$csv") - 1))" 15
 	# vectoradd, 100 floats per array: A and B are 400 bytes = 13 sectors
 	# (4 lines) each; the store to C under Volta's write-allocate L2 reads
