@@ -48,10 +48,7 @@ static const char help[] =
 
 enum { OPT_BANDWIDTH = GC_OPT_TOOL, OPT_CHANNELS, OPT_SUBS, OPT_PINDEX, OPT_MAPPING };
 
-static const struct keyopt {
-	int opt;
-	const char *name, *key;
-} keyopts[] = {
+static const gc_gpu_keyopt keyopts[] = {
 	{OPT_BANDWIDTH, "--bandwidth", "dram.bandwidth"},
 	{OPT_CHANNELS, "--channels", "l2.channels"},
 	{OPT_SUBS, "--sub-partitions", "l2.sub_partitions"},
@@ -82,11 +79,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
-		size_t i;
-		for (i = 0; i < NKEYOPTS; i++)
-			if (keyopts[i].opt == c)
-				break;
-		if (i == NKEYOPTS)
+		int i = gc_gpu_keyopt_find(keyopts, NKEYOPTS, c);
+		if (i < 0)
 			gc_usage_error("unexpected option");
 		if (c == OPT_BANDWIDTH)
 			(void)gc_real(keyopts[i].name, optarg, 0.001, 1e6);
@@ -229,9 +223,7 @@ static void setup(struct dram *d, const struct cmdline *cl, const gc_reader *r)
 	char why[256];
 	memset(d, 0, sizeof *d);
 	gc_gpu_for_stream(&d->gpu, cl->c.gpu, gc_reader_header(r));
-	for (size_t i = 0; i < NKEYOPTS; i++)
-		if (cl->keyval[i])
-			gc_gpu_config_option(&d->gpu, keyopts[i].name, keyopts[i].key, cl->keyval[i]);
+	gc_gpu_keyopts_apply(&d->gpu, keyopts, NKEYOPTS, cl->keyval);
 	gc_gpu_config_finish(&d->gpu);
 	const gc_gpu_cache *l2 = &d->gpu.l2;
 	if (gc_addrmap_init(&d->am, l2->mapping, l2->channels, l2->sub_partitions, l2->pindex,

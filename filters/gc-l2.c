@@ -84,10 +84,7 @@ enum {
 };
 
 /* Options that set a GPU key, in the order they are applied. */
-static const struct keyopt {
-	int opt;
-	const char *name, *key;
-} keyopts[] = {
+static const gc_gpu_keyopt keyopts[] = {
 	{OPT_CHANNELS, "--channels", "l2.channels"},
 	{OPT_SUBS, "--sub-partitions", "l2.sub_partitions"},
 	{OPT_SLICE, "--slice-size", "l2.slice_size"},
@@ -138,11 +135,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
-		size_t i;
-		for (i = 0; i < NKEYOPTS; i++)
-			if (keyopts[i].opt == c)
-				break;
-		if (i < NKEYOPTS) {
+		int i = gc_gpu_keyopt_find(keyopts, NKEYOPTS, c);
+		if (i >= 0) {
 			/* Numbers are checked here, so "12x" names the option. */
 			if (c == OPT_SETS || c == OPT_WAYS || c == OPT_SLICE ||
 			    c == OPT_CHANNELS || c == OPT_SUBS)
@@ -597,9 +591,7 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	char why[256];
 	memset(m, 0, sizeof *m);
 	gc_gpu_for_stream(&m->gpu, cl->c.gpu, gc_reader_header(r));
-	for (size_t i = 0; i < NKEYOPTS; i++)
-		if (cl->keyval[i])
-			gc_gpu_config_option(&m->gpu, keyopts[i].name, keyopts[i].key, cl->keyval[i]);
+	gc_gpu_keyopts_apply(&m->gpu, keyopts, NKEYOPTS, cl->keyval);
 	gc_gpu_config_finish(&m->gpu);
 
 	const gc_gpu_cache *g = &m->gpu.l2;

@@ -69,10 +69,10 @@ const char *gc_addrmap_field_name(int f)
 	return f >= 0 && f < GC_AM_NFIELDS ? names[f] : "?";
 }
 
-/* Parse the symbols into m->mask[] (before any insertion). */
-static int parse(gc_addrmap *m, const char *s, char *why, size_t len)
+int gc_addrmap_parse(gc_addrmap *m, const char *s, char *why, size_t len)
 {
 	m->dramid = -1;
+	memset(m->mask, 0, sizeof m->mask);
 	if (strncmp(s, "dramid@", 7) == 0) {
 		const char *p = s + 7;
 		int v = 0, digits = 0;
@@ -126,7 +126,7 @@ int gc_addrmap_init(gc_addrmap *m, const char *mapping, unsigned channels, unsig
 	m->subs = subs;
 	m->pindex = pindex;
 	m->sub_bits = gc_log2(subs);
-	if (parse(m, mapping, why, len) < 0)
+	if (gc_addrmap_parse(m, mapping, why, len) < 0)
 		return -1;
 
 	unsigned nD = (unsigned)__builtin_popcountll(m->mask[GC_AM_CHIP]);

@@ -87,6 +87,12 @@ typedef struct gc_dram_addr {
 	uint64_t row, col, burst;
 } gc_dram_addr;
 
+/* Only the syntax of a mapping string: dramid (S of dramid@S, or -1) and
+ * mask[] (the symbols' bits before any chip-bit insertion; S bits count
+ * in GC_AM_COL too).  -1 with the reason in why.  gc_addrmap_init calls
+ * it; gpu.c uses it to check the l2.mapping key. */
+int gc_addrmap_parse(gc_addrmap *m, const char *mapping, char *why, size_t len);
+
 /* Parse `mapping` for `channels` x `subs` sub-partitions and partition
  * indexing `pindex`.  -1 with the reason in why. */
 int gc_addrmap_init(gc_addrmap *m, const char *mapping, unsigned channels, unsigned subs,

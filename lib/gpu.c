@@ -4,6 +4,7 @@
  * occupancy (seed 003 formulas 3-6) and the carve-out (formula 7).
  */
 #include "gpu.h"
+#include "addrmap.h"
 #include "prog.h"
 
 #include <errno.h>
@@ -668,47 +669,23 @@ int gc_gpu_coalesce_sectored(const gc_gpu_config *c)
 
 /* ---- address mappings (reference §3.5) --------------------------------- */
 
+/* The bit counts of a mapping string's fields (gc_addrmap_parse reads it:
+ * one parser for the key's check and for gc-l2 and gc-dram). */
 struct mapping {
 	int dramid; /* bit of the inserted chip id, or -1 */
-	int nD, nB, nR, nC, nS;
+	int nD, nB, nR, nC; /* nC counts the S bits too */
 };
 
 static int mapping_parse(const char *s, struct mapping *m, char *why, size_t len)
 {
-	memset(m, 0, sizeof *m);
-	m->dramid = -1;
-	if (strncmp(s, "dramid@", 7) == 0) {
-		const char *p = s + 7;
-		int v = 0, digits = 0;
-		while (*p >= '0' && *p <= '9' && digits < 3) {
-			v = v * 10 + (*p++ - '0');
-			digits++;
-		}
-		if (!digits || *p != ';' || v > 63)
-			return msgf(why, len, "dramid@ needs a bit number from 0 to 63 and ';'");
-		m->dramid = v;
-		s = p + 1;
-	}
-	int n = 0;
-	for (; *s; s++) {
-		switch (*s) {
-		case '.': case '|': case ' ': continue;
-		case 'D': case 'd': m->nD++; break;
-		case 'B': m->nB++; break;
-		case 'R': m->nR++; break;
-		case 'C': m->nC++; break;
-		case 'S': m->nS++; break;
-		case '0': break;
-		default: return msgf(why, len, "'%c' is not a bit symbol", *s);
-		}
-		n++;
-	}
-	if (n != 64)
-		return msgf(why, len, "found %d bit symbols", n);
-	if (m->dramid >= 0 && m->nD)
-		return msgf(why, len, "D bits and dramid@ exclude each other");
-	if (!m->nB || !m->nR || !(m->nC + m->nS))
-		return msgf(why, len, "no B, R or C/S bits");
+	gc_addrmap am;
+	if (gc_addrmap_parse(&am, s, why, len) < 0)
+		return -1;
+	m->dramid = am.dramid;
+	m->nD = __builtin_popcountll(am.mask[GC_AM_CHIP]);
+	m->nB = __builtin_popcountll(am.mask[GC_AM_BANK]);
+	m->nR = __builtin_popcountll(am.mask[GC_AM_ROW]);
+	m->nC = __builtin_popcountll(am.mask[GC_AM_COL]);
 	return 0;
 }
 
@@ -1315,10 +1292,10 @@ static int check_l2_dram(gc_gpu_config *c, char *err, size_t len)
 	if (m.nB > 20 || c->dram.banks != (1u << m.nB))
 		return failk(c, err, len, BLAME(KEY_DRAM_BANKS, KEY_L2_MAPPING),
 			"dram.banks %u is not 2^%d (the B bits of l2.mapping)", c->dram.banks, m.nB);
-	if (m.nC + m.nS > 40 || c->dram.row != (1ull << (m.nC + m.nS)))
+	if (m.nC > 40 || c->dram.row != (1ull << (m.nC)))
 		return failk(c, err, len, BLAME(KEY_DRAM_ROW, KEY_L2_MAPPING),
 			"dram.row_size %s is not 2^%d (the C and S bits of l2.mapping)",
-			SZ(a, c->dram.row), m.nC + m.nS);
+			SZ(a, c->dram.row), m.nC);
 	if (c->dram.banks % c->dram.bank_groups)
 		return failk(c, err, len, BLAME(KEY_DRAM_BANK_GROUPS, KEY_DRAM_BANKS),
 			"dram.bank_groups %u does not divide dram.banks %u", c->dram.bank_groups,
@@ -1342,8 +1319,8 @@ int gc_gpu_finish(gc_gpu_config *c, char *err, size_t len)
 
 /* ---- files ------------------------------------------------------------ */
 
-/* The syntax of gc_gpu_load (prog.c), without exiting: "key = value"
- * lines, '#' comments, no key twice. */
+/* The syntax of a GPU file, without exiting (gc_gpu_load in prog.c uses
+ * it too): "key = value" lines, '#' comments, no key twice. */
 int gc_gpu_read_lists(struct gc_gpu *g, const char *path, char *err, size_t len)
 {
 	memset(g, 0, sizeof *g);
@@ -1679,4 +1656,20 @@ void gc_gpu_config_header(const gc_gpu_config *c, const char *gpu_opt, gc_header
 		gc_die(GC_EXIT_DATA, "output header: %s", err);
 	if (gpu_opt && gc_header_set(h, "gpu", gpu_opt) < 0)
 		gc_die(GC_EXIT_DATA, "output header: cannot set key 'gpu' to '%s'", gpu_opt);
+}
+
+int gc_gpu_keyopt_find(const gc_gpu_keyopt *t, size_t n, int opt)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].opt == opt)
+			return (int)i;
+	return -1;
+}
+
+void gc_gpu_keyopts_apply(gc_gpu_config *c, const gc_gpu_keyopt *t, size_t n,
+			  const char *const *vals)
+{
+	for (size_t i = 0; i < n; i++)
+		if (vals[i])
+			gc_gpu_config_option(c, t[i].name, t[i].key, vals[i]);
 }

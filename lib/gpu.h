@@ -292,6 +292,18 @@ void gc_gpu_config_load(gc_gpu_config *c, const char *name_or_file);
  * "OPT: bad value ..." on failure. */
 void gc_gpu_config_option(gc_gpu_config *c, const char *opt, const char *key,
 			  const char *val);
+/* A tool's options that each set one key: `opt` its getopt code, `name`
+ * as messages spell it ("--ways"), `key` the gpu key. */
+typedef struct gc_gpu_keyopt {
+	int opt;
+	const char *name, *key;
+} gc_gpu_keyopt;
+/* The index of getopt code opt in t[0..n), or -1. */
+int gc_gpu_keyopt_find(const gc_gpu_keyopt *t, size_t n, int opt);
+/* gc_gpu_config_option for each option given (vals[i] not NULL), in table
+ * order. */
+void gc_gpu_keyopts_apply(gc_gpu_config *c, const gc_gpu_keyopt *t, size_t n,
+			  const char *const *vals);
 /* gc_gpu_finish after the options; exit 2 with "options: ..." */
 void gc_gpu_config_finish(gc_gpu_config *c);
 

@@ -1,5 +1,6 @@
 /* prog.c - program support: messages, options, numbers, outputs, JSON. */
 #include "prog.h"
+#include "gpu.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -345,58 +346,16 @@ static int find_preset(const char *name, char *out, size_t len)
 
 void gc_gpu_load(gc_gpu *g, const char *arg)
 {
-	memset(g, 0, sizeof *g);
-	snprintf(g->name, sizeof g->name, "%s", arg);
+	char path[sizeof g->path], err[600];
 	if (strchr(arg, '/') || readable(arg))
-		snprintf(g->path, sizeof g->path, "%s", arg);
-	else if (!find_preset(arg, g->path, sizeof g->path))
+		snprintf(path, sizeof path, "%s", arg);
+	else if (!find_preset(arg, path, sizeof path))
 		gc_usage_error("--gpu: no preset or file named '%s' (set GC_GPU_PATH, or give a path)", arg);
-	FILE *f = fopen(g->path, "r");
-	if (!f)
-		gc_die(GC_EXIT_USAGE, "%s: %s", g->path, strerror(errno));
-	char line[1024];
-	int ln = 0;
-	while (fgets(line, sizeof line, f)) {
-		ln++;
-		size_t l = strlen(line);
-		if (l == sizeof line - 1 && line[l - 1] != '\n')
-			gc_die(GC_EXIT_USAGE, "%s:%d: line too long", g->path, ln);
-		char *h = strchr(line, '#');
-		if (h)
-			*h = 0;
-		char *s = line;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		char *e = s + strlen(s);
-		while (e > s && strchr(" \t\r\n", e[-1]))
-			*--e = 0;
-		if (!*s)
-			continue;
-		char *eq = strchr(s, '=');
-		if (!eq)
-			gc_die(GC_EXIT_USAGE, "%s:%d: expected 'key = value'", g->path, ln);
-		char *k = s, *ke = eq, *v = eq + 1;
-		while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
-			ke--;
-		*ke = 0;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		if (!*k || !*v)
-			gc_die(GC_EXIT_USAGE, "%s:%d: expected 'key = value'", g->path, ln);
-		for (int i = 0; i < g->n; i++)
-			if (strcmp(g->key[i], k) == 0)
-				gc_die(GC_EXIT_USAGE, "%s:%d: '%s' already set on line %d", g->path,
-				       ln, k, g->line[i]);
-		if (g->n == 256)
-			gc_die(GC_EXIT_USAGE, "%s:%d: too many keys", g->path, ln);
-		g->key[g->n] = strdup(k);
-		g->val[g->n] = strdup(v);
-		g->line[g->n] = ln;
-		g->n++;
-	}
-	if (ferror(f))
-		gc_die(GC_EXIT_USAGE, "%s: read error", g->path);
-	fclose(f);
+	/* One reader of the file syntax: gpu.c's, which reports instead of
+	 * exiting. */
+	if (gc_gpu_read_lists(g, path, err, sizeof err) < 0)
+		gc_die(GC_EXIT_USAGE, "%s", err);
+	snprintf(g->name, sizeof g->name, "%s", arg);
 }
 
 const char *gc_gpu_get(const gc_gpu *g, const char *key)

@@ -314,7 +314,7 @@ size=16K
 	bad_gpu bad-cc.gpu ":3: bad value '7' for key 'cc' (expected MAJOR.MINOR such as 7.0)"
 	bad_gpu bad-name.gpu ":3: bad value 'my gpu' for key 'name' (expected a name of letters, digits, '.', '_' and '-', at most 63)"
 	bad_gpu bad-options.gpu ":3: bad value '48K,16K' for key 'sm.shmem_options' (expected none, or up to 16 ascending sizes separated by commas: 16K does not follow 48K)"
-	bad_gpu bad-mapping.gpu ":3: bad value 'dramid@8;RRRR.BBBB' for key 'l2.mapping' (expected [dramid@BIT;] then 64 bit symbols of D, B, R, C, S, 0: found 8 bit symbols)"
+	bad_gpu bad-mapping.gpu ":3: bad value 'dramid@8;RRRR.BBBB' for key 'l2.mapping' (expected [dramid@BIT;] then 64 bit symbols of D, B, R, C, S, 0: found 8 bit symbols, not 64)"
 }
 
 @test "bad cache strings are errors with file:line" {

@@ -18,48 +18,11 @@ load helpers
 
 OC="$FIX/ocelot"
 
-# decode FILE: one line per record.
-#   K ID "NAME" GX,GY,GZ BX,BY,BZ REGS SHMEM     kernel begin
-#   A KEY VALUE                                 kernel attribute (2 mem insts, 3 stream)
-#   BLOCK,WARP,LANE,PC,SEQ,OP,SPACE,SIZE,ADDR   data (SPACE +bypass: L1 bypass flag)
-#   E ID COUNT                                  kernel end
-#   Z RECORDS DATA                              end of stream
-decode() {
-	local hs
-	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
-	od -An -v -tu1 -w32 -j "$hs" "$1" | awk '
-	function u(a, n,    v, i) { v = 0; for (i = a + n; i > a; i--) v = v * 256 + $i; return v }
-	function hex(a, n,    s, i) {
-		s = ""
-		for (i = a + n; i > a; i--) s = s sprintf("%02x", $i)
-		sub(/^0+/, "", s)
-		return "0x" (s == "" ? "0" : s)
-	}
-	function flush() {
-		if (kb != "") print kb " \"" name "\"" kr
-		if (at != "") print substr(at, 2)
-		kb = name = kr = at = ""
-	}
-	BEGIN { split("global local shared const texture generic", sp, " "); split("load store atomic", ops, " ") }
-	$1 == 130 { for (i = 3; i < 3 + $2; i++) name = name sprintf("%c", $i); next }
-	$1 == 129 { at = at sprintf("\nA %.0f %.0f", u(2, 2), u(8, 8)); next }
-	{ flush() }
-	$1 == 128 { kb = sprintf("K %.0f", u(4, 4))
-		    kr = sprintf(" %.0f,%.0f,%.0f %.0f,%.0f,%.0f %.0f %.0f", u(8, 4), u(12, 2), u(14, 2),
-				 u(16, 2), u(18, 2), u(20, 2), u(22, 2), u(24, 4)); next }
-	$1 >= 1 && $1 <= 3 { printf "%.0f,%.0f,%.0f,%s,%.0f,%s,%s%s,%.0f,%s\n", u(8, 4), u(6, 2), $3,
-		hex(12, 4), u(16, 4), ops[$1], sp[$2 % 16 + 1], ($2 >= 16 ? "+bypass" : ""), $4, hex(24, 8); next }
-	$1 == 131 { printf "E %.0f %.0f\n", u(4, 4), u(8, 8); next }
-	$1 == 143 { printf "Z %.0f %.0f\n", u(8, 8), u(16, 8); next }
-	$1 == 132 { next }
-	{ print "? " $1 }
-	END { flush() }'
-}
 
 # imp [OPTIONS] FILE: import into $T/s and decode into $T/d.
 imp() {
 	gc-import "$@" >"$T/s" || return 1
-	decode "$T/s" >"$T/d"
+	decode_stream "$T/s" >"$T/d"
 }
 
 # ndata [ERE]: data lines of $T/d (matching ERE).
@@ -163,13 +126,13 @@ bad() {
 	printf 'blocksize: 32 1 1\n0 0 1000 4\nx y\n1 0 1004 4\n2 7 1008 4\n' >"$T/l_00.trc"
 	sh_status 0 "gc-import --lenient '$T/l_00.trc' >'$T/s'"
 	expect_eq "$(cat "$T/err")" "gc-import: skipped 2 malformed lines (--lenient)"
-	decode "$T/s" >"$T/d"
+	decode_stream "$T/s" >"$T/d"
 	expect_eq "$(grep -v '^Z' "$T/d" | tr '\n' ' ')" \
 		'K 1 "l_00" 1,1,1 32,1,1 0 0 A 2 1 0,0,0,0x0,0,load,global,4,0x3e8 0,0,1,0x0,0,load,global,4,0x3ec E 1 2 '
 	# A bad header makes the whole file unusable: skipped, no kernel.
 	printf 'blocksize: 0 1 1\n0 0 1000 4\n' >"$T/h_00.trc"
 	sh_status 0 "gc-import --lenient '$T/h_00.trc' '$T/l_00.trc' >'$T/s'"
-	decode "$T/s" >"$T/d"
+	decode_stream "$T/s" >"$T/d"
 	expect_eq "$(grep -c '^K' "$T/d")" 1
 }
 

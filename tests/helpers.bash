@@ -105,3 +105,42 @@ help_matches_man() {
 		return 1
 	fi
 }
+
+# decode_stream FILE: one line per record of a gc stream, decoded with od
+# and awk from the byte layout of gc-stream(5), apart from the library.
+#   K ID "NAME" GX,GY,GZ BX,BY,BZ REGS SHMEM     kernel begin
+#   A KEY VALUE                                 kernel attribute (2 mem insts, 3 stream)
+#   BLOCK,WARP,LANE,PC,SEQ,OP,SPACE,SIZE,ADDR   data (SPACE +bypass: L1 bypass flag)
+#   E ID COUNT                                  kernel end
+#   Z RECORDS DATA                              end of stream
+decode_stream() {
+	local hs
+	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
+	od -An -v -tu1 -w32 -j "$hs" "$1" | awk '
+	function u(a, n,    v, i) { v = 0; for (i = a + n; i > a; i--) v = v * 256 + $i; return v }
+	function hex(a, n,    s, i) {
+		s = ""
+		for (i = a + n; i > a; i--) s = s sprintf("%02x", $i)
+		sub(/^0+/, "", s)
+		return "0x" (s == "" ? "0" : s)
+	}
+	function flush() {
+		if (kb != "") print kb " \"" name "\"" kr
+		if (at != "") print substr(at, 2)
+		kb = name = kr = at = ""
+	}
+	BEGIN { split("global local shared const texture generic", sp, " "); split("load store atomic", ops, " ") }
+	$1 == 130 { for (i = 3; i < 3 + $2; i++) name = name sprintf("%c", $i); next }
+	$1 == 129 { at = at sprintf("\nA %.0f %.0f", u(2, 2), u(8, 8)); next }
+	{ flush() }
+	$1 == 128 { kb = sprintf("K %.0f", u(4, 4))
+		    kr = sprintf(" %.0f,%.0f,%.0f %.0f,%.0f,%.0f %.0f %.0f", u(8, 4), u(12, 2), u(14, 2),
+				 u(16, 2), u(18, 2), u(20, 2), u(22, 2), u(24, 4)); next }
+	$1 >= 1 && $1 <= 3 { printf "%.0f,%.0f,%.0f,%s,%.0f,%s,%s%s,%.0f,%s\n", u(8, 4), u(6, 2), $3,
+		hex(12, 4), u(16, 4), ops[$1], sp[$2 % 16 + 1], ($2 >= 16 ? "+bypass" : ""), $4, hex(24, 8); next }
+	$1 == 131 { printf "E %.0f %.0f\n", u(4, 4), u(8, 8); next }
+	$1 == 143 { printf "Z %.0f %.0f\n", u(8, 8), u(16, 8); next }
+	$1 == 132 { next }
+	{ print "? " $1 }
+	END { flush() }'
+}
