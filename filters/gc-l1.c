@@ -173,13 +173,30 @@ struct kstat {
 #define INST_MAX 256   /* longest instruction issued at once */
 #define NONE32 UINT32_MAX
 
-/* A record the model has read but not yet issued, in its warp's list. */
-struct slot {
-	gc_rec rec;
-	uint32_t next;  /* the warp's next record, NONE32 */
-	uint16_t len;   /* at an instruction's first buffered record: its records */
-	uint8_t start;  /* the record begins an instruction */
-	uint8_t whole;  /* at an instruction's first record: no more will come */
+/*
+ * The records a warp has read but not yet issued, as its instructions: a
+ * ring of instructions, each a run of consecutive records in a slot of
+ * 2^c records (an instruction's requests are consecutive in the input).
+ * The instruction read last stays in a staging buffer until a record of
+ * another instruction (or the kernel's end) closes it; then it moves to
+ * a slot of its size, and is whole.  Slots come from free lists by size
+ * class, so memory follows the records buffered, and the instruction at
+ * a warp's head is one short run of memory, prefetched when the warp
+ * joins the queue.  The rings belong to the warp slot and are kept when
+ * the slot is reused.
+ */
+#define NCLASS 9 /* slots of 1 to INST_MAX records */
+
+struct inst {
+	gc_rec *slot;   /* its slot */
+	uint16_t off;   /* records already issued (a split instruction) */
+	uint16_t n;     /* records left */
+	uint8_t cls;    /* the slot holds 2^cls records */
+};
+
+struct wbuf {
+	struct inst *i;
+	uint32_t icap, ihead, in; /* capacity (a power of two), first, count */
 };
 
 enum wstate { W_PENDING, W_QUEUED, W_WAITING, W_DONE };
@@ -192,8 +209,6 @@ struct warp {
 	uint8_t stalled;    /* its current instruction waited for an MSHR */
 	uint64_t blocked_ver; /* the SM's state version when it was cancelled */
 	uint32_t outstanding; /* MSHR entries it allocated, still in flight */
-	uint32_t head, tail; /* buffered records (slots), NONE32 */
-	uint32_t istart;     /* first slot of its last buffered instruction */
 	uint64_t last_read; /* input record number of its last record */
 };
 
@@ -295,9 +310,14 @@ struct run {
 	uint32_t bfree;       /* free block slots, linked by next_pending */
 	gc_hmap warpmap, blockmap;
 	gc_hset doneblocks;   /* blocks of the kernel that have ended */
-	struct slot *pool;    /* buffered records */
-	size_t npool, poolcap;
-	uint32_t pfree;       /* free slots, linked by next */
+	struct wbuf *wbufs;   /* buffered instructions, by warp slot */
+	gc_rec *ifree[NCLASS]; /* free slots by size class, linked through their first bytes */
+	char **slabs;         /* the memory of the slots */
+	size_t nslabs;
+	size_t slab_left;     /* bytes left in the last slab */
+	gc_rec stage[INST_MAX]; /* the instruction read last, still open */
+	unsigned stage_n;
+	uint32_t stage_warp;  /* its warp, NONE32 */
 	unsigned active;      /* blocks per SM */
 	uint64_t nread;       /* data records read in the kernel */
 	uint32_t last_warp;   /* warp of the last record read */
@@ -1134,67 +1154,107 @@ static void run_functional(struct run *R)
 
 /* ---- the timing model: buffered input ---------------------------------------- */
 
-static void warp_append(struct run *R, struct warp *w, const gc_rec *r, int start)
+#define SLAB (1u << 20)
+
+/* A slot of 2^c records. */
+static gc_rec *slot_get(struct run *R, unsigned c)
 {
-	uint32_t i;
-	if (R->pfree != NONE32) {
-		i = R->pfree;
-		R->pfree = R->pool[i].next;
-	} else {
-		if (R->npool == R->poolcap) {
-			R->poolcap = R->poolcap ? 2 * R->poolcap : 4096;
-			if (R->poolcap > NONE32)
-				gc_die(GC_EXIT_DATA, "more than 2^32 requests buffered");
-			R->pool = xrealloc(R->pool, R->poolcap * sizeof *R->pool);
-		}
-		i = (uint32_t)R->npool++;
+	gc_rec *p = R->ifree[c];
+	if (p) {
+		memcpy(&R->ifree[c], p, sizeof p);
+		return p;
 	}
-	struct slot *sl = &R->pool[i];
-	sl->rec = *r;
-	sl->start = (uint8_t)start;
-	sl->next = NONE32;
-	if (start) {
-		if (w->istart != NONE32)
-			R->pool[w->istart].whole = 1;
-		sl->len = 1;
-		sl->whole = 0;
-		w->istart = i;
-	} else {
-		R->pool[w->istart].len++;
+	size_t bytes = ((size_t)1 << c) * sizeof(gc_rec);
+	if (R->slab_left < bytes) {
+		R->slabs = xrealloc(R->slabs, (R->nslabs + 1) * sizeof *R->slabs);
+		R->slabs[R->nslabs++] = xrealloc(NULL, SLAB);
+		R->slab_left = SLAB;
 	}
-	if (w->tail != NONE32)
-		R->pool[w->tail].next = i;
-	else
-		w->head = i;
-	w->tail = i;
+	p = (gc_rec *)(R->slabs[R->nslabs - 1] + (SLAB - R->slab_left));
+	R->slab_left -= bytes;
+	return p;
+}
+
+static void slot_put(struct run *R, gc_rec *p, unsigned c)
+{
+	memcpy(p, &R->ifree[c], sizeof p);
+	R->ifree[c] = p;
+}
+
+/* The open instruction closes: to a slot, at the end of its warp's ring. */
+static void inst_close(struct run *R)
+{
+	unsigned n = R->stage_n;
+	if (!n)
+		return;
+	struct wbuf *b = &R->wbufs[R->stage_warp];
+	if (b->in == b->icap) {
+		uint32_t cap = b->icap ? 2 * b->icap : 4;
+		struct inst *q = xrealloc(NULL, (size_t)cap * sizeof *q);
+		for (uint32_t i = 0; i < b->in; i++)
+			q[i] = b->i[(b->ihead + i) & (b->icap - 1)];
+		free(b->i);
+		b->i = q;
+		b->ihead = 0;
+		b->icap = cap;
+	}
+	unsigned c = 0;
+	while ((1u << c) < n)
+		c++;
+	gc_rec *p = slot_get(R, c);
+	memcpy(p, R->stage, n * sizeof *p);
+	b->i[(b->ihead + b->in++) & (b->icap - 1)] = (struct inst){p, 0, (uint16_t)n, (uint8_t)c};
+	R->stage_n = 0;
+	R->stage_warp = NONE32;
+}
+
+/* Record r joins warp widx: as the first of a new instruction (closing
+ * the open one), or the next of the open one. */
+static void warp_append(struct run *R, uint32_t widx, const gc_rec *r, int start)
+{
+	if (start)
+		inst_close(R);
+	R->stage[R->stage_n++] = *r;
+	R->stage_warp = widx;
 	if (++R->buffered > R->peak_buffered)
 		R->peak_buffered = R->buffered;
 }
 
-static void warp_pop(struct run *R, struct warp *w)
+/* The head instruction of warp widx (closed). */
+static inline struct inst *warp_head(struct run *R, uint32_t widx)
 {
-	uint32_t i = w->head;
-	w->head = R->pool[i].next;
-	if (w->head == NONE32)
-		w->tail = NONE32;
-	if (w->istart == i)
-		w->istart = NONE32;
-	R->pool[i].next = R->pfree;
-	R->pfree = i;
-	R->buffered--;
+	const struct wbuf *b = &R->wbufs[widx];
+	return &b->i[b->ihead];
+}
+
+/* The first k records of warp widx's head instruction have issued; the
+ * rest of a split instruction stays at the head. */
+static void warp_pop(struct run *R, uint32_t widx, unsigned k)
+{
+	struct wbuf *b = &R->wbufs[widx];
+	struct inst *in = &b->i[b->ihead];
+	R->buffered -= k;
+	in->off = (uint16_t)(in->off + k);
+	in->n = (uint16_t)(in->n - k);
+	if (in->n)
+		return;
+	slot_put(R, in->slot, in->cls);
+	b->ihead = (b->ihead + 1) & (b->icap - 1);
+	b->in--;
 }
 
 /* The records of w's next instruction: how many are buffered (up to
- * INST_MAX), and whether the instruction is complete. */
-static unsigned warp_inst(struct run *R, struct warp *w, uint32_t widx, int *complete)
+ * INST_MAX), and whether the instruction is complete: a closed one is;
+ * the open one may still grow. */
+static unsigned warp_inst(struct run *R, uint32_t widx, int *complete)
 {
-	if (w->head == NONE32) {
-		*complete = 0;
-		return 0;
+	const struct wbuf *b = &R->wbufs[widx];
+	if (b->in) {
+		*complete = 1;
+		return b->i[b->ihead].n;
 	}
-	const struct slot *h = &R->pool[w->head];
-	*complete = h->whole || R->kend || R->last_warp != widx;
-	return h->len;
+	*complete = 0;
+	return R->stage_warp == widx ? R->stage_n : 0;
 }
 
 static void sm_schedule(struct run *R, struct sm *s);
@@ -1235,13 +1295,22 @@ static uint32_t ring_at(const struct ring *r, size_t i)
 	return r->q[(r->head + i) % r->cap];
 }
 
-/* A warp joins the queue: its buffered records, cold since they were read
- * ahead, are fetched into the CPU cache while the warps before it issue. */
+/* A warp joins the queue: the records of its next instruction, cold since
+ * they were read ahead, are fetched into the CPU cache while the warps
+ * before it issue. */
 static void queue_warp(struct run *R, struct sm *s, uint32_t widx)
 {
-	const struct warp *w = &R->warps[widx];
-	if (w->head != NONE32)
-		__builtin_prefetch(&R->pool[w->head]);
+	const struct wbuf *b = &R->wbufs[widx];
+	if (b->in) {
+		const struct inst *in = &b->i[b->ihead];
+		const char *p = (const char *)(in->slot + in->off);
+		size_t bytes = (size_t)in->n * sizeof(gc_rec);
+		if (bytes > 4096)
+			bytes = 4096;
+		for (size_t off = 0; off < bytes; off += 64)
+			__builtin_prefetch(p + off);
+		__builtin_prefetch(p + bytes - 1);
+	}
 	ring_push(&s->q, widx);
 }
 
@@ -1270,6 +1339,8 @@ static uint32_t new_warp(struct run *R, uint32_t bidx, uint16_t id)
 		if (R->nwarps == R->wcap) {
 			R->wcap = R->wcap ? 2 * R->wcap : 256;
 			R->warps = xrealloc(R->warps, R->wcap * sizeof *R->warps);
+			R->wbufs = xrealloc(R->wbufs, R->wcap * sizeof *R->wbufs);
+			memset(R->wbufs + R->nwarps, 0, (R->wcap - R->nwarps) * sizeof *R->wbufs);
 		}
 		widx = (uint32_t)R->nwarps++;
 	}
@@ -1279,7 +1350,6 @@ static uint32_t new_warp(struct run *R, uint32_t bidx, uint16_t id)
 	w->id = id;
 	w->sm = R->blocks[bidx].sm;
 	w->next = NONE32;
-	w->head = w->tail = w->istart = NONE32;
 	w->state = W_PENDING;
 	/* into the block's list, by warp id */
 	struct block *b = &R->blocks[bidx];
@@ -1369,16 +1439,11 @@ static void take(struct run *R, const gc_rec *rec)
 {
 	R->nread++;
 	uint32_t widx = warp_of(R, rec);
-	struct warp *w = &R->warps[widx];
-	int start = !(R->last_warp == widx && R->last_seq == rec->seq) ||
-		    (w->istart != NONE32 && R->pool[w->istart].len == INST_MAX);
-	/* The instruction of the record before is whole: requests of one
-	 * instruction come together. */
-	if (R->last_warp != NONE32 && R->last_warp != widx &&
-	    R->warps[R->last_warp].istart != NONE32)
-		R->pool[R->warps[R->last_warp].istart].whole = 1;
-	warp_append(R, w, rec, start);
-	w->last_read = R->nread;
+	/* Requests of one instruction come together: a record of another
+	 * warp or instruction closes the open one. */
+	int start = !(R->last_warp == widx && R->last_seq == rec->seq) || R->stage_n == INST_MAX;
+	warp_append(R, widx, rec, start);
+	R->warps[widx].last_read = R->nread;
 	R->last_warp = widx;
 	R->last_seq = rec->seq;
 }
@@ -1392,6 +1457,7 @@ static void read_one(struct run *R)
 		if (R->cl->c.progress)
 			gc_progress(1, gc_reader_bytes(R->r), 0);
 	} else if (ev == GC_KEND) {
+		inst_close(R);
 		R->kend = 1;
 	} else if (ev == GC_ERR) {
 		input_error(R);
@@ -1669,7 +1735,7 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 		return I_CANCELLED;
 	}
 	int complete;
-	unsigned k = warp_inst(R, w, widx, &complete);
+	unsigned k = warp_inst(R, widx, &complete);
 	while (!complete && !R->kend) {
 		/* Read on until the instruction is whole, or the warp is taken
 		 * to have ended: no request of it in the next --window records. */
@@ -1677,25 +1743,24 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 			break;
 		read_one(R);
 		w = &R->warps[widx];
-		k = warp_inst(R, w, widx, &complete);
+		k = warp_inst(R, widx, &complete);
 	}
 	if (!k)
 		return I_ENDED;
 
 	/* The dry run: do the MSHRs take the whole instruction? */
-	gc_rec *recs[INST_MAX];
-	unsigned n = 0;
-	for (uint32_t i = w->head; i != NONE32 && n < k; i = R->pool[i].next)
-		recs[n++] = &R->pool[i].rec;
+	const struct inst *in = warp_head(R, widx);
+	const gc_rec *recs = in->slot + in->off;
+	unsigned n = k;
 	unsigned used = 0, mine = 0, tot_cost = 0, tot_mine = 0, fit = 0;
 	int blocked = 0;
 	for (unsigned i = 0; i < k; i++) {
 		unsigned cost, alloc;
 		int merge_ok;
-		if (recs[i]->op != GC_LOAD || passes_by(R, recs[i]))
+		if (recs[i].op != GC_LOAD || passes_by(R, &recs[i]))
 			cost = alloc = 0, merge_ok = 1;
 		else
-			mshr_need(R, s, recs[i], R->maskmap[recs[i]->mask], &cost, &alloc, &merge_ok);
+			mshr_need(R, s, &recs[i], R->maskmap[recs[i].mask], &cost, &alloc, &merge_ok);
 		tot_cost += cost;
 		tot_mine += alloc;
 		if (!blocked && merge_ok && s->mused + used + cost <= R->mshr_entries &&
@@ -1728,7 +1793,7 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 
 	uint64_t ready = t;
 	for (unsigned i = 0; i < k; i++) {
-		gc_rec r = R->pool[w->head].rec;
+		gc_rec r = recs[i];
 		uint8_t m = R->maskmap[r.mask];
 		uint8_t outcome;
 		uint64_t effect = t + R->hit_lat;
@@ -1750,16 +1815,10 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 			r.time = t;
 			put(R, &r);
 		}
-		warp_pop(R, w);
 	}
+	warp_pop(R, widx, k);
 	/* The rest of a split instruction keeps its stall. */
 	w->stalled = k < n;
-	if (w->stalled) {
-		R->pool[w->head].len = (uint16_t)(n - k);
-		R->pool[w->head].whole = 1;
-		if (w->istart == NONE32)
-			w->istart = w->head;
-	}
 	if (ready > R->cycles)
 		R->cycles = ready;
 	s->ver++;
@@ -1839,10 +1898,13 @@ static void timing_kernel(struct run *R)
 	R->kend = 0;
 	R->nread = 0;
 	R->last_warp = NONE32;
+	/* (every warp of the kernel before ended with its input consumed) */
+	for (size_t i = 0; i < R->nwarps; i++)
+		R->wbufs[i].in = R->wbufs[i].ihead = 0;
+	R->stage_n = 0;
+	R->stage_warp = NONE32;
 	R->nwarps = R->nblocks = 0;
 	R->wfree = R->bfree = NONE32;
-	R->pfree = NONE32;
-	R->npool = 0;
 	gc_hmap_clear(&R->warpmap);
 	gc_hmap_clear(&R->blockmap);
 	gc_hset_clear(&R->doneblocks);
