@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static const char help[] =
 	"Usage: gc-l1 [options] [file]\n"
@@ -210,7 +211,24 @@ struct warp {
 	uint64_t blocked_ver; /* the SM's state version when it was cancelled */
 	uint32_t outstanding; /* MSHR entries it allocated, still in flight */
 	uint64_t last_read; /* input record number of its last record */
+	struct dryrec *dry; /* while its head instruction waits: what it needs */
 };
+
+/*
+ * What one request of a cancelled instruction needs from the MSHRs (see
+ * mshr_need), as of the SM's change count `at`.  A request's needs
+ * depend only on the state of its own line (valid sectors, in-flight
+ * entry), and every change of a line's state stamps the line's bucket
+ * in the SM's change table (note_change); a retry works out again only
+ * the requests whose bucket was stamped since.
+ */
+struct dryrec {
+	uint64_t at;     /* UINT64_MAX: needs nothing, ever (not a cached load) */
+	uint32_t bucket; /* its line's bucket in the change table */
+	uint8_t cost, alloc, ok;
+};
+#define DRY_SMALL 32 /* the two sizes of kept needs: 32 and INST_MAX requests */
+#define VBITS 12     /* change table: 2^VBITS buckets per SM */
 
 struct block {
 	uint32_t id;
@@ -225,6 +243,8 @@ struct mshr {
 	uint64_t tag;
 	uint64_t ret;       /* when the fill arrives */
 	uint32_t warp;      /* the warp that allocated it */
+	uint32_t block_id;  /* its block's and its own ids, for a write-back at the fill */
+	uint16_t warp_id;
 	uint32_t merged;    /* requests it serves */
 	uint32_t cost;      /* entries it takes (sectors for sector MSHRs) */
 	uint8_t mask;       /* sectors being fetched */
@@ -254,6 +274,7 @@ struct sm {
 	struct ring q;      /* warps ready to issue */
 	struct ring rq;     /* warps cancelled at the last step */
 	uint64_t ver;       /* bumped by every change a cancelled warp waits for */
+	size_t nblocked;    /* warps in q and rq whose blocked_ver is ver */
 	int spinning;       /* every queued warp is blocked until the next event */
 	uint64_t spin_from; /* the first step skipped while spinning */
 	uint32_t hgen;      /* token of the SM's entry in the SM heap */
@@ -262,6 +283,8 @@ struct sm {
 	uint32_t mfree;
 	unsigned mused;     /* entries in use (sectors for sector MSHRs) */
 	gc_hmap inflight;   /* tag -> MSHR entry */
+	uint64_t chg;       /* changes of line state so far */
+	uint64_t *vtab;     /* by line bucket: the change count of its last change */
 	unsigned resident;  /* resident blocks */
 	uint32_t pend_head, pend_tail; /* blocks waiting for a slot */
 	int inheap;
@@ -318,10 +341,12 @@ struct run {
 	gc_rec stage[INST_MAX]; /* the instruction read last, still open */
 	unsigned stage_n;
 	uint32_t stage_warp;  /* its warp, NONE32 */
+	struct dryrec *dryfree[2]; /* free needs arrays: DRY_SMALL, INST_MAX */
 	unsigned active;      /* blocks per SM */
 	uint64_t nread;       /* data records read in the kernel */
 	uint32_t last_warp;   /* warp of the last record read */
 	uint32_t last_seq;
+	uint64_t last_key;    /* its (block, warp) key in warpmap */
 	int kend;             /* the kernel's input has ended */
 	gc_l1queue smheap;    /* SMs by their next time */
 	uint64_t tbase;       /* the kernel's start time */
@@ -619,6 +644,7 @@ static struct sm *new_sm(struct run *R, uint16_t id)
 			s->m[i].next_free = i + 1 < R->mshr_entries ? i + 1 : NONE32;
 		s->mfree = 0;
 		oom(gc_hmap_init(&s->inflight, R->mshr_entries));
+		s->vtab = xcalloc((size_t)1 << VBITS, sizeof *s->vtab);
 		s->pend_head = s->pend_tail = NONE32;
 		s->now = R->gnow;
 	}
@@ -715,14 +741,31 @@ static void count_miss(struct run *R, struct sm *s, int result, int cls)
 
 static int passes_by(const struct run *R, const gc_rec *r);
 
+/* The change-table bucket of line `tag`. */
+static inline uint32_t vbucket(uint64_t tag)
+{
+	return (uint32_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - VBITS));
+}
+
+/* --timing: the state of line `tag` changed (its sectors, its presence or
+ * its in-flight miss): what waiting instructions need of it is stale. */
+static inline void note_change(struct sm *s, uint64_t tag)
+{
+	if (s->vtab)
+		s->vtab[vbucket(tag)] = ++s->chg;
+}
+
 /* The way line `addr` gets: the victim's dirty sectors written back. */
 static gc_cline *allocate(struct run *R, struct sm *s, const gc_rec *src, uint64_t addr,
 			  unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
 {
 	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
-	if (v->tag != GC_CACHE_NO_TAG && v->dirty) {
-		write_back(R, s, src, v, time);
-		*outcome |= GC_OUT_WRITEBACK;
+	if (v->tag != GC_CACHE_NO_TAG) {
+		note_change(s, v->tag);
+		if (v->dirty) {
+			write_back(R, s, src, v, time);
+			*outcome |= GC_OUT_WRITEBACK;
+		}
 	}
 	gc_cache_fill(&s->c, v, addr);
 	return v;
@@ -783,6 +826,7 @@ static uint8_t store(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 				outcome |= GC_OUT_WRITEBACK;
 			write_back(R, s, r, l, time);
 			gc_cache_invalidate(l);
+			note_change(s, tag);
 			if (R->classify)
 				gc_l1shadow_drop(&s->sh, tag);
 		}
@@ -807,6 +851,8 @@ static uint8_t store(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 			}
 		}
 		l->valid |= validated;
+		if (filled || validated)
+			note_change(s, tag);
 		gc_cache_touch(&s->c, l);
 		if (R->classify)
 			oom(gc_l1shadow_use(&s->sh, tag, validated, filled));
@@ -1154,7 +1200,21 @@ static void run_functional(struct run *R)
 
 /* ---- the timing model: buffered input ---------------------------------------- */
 
-#define SLAB (1u << 20)
+/* Slabs of 2 MiB, aligned, so that the kernel can back each with one huge
+ * page: the buffered records are spread over many megabytes and read
+ * back in another order than written. */
+#define SLAB (1u << 21)
+
+static char *slab_new(void)
+{
+	char *p = aligned_alloc(SLAB, SLAB);
+	if (!p)
+		gc_die(GC_EXIT_DATA, "out of memory");
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, SLAB, MADV_HUGEPAGE);
+#endif
+	return p;
+}
 
 /* A slot of 2^c records. */
 static gc_rec *slot_get(struct run *R, unsigned c)
@@ -1167,7 +1227,7 @@ static gc_rec *slot_get(struct run *R, unsigned c)
 	size_t bytes = ((size_t)1 << c) * sizeof(gc_rec);
 	if (R->slab_left < bytes) {
 		R->slabs = xrealloc(R->slabs, (R->nslabs + 1) * sizeof *R->slabs);
-		R->slabs[R->nslabs++] = xrealloc(NULL, SLAB);
+		R->slabs[R->nslabs++] = slab_new();
 		R->slab_left = SLAB;
 	}
 	p = (gc_rec *)(R->slabs[R->nslabs - 1] + (SLAB - R->slab_left));
@@ -1290,11 +1350,6 @@ static uint32_t ring_pop_back(struct ring *r)
 	return r->q[(r->head + r->n) % r->cap];
 }
 
-static uint32_t ring_at(const struct ring *r, size_t i)
-{
-	return r->q[(r->head + i) % r->cap];
-}
-
 /* A warp joins the queue: the records of its next instruction, cold since
  * they were read ahead, are fetched into the CPU cache while the warps
  * before it issue. */
@@ -1311,6 +1366,8 @@ static void queue_warp(struct run *R, struct sm *s, uint32_t widx)
 			__builtin_prefetch(p + off);
 		__builtin_prefetch(p + bytes - 1);
 	}
+	if (R->warps[widx].blocked_ver == s->ver)
+		s->nblocked++;
 	ring_push(&s->q, widx);
 }
 
@@ -1375,6 +1432,12 @@ static _Noreturn void late_record(struct run *R, const gc_rec *r)
 static uint32_t warp_of(struct run *R, const gc_rec *r)
 {
 	uint64_t wkey = ((uint64_t)r->block << 16) | r->warp;
+	if (R->last_warp != NONE32 && R->last_key == wkey) {
+		/* the common case: the record before was of the same warp */
+		if (R->warps[R->last_warp].state == W_DONE)
+			late_record(R, r);
+		return R->last_warp;
+	}
 	uint64_t *v = gc_hmap_get(&R->warpmap, wkey);
 	if (v) {
 		if (R->warps[*v].state == W_DONE)
@@ -1445,6 +1508,7 @@ static void take(struct run *R, const gc_rec *rec)
 	warp_append(R, widx, rec, start);
 	R->warps[widx].last_read = R->nread;
 	R->last_warp = widx;
+	R->last_key = ((uint64_t)rec->block << 16) | rec->warp;
 	R->last_seq = rec->seq;
 }
 
@@ -1538,15 +1602,9 @@ static void sm_arrive(struct run *R, struct sm *s)
 
 /* Every warp queued or just cancelled waits for a change (an MSHR freed,
  * a line filled). */
-static int sm_all_blocked(const struct run *R, const struct sm *s)
+static int sm_all_blocked(const struct sm *s)
 {
-	for (size_t i = 0; i < s->q.n; i++)
-		if (R->warps[ring_at(&s->q, i)].blocked_ver != s->ver)
-			return 0;
-	for (size_t i = 0; i < s->rq.n; i++)
-		if (R->warps[ring_at(&s->rq, i)].blocked_ver != s->ver)
-			return 0;
-	return 1;
+	return s->nblocked == s->q.n + s->rq.n;
 }
 
 static void warp_wait(struct sm *s, struct warp *w, uint32_t widx, uint64_t ready)
@@ -1570,8 +1628,8 @@ static void fill(struct run *R, struct sm *s, uint32_t e, uint64_t time)
 		memset(&src, 0, sizeof src);
 		src.sm = s->id;
 		src.kernel = R->nks ? R->ks[R->nks - 1].id : 0;
-		src.warp = R->warps[m->warp].id;
-		src.block = R->blocks[R->warps[m->warp].block].id;
+		src.warp = m->warp_id;
+		src.block = m->block_id;
 		src.space = GC_GLOBAL;
 		uint8_t o = 0;
 		l = allocate(R, s, &src, addr, set, hint, time, &o);
@@ -1581,7 +1639,9 @@ static void fill(struct run *R, struct sm *s, uint32_t e, uint64_t time)
 	gc_cache_touch(&s->c, l);
 	if (R->classify)
 		oom(gc_l1shadow_use(&s->sh, m->tag, m->mask, filled));
+	note_change(s, m->tag);
 	s->ver++;
+	s->nblocked = 0;
 	s->mused -= m->cost;
 	R->warps[m->warp].outstanding--;
 	gc_hmap_del(&s->inflight, m->tag);
@@ -1669,6 +1729,7 @@ static uint8_t load_timed(struct run *R, struct sm *s, const gc_rec *r, uint8_t 
 		struct mshr *x = &s->m[*ev];
 		uint8_t extra = missing & ~x->mask;
 		x->merged++;
+		note_change(s, tag);
 		if (extra) {
 			to_l2(R, s, r, GC_LOAD, addr, extra, sector_bytes(R, extra), t, 0);
 			x->mask |= extra;
@@ -1701,6 +1762,8 @@ static uint8_t load_timed(struct run *R, struct sm *s, const gc_rec *r, uint8_t 
 		x->mask = missing;
 		x->merged = 1;
 		x->warp = widx;
+		x->warp_id = r->warp;
+		x->block_id = r->block;
 		x->cost = R->mshr_sector ? popcount8(missing) : 1;
 		x->ret = t + miss_latency(R, s);
 		s->mused += x->cost;
@@ -1710,12 +1773,51 @@ static uint8_t load_timed(struct run *R, struct sm *s, const gc_rec *r, uint8_t 
 		if (!slot)
 			gc_die(GC_EXIT_DATA, "out of memory");
 		*slot = e;
+		note_change(s, tag);
 		oom(gc_l1queue_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
 		to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0);
 		*effect = x->ret;
 	}
 	count_miss(R, s, result, cls);
 	return GC_OUT_MAKE(result, cls);
+}
+
+/* What request r needs from the MSHRs now, into x. */
+static void dry_need(struct run *R, struct sm *s, const gc_rec *r, struct dryrec *x)
+{
+	if (r->op != GC_LOAD || passes_by(R, r)) {
+		x->at = UINT64_MAX;
+		x->cost = x->alloc = 0;
+		x->ok = 1;
+		return;
+	}
+	unsigned cost, alloc;
+	int ok;
+	mshr_need(R, s, r, R->maskmap[r->mask], &cost, &alloc, &ok);
+	x->at = s->chg;
+	x->bucket = vbucket(r->addr >> s->c.line_shift);
+	x->cost = (uint8_t)cost;
+	x->alloc = (uint8_t)alloc;
+	x->ok = (uint8_t)ok;
+}
+
+/* A needs array for an instruction of k requests, and back. */
+static struct dryrec *dry_get(struct run *R, unsigned k)
+{
+	int c = k > DRY_SMALL;
+	struct dryrec *p = R->dryfree[c];
+	if (p) {
+		memcpy(&R->dryfree[c], p, sizeof p);
+		return p;
+	}
+	return xrealloc(NULL, (c ? INST_MAX : DRY_SMALL) * sizeof *p);
+}
+
+static void dry_put(struct run *R, struct dryrec *p, unsigned k)
+{
+	int c = k > DRY_SMALL;
+	memcpy(p, &R->dryfree[c], sizeof p);
+	R->dryfree[c] = p;
 }
 
 enum { I_ENDED, I_ISSUED, I_CANCELLED };
@@ -1732,6 +1834,7 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 		s->order++;
 		w->state = W_WAITING;
 		ring_push(&s->rq, widx);
+		s->nblocked++;
 		return I_CANCELLED;
 	}
 	int complete;
@@ -1748,19 +1851,21 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 	if (!k)
 		return I_ENDED;
 
-	/* The dry run: do the MSHRs take the whole instruction? */
+	/* The dry run: do the MSHRs take the whole instruction?  A warp
+	 * that waited keeps what its requests need (struct dryrec). */
 	const struct inst *in = warp_head(R, widx);
 	const gc_rec *recs = in->slot + in->off;
 	unsigned n = k;
+	struct dryrec fresh[INST_MAX];
+	struct dryrec *d = w->dry ? w->dry : fresh;
 	unsigned used = 0, mine = 0, tot_cost = 0, tot_mine = 0, fit = 0;
 	int blocked = 0;
 	for (unsigned i = 0; i < k; i++) {
-		unsigned cost, alloc;
-		int merge_ok;
-		if (recs[i].op != GC_LOAD || passes_by(R, &recs[i]))
-			cost = alloc = 0, merge_ok = 1;
-		else
-			mshr_need(R, s, &recs[i], R->maskmap[recs[i].mask], &cost, &alloc, &merge_ok);
+		struct dryrec *x = &d[i];
+		if (d == fresh || (x->at != UINT64_MAX && s->vtab[x->bucket] > x->at))
+			dry_need(R, s, &recs[i], x);
+		unsigned cost = x->cost, alloc = x->alloc;
+		int merge_ok = x->ok;
 		tot_cost += cost;
 		tot_mine += alloc;
 		if (!blocked && merge_ok && s->mused + used + cost <= R->mshr_entries &&
@@ -1786,9 +1891,18 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 			w->blocked_ver = s->ver;
 			w->state = W_WAITING;
 			ring_push(&s->rq, widx);
+			s->nblocked++;
+			if (d == fresh) {
+				w->dry = dry_get(R, k);
+				memcpy(w->dry, fresh, k * sizeof *fresh);
+			}
 			return I_CANCELLED;
 		}
 		k = fit;
+	}
+	if (w->dry) {
+		dry_put(R, w->dry, n);
+		w->dry = NULL;
 	}
 
 	uint64_t ready = t;
@@ -1822,6 +1936,7 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 	if (ready > R->cycles)
 		R->cycles = ready;
 	s->ver++;
+	s->nblocked = 0;
 	warp_wait(s, w, widx, ready);
 	return I_ISSUED;
 }
@@ -1872,6 +1987,8 @@ static void sm_step(struct run *R, struct sm *s, uint64_t t)
 	}
 	while (s->q.n) {
 		uint32_t widx = ring_pop(&s->q);
+		if (R->warps[widx].blocked_ver == s->ver)
+			s->nblocked--;
 		int rc = issue(R, s, widx, t);
 		if (rc == I_ENDED) {
 			warp_done(R, s, widx);
@@ -1882,7 +1999,7 @@ static void sm_step(struct run *R, struct sm *s, uint64_t t)
 		 * then only cancel: skip them (sm_unspin counts them). */
 		const gc_l1event *e = gc_l1queue_top(&s->ev);
 		if (rc == I_CANCELLED && !R->step_all && e && e->time > t + 1 &&
-		    sm_all_blocked(R, s)) {
+		    sm_all_blocked(s)) {
 			s->spinning = 1;
 			s->spin_from = t + 1;
 		}
