@@ -290,6 +290,9 @@ struct sm {
 	int inheap;
 };
 
+/* Where a request goes: looked up in L1, nowhere (shared memory), to L2. */
+enum { ROUTE_L1, ROUTE_SHARED, ROUTE_L2 };
+
 struct run {
 	struct cmdline *cl;
 	gc_gpu_config gpu;
@@ -310,6 +313,10 @@ struct run {
 	uint8_t outmap[256];  /* L1 sectors -> the output's sectors */
 	uint8_t rawmap[256];  /* the stream's sectors -> the output's */
 	unsigned out_sector;
+	/* Where a request goes, by operation, space and flags: passes_by()
+	 * as a table, for bypass() */
+	uint8_t route[4][GC_NSPACES][16];
+	uint8_t wpolicy[GC_NSPACES]; /* write_policy() by space, for store() */
 
 	struct sm **sms;      /* by SM number, made on first use */
 	uint16_t *smlist;     /* SM numbers in order of first use */
@@ -510,6 +517,36 @@ static void remap(uint8_t map[256], unsigned from, unsigned to, unsigned line)
 	}
 }
 
+/* The write policy for a store in `space`. */
+static int write_policy(struct run *R, int space)
+{
+	if (R->write == GC_WRITE_LOCAL_BACK)
+		return space == GC_LOCAL ? GC_WRITE_BACK : GC_WRITE_THROUGH;
+	if (R->write == GC_WRITE_READ_ONLY)
+		return GC_WRITE_EVICT;
+	return R->write;
+}
+
+static int passes_by(const struct run *R, const gc_rec *r);
+
+/* Where requests go (bypass()): every operation, space and flags put
+ * through passes_by() once. */
+static void route_table(struct run *R)
+{
+	gc_rec r;
+	memset(&r, 0, sizeof r);
+	memset(R->route, ROUTE_L1, sizeof R->route);
+	for (unsigned op = GC_LOAD; op <= GC_ATOMIC; op++)
+		for (unsigned space = 0; space < GC_NSPACES; space++)
+			for (unsigned flags = 0; flags < 16; flags++) {
+				r.op = (uint8_t)op;
+				r.space = (uint8_t)space;
+				r.flags = (uint8_t)flags;
+				R->route[op][space][flags] = space == GC_SHARED ? ROUTE_SHARED
+					: passes_by(R, &r) ? ROUTE_L2 : ROUTE_L1;
+			}
+}
+
 static void configure(struct run *R, const gc_header *in)
 {
 	struct cmdline *cl = R->cl;
@@ -582,6 +619,9 @@ static void configure(struct run *R, const gc_header *in)
 	R->out_sector = out_sector;
 	remap(R->outmap, R->sector, out_sector, in_line);
 	remap(R->rawmap, in_sector, out_sector, in_line);
+	route_table(R);
+	for (int space = 0; space < GC_NSPACES; space++)
+		R->wpolicy[space] = (uint8_t)write_policy(R, space);
 }
 
 static void set_header(struct run *R, const gc_header *in)
@@ -659,11 +699,19 @@ static inline struct sm *get_sm(struct run *R, uint16_t id)
 
 /* ---- output -------------------------------------------------------------------- */
 
+/* The writer refused a record: its message, then nothing more written. */
+static _Noreturn void write_failed(struct run *R)
+{
+	char msg[640];
+	snprintf(msg, sizeof msg, "%s", gc_writer_error(R->w));
+	gc_writer_abandon(R->w);
+	gc_die(GC_EXIT_DATA, "%s", msg);
+}
+
 static void put(struct run *R, const gc_rec *o)
 {
 	if (gc_write(R->w, o) < 0) {
-		gc_writer_abandon(R->w);
-		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(R->w));
+		write_failed(R);
 	}
 }
 
@@ -671,8 +719,8 @@ static void put(struct run *R, const gc_rec *o)
  * are the L1's sectors, written as the stream's; RAW_MASK passes the
  * source's own mask (a bypassed request goes on unchanged). */
 #define RAW_MASK 0x100u
-static void to_l2(struct run *R, struct sm *s, const gc_rec *src, int op, uint64_t addr,
-		  unsigned mask, unsigned bytes, uint64_t time, int writeback)
+static inline void to_l2(struct run *R, struct sm *s, const gc_rec *src, int op, uint64_t addr,
+			 unsigned mask, unsigned bytes, uint64_t time, int writeback)
 {
 	struct counters *n = &s->n;
 	if (op == GC_LOAD) {
@@ -739,8 +787,6 @@ static void count_miss(struct run *R, struct sm *s, int result, int cls)
 
 /* ---- the cache operations (both models) -------------------------------------- */
 
-static int passes_by(const struct run *R, const gc_rec *r);
-
 /* The change-table bucket of line `tag`. */
 static inline uint32_t vbucket(uint64_t tag)
 {
@@ -756,8 +802,8 @@ static inline void note_change(struct sm *s, uint64_t tag)
 }
 
 /* The way line `addr` gets: the victim's dirty sectors written back. */
-static gc_cline *allocate(struct run *R, struct sm *s, const gc_rec *src, uint64_t addr,
-			  unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
+static inline gc_cline *allocate(struct run *R, struct sm *s, const gc_rec *src, uint64_t addr,
+				 unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
 {
 	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
 	if (v->tag != GC_CACHE_NO_TAG) {
@@ -769,16 +815,6 @@ static gc_cline *allocate(struct run *R, struct sm *s, const gc_rec *src, uint64
 	}
 	gc_cache_fill(&s->c, v, addr);
 	return v;
-}
-
-/* The write policy for a store in `space`. */
-static int write_policy(struct run *R, int space)
-{
-	if (R->write == GC_WRITE_LOCAL_BACK)
-		return space == GC_LOCAL ? GC_WRITE_BACK : GC_WRITE_THROUGH;
-	if (R->write == GC_WRITE_READ_ONLY)
-		return GC_WRITE_EVICT;
-	return R->write;
 }
 
 /*
@@ -810,8 +846,7 @@ static uint8_t store(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 	int result = !missing ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
 	int cls = GC_C_NONE;
 	uint8_t outcome = 0;
-	int policy = write_policy(R, r->space);
-	int partial = r->size < sector_bytes(R, m);
+	int policy = R->wpolicy[r->space];
 
 	if (missing) {
 		cls = R->classify ? classify(s, tag, m, missing) : GC_C_NONE;
@@ -843,6 +878,7 @@ static uint8_t store(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 	uint8_t validated = 0;
 	if (l) {
 		if (alloc) {
+			int partial = r->size < sector_bytes(R, m);
 			if (!partial) {
 				validated = missing;
 			} else if (R->walloc == GC_WALLOC_FETCH_ON_WRITE) {
@@ -910,16 +946,17 @@ static uint8_t load_now(struct run *R, struct sm *s, const gc_rec *r, uint8_t m,
 /* Requests L1 does not look up: atomics, cache-global and skipped loads,
  * constant and texture requests go on to L2; shared memory goes nowhere.
  * Returns 1 when r is one of them (its outcome in *outcome). */
-static int bypass(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time,
-		  uint8_t *outcome)
+static inline int bypass(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time,
+			 uint8_t *outcome)
 {
-	if (r->space == GC_SHARED) {
+	unsigned route = R->route[r->op & 3][r->space][r->flags & 15];
+	if (route == ROUTE_L1)
+		return 0;
+	if (route == ROUTE_SHARED) {
 		s->n.shared++;
 		*outcome = 0;
 		return 1;
 	}
-	if (!passes_by(R, r))
-		return 0;
 	s->n.bypassed++;
 	to_l2(R, s, r, r->op, r->addr, RAW_MASK, r->size, time, 0);
 	*outcome = GC_OUT_BYPASS;
@@ -1085,16 +1122,14 @@ static void access_now(struct run *R, gc_rec *r)
 static void write_kbegin(struct run *R, const gc_kernel *k)
 {
 	if (gc_write_kbegin(R->w, k) < 0) {
-		gc_writer_abandon(R->w);
-		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(R->w));
+		write_failed(R);
 	}
 }
 
 static void write_kend(struct run *R, uint32_t id)
 {
 	if (gc_write_kend(R->w, id) < 0) {
-		gc_writer_abandon(R->w);
-		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(R->w));
+		write_failed(R);
 	}
 }
 
@@ -1106,22 +1141,22 @@ static _Noreturn void input_error(struct run *R)
 }
 
 /*
- * Events are read AHEAD records in advance, and the state a request will
- * touch is brought towards the core while the requests before it are
- * modelled: its SM's set (the L1s of 80 SMs do not fit a core's first
- * level cache) and, with classification, the home slots of its line in
- * the SM's hash maps (the compulsory-miss map outgrows every cache).  A
- * prefetch is only a hint: when a kernel begin remakes the L1s or a map
- * grows first, it fetches something unused, and the model is the same.
- * A kernel begin keeps a copy of its kernel: the reader's is replaced by
- * the next begin, which may come within AHEAD.
+ * Data records are read in batches of AHEAD (gc_read_data), one batch
+ * ahead of the one being modelled, and the state a request will touch is
+ * brought towards the core while the batch before it is modelled: its
+ * SM's set (the L1s of 80 SMs do not fit a core's first level cache) and,
+ * with classification, the home slots of its line in the SM's hash maps
+ * (the compulsory-miss map outgrows every cache).  A prefetch is only a
+ * hint: when a kernel begin remakes the L1s or a map grows first, it
+ * fetches something unused, and the model is the same.  A batch ends
+ * short before any other record (a kernel record, the end, an error):
+ * the batches before it are modelled, then gc_read takes it.
  */
 #define AHEAD 16
 
-struct event {
-	int ev;
-	gc_rec rec;
-	gc_kernel *k; /* GC_KBEGIN: this slot's copy */
+struct batch {
+	gc_rec rec[AHEAD];
+	size_t n;
 };
 
 static void prefetch_slot(const gc_hmap *m, uint64_t key)
@@ -1149,53 +1184,67 @@ static void prefetch(struct run *R, const gc_rec *r)
 	}
 }
 
+/* Model batch b, prefetching for batch `ahead` as it goes (one request's
+ * state for each request modelled: a burst of prefetches would queue);
+ * *last becomes b's last request's time. */
+static void model_batch(struct run *R, struct batch *b, const struct batch *ahead,
+			uint64_t *last)
+{
+	size_t n = b->n > ahead->n ? b->n : ahead->n;
+	for (size_t i = 0; i < n; i++) {
+		if (i < ahead->n)
+			prefetch(R, &ahead->rec[i]);
+		if (i < b->n)
+			access_now(R, &b->rec[i]);
+	}
+	if (b->n)
+		*last = b->rec[b->n - 1].time;
+	b->n = 0;
+}
+
 static void run_functional(struct run *R)
 {
-	struct event ring[AHEAD];
-	unsigned filled = 0, head = 0;
-	int more = 1, open = 0;
+	struct batch b[2];
+	struct batch *cur = &b[0], *next = &b[1];
+	int open = 0;
 	uint64_t last = 0;
-	for (unsigned i = 0; i < AHEAD; i++)
-		ring[i].k = xcalloc(1, sizeof *ring[i].k);
+	gc_rec rec;
+	cur->n = 0;
 	for (;;) {
-		/* Keep AHEAD events read, until the end or an error. */
-		while (more && filled < AHEAD) {
-			struct event *e = &ring[(head + filled) % AHEAD];
-			e->ev = gc_read(R->r, &e->rec);
-			if (e->ev == GC_DATA)
-				prefetch(R, &e->rec);
-			else if (e->ev == GC_KBEGIN)
-				memcpy(e->k, gc_reader_kernel(R->r), sizeof *e->k);
-			filled++;
-			more = e->ev != GC_EOF && e->ev != GC_ERR;
-		}
-		struct event *cur = &ring[head];
-		if (cur->ev == GC_DATA) {
-			last = cur->rec.time;
-			access_now(R, &cur->rec);
-		} else if (cur->ev == GC_KBEGIN) {
+		/* Read a batch ahead, model the one before it. */
+		next->n = gc_read_data(R->r, next->rec, AHEAD);
+		model_batch(R, cur, next, &last);
+		struct batch *t = cur;
+		cur = next;
+		next = t;
+		if (R->cl->c.progress)
+			gc_progress(1, gc_reader_bytes(R->r), 0);
+		if (cur->n == AHEAD)
+			continue;
+		/* A short batch: another record follows it. */
+		next->n = 0;
+		model_batch(R, cur, next, &last);
+		int ev = gc_read(R->r, &rec);
+		if (ev == GC_DATA) {
+			last = rec.time;
+			access_now(R, &rec);
+		} else if (ev == GC_KBEGIN) {
 			/* begin first: a carve-out change writes back into it */
-			write_kbegin(R, cur->k);
-			kernel_begin(R, cur->k);
+			write_kbegin(R, gc_reader_kernel(R->r));
+			kernel_begin(R, gc_reader_kernel(R->r));
 			open = 1;
-		} else if (cur->ev == GC_KEND) {
+		} else if (ev == GC_KEND) {
 			kernel_end(R, last);
-			write_kend(R, cur->rec.kernel);
+			write_kend(R, rec.kernel);
 			open = 0;
-		} else if (cur->ev == GC_EOF) {
+		} else if (ev == GC_EOF) {
 			if (open)
 				kernel_end(R, last);
 			break;
 		} else {
 			input_error(R);
 		}
-		if (R->cl->c.progress)
-			gc_progress(1, gc_reader_bytes(R->r), 0);
-		head = (head + 1) % AHEAD;
-		filled--;
 	}
-	for (unsigned i = 0; i < AHEAD; i++)
-		free(ring[i].k);
 }
 
 /* ---- the timing model: buffered input ---------------------------------------- */

@@ -279,10 +279,3 @@ gc_cline *gc_cache_victim(gc_cache *c, unsigned set)
 	return &l[s1 < s0 || (s1 == s0 && v1 < v0) ? v1 : v0];
 }
 
-void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr)
-{
-	l->tag = addr >> c->line_shift;
-	l->valid = l->dirty = 0;
-	l->aux = 0;
-	l->stamp = ++c->clock;
-}

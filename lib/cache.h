@@ -197,7 +197,13 @@ static inline gc_cline *gc_cache_victim_hint(gc_cache *c, unsigned set, gc_cline
 }
 
 /* Give way l to addr's line: no sector valid or dirty yet, most recent. */
-void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr);
+static inline void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr)
+{
+	l->tag = addr >> c->line_shift;
+	l->valid = l->dirty = 0;
+	l->aux = 0;
+	l->stamp = ++c->clock;
+}
 
 /* Line l invalid: stamp 0, which makes it the first choice of a victim
  * search (see gc_cache_probe). */

@@ -318,6 +318,69 @@ static int read_kernel(gc_reader *r, const unsigned char *p, uint64_t off)
 	return GC_KBEGIN;
 }
 
+/* Why a data record is refused; data_refused words it. */
+enum { D_OK, D_OUTSIDE, D_SPACE, D_SIZE, D_TIME };
+
+/*
+ * Decode data record p (type GC_LOAD to GC_ATOMIC) into rec, the clock's
+ * high half time_hi, the previous record at last_time: D_OK, or the first
+ * check it fails (rec is filled either way).  The reader does not change:
+ * the caller counts the record.  Shared by gc_read and gc_read_data, whose
+ * loop keeps the clock in registers.  The checks come last, in one test
+ * of the common case.
+ */
+static inline int decode_data(const gc_reader *r, const unsigned char *p, uint64_t time_hi,
+			      uint64_t last_time, gc_rec *rec)
+{
+	uint64_t a = gc_get64(p + 24);
+	unsigned space = p[1] & 15;
+	int access = r->h.kind == GC_KIND_ACCESS;
+	rec->op = p[0];
+	rec->space = (uint8_t)space;
+	rec->flags = p[1] >> 4;
+	if (access) {
+		rec->lane = p[2];
+		rec->size = p[3];
+		rec->outcome = 0;
+		rec->mask = 0;
+		rec->addr = a;
+	} else {
+		rec->outcome = p[2];
+		rec->mask = p[3];
+		rec->lane = 0;
+		rec->addr = a & GC_ADDR48_MAX;
+		rec->size = (uint16_t)(a >> 48);
+	}
+	rec->sm = gc_get16(p + 4);
+	rec->warp = gc_get16(p + 6);
+	rec->block = gc_get32(p + 8);
+	rec->pc = gc_get32(p + 12);
+	rec->seq = gc_get32(p + 16);
+	rec->time = time_hi | gc_get32(p + 20);
+	rec->dist = r->dist ? gc_get64(p + 32) : GC_DIST_NONE;
+	rec->kernel = r->kid;
+	if (r->in_kernel && space < GC_NSPACES && !(access && rec->size == 0) &&
+	    rec->time >= last_time)
+		return D_OK;
+	return !r->in_kernel ? D_OUTSIDE : space >= GC_NSPACES ? D_SPACE
+		: access && rec->size == 0 ? D_SIZE : D_TIME;
+}
+
+/* The error for data record rec at offset off, refused for `why`. */
+static int data_refused(gc_reader *r, uint64_t off, const gc_rec *rec, int why)
+{
+	switch (why) {
+	case D_OUTSIDE:
+		return recfail(r, off, "data record outside a kernel");
+	case D_SPACE:
+		return recfail(r, off, "bad memory space %u", rec->space);
+	case D_SIZE:
+		return recfail(r, off, "access size 0 (an access has 1 to 255 bytes)");
+	}
+	return recfail(r, off, "timestamp %llu is earlier than the previous record's %llu",
+		       (unsigned long long)rec->time, (unsigned long long)r->last_time);
+}
+
 int gc_read(gc_reader *r, gc_rec *rec)
 {
 	if (r->failed)
@@ -348,40 +411,9 @@ int gc_read(gc_reader *r, gc_rec *rec)
 		r->nrec++;
 	}
 	if (t >= GC_LOAD && t <= GC_ATOMIC) {
-		if (!r->in_kernel)
-			return recfail(r, off, "data record outside a kernel");
-		rec->op = (uint8_t)t;
-		rec->space = p[1] & 15;
-		rec->flags = p[1] >> 4;
-		if (rec->space >= GC_NSPACES)
-			return recfail(r, off, "bad memory space %u", rec->space);
-		if (r->h.kind == GC_KIND_ACCESS) {
-			rec->lane = p[2];
-			rec->size = p[3];
-			if (rec->size == 0)
-				return recfail(r, off, "access size 0 (an access has 1 to 255 bytes)");
-			rec->outcome = 0;
-			rec->mask = 0;
-			rec->addr = gc_get64(p + 24);
-		} else {
-			uint64_t v = gc_get64(p + 24);
-			rec->outcome = p[2];
-			rec->mask = p[3];
-			rec->lane = 0;
-			rec->addr = v & GC_ADDR48_MAX;
-			rec->size = (uint16_t)(v >> 48);
-		}
-		rec->sm = gc_get16(p + 4);
-		rec->warp = gc_get16(p + 6);
-		rec->block = gc_get32(p + 8);
-		rec->pc = gc_get32(p + 12);
-		rec->seq = gc_get32(p + 16);
-		rec->time = r->time_hi | gc_get32(p + 20);
-		rec->dist = r->dist ? gc_get64(p + 32) : GC_DIST_NONE;
-		rec->kernel = r->kid;
-		if (rec->time < r->last_time)
-			return recfail(r, off, "timestamp %llu is earlier than the previous record's %llu",
-				       (unsigned long long)rec->time, (unsigned long long)r->last_time);
+		int why = decode_data(r, p, r->time_hi, r->last_time, rec);
+		if (why != D_OK)
+			return data_refused(r, off, rec, why);
 		r->last_time = rec->time;
 		r->nrec++;
 		r->ndata++;
@@ -435,6 +467,54 @@ int gc_read(gc_reader *r, gc_rec *rec)
 			       t == GC_T_KATTR ? "attribute" : "name");
 	}
 	return recfail(r, off, "unknown record type 0x%02x", t);
+}
+
+size_t gc_read_data(gc_reader *r, gc_rec *recs, size_t max)
+{
+	size_t n = 0;
+	if (r->failed || r->done)
+		return 0;
+	while (n < max) {
+		if (r->len - r->pos < r->rs &&
+		    (fill(r, r->rs) < 0 || r->len - r->pos < r->rs))
+			break; /* an error or the end: gc_read reports it */
+		/* The whole records in the block, the clock in locals. */
+		const unsigned char *start = r->buf + r->pos, *p = start;
+		const unsigned char *end = start + (r->len - r->pos) / r->rs * r->rs;
+		size_t rs = r->rs, took = 0;
+		uint64_t time_hi = r->time_hi, last = r->last_time;
+		int stop = 0;
+		for (; p < end && n < max; p += rs) {
+			unsigned t = p[0];
+			if (t == GC_T_TIME) {
+				uint64_t tm = gc_get64(p + 8);
+				if (tm < last) {
+					stop = 1;
+					break;
+				}
+				time_hi = tm & ~LOW32;
+				continue;
+			}
+			if (t < GC_LOAD || t > GC_ATOMIC ||
+			    decode_data(r, p, time_hi, last, &recs[n]) != D_OK) {
+				stop = 1;
+				break;
+			}
+			last = recs[n++].time;
+			took++;
+		}
+		size_t bytes = (size_t)(p - start);
+		r->pos += bytes;
+		r->off += bytes;
+		r->nrec += bytes / rs;
+		r->ndata += took;
+		r->kdata += took;
+		r->time_hi = time_hi;
+		r->last_time = last;
+		if (stop)
+			break; /* not a plain data record: gc_read's */
+	}
+	return n;
 }
 
 int gc_reader_failed(const gc_reader *r) { return r->failed; }
@@ -529,28 +609,15 @@ static int flush_buf(gc_writer *w, int finish)
 	return 0;
 }
 
-/* Room for one data record in the block, flushing when full.  The caller
- * encodes every one of the first 32 bytes; only the bytes of a larger
- * record size are cleared here (no memset of the whole record per data
- * record: it is the hot path). */
-static unsigned char *data_slot(gc_writer *w)
+/* Room for one control record, all zero: fields not set stay reserved. */
+static unsigned char *slot(gc_writer *w)
 {
 	if (w->len + w->rs > IOBUF && flush_buf(w, 0) < 0)
 		return NULL;
 	unsigned char *p = w->buf + w->len;
-	if (w->rs > GC_RECORD_BASE)
-		memset(p + GC_RECORD_BASE, 0, w->rs - GC_RECORD_BASE);
+	memset(p, 0, w->rs);
 	w->len += w->rs;
 	w->nrec++;
-	return p;
-}
-
-/* Room for one control record, all zero: fields not set stay reserved. */
-static unsigned char *slot(gc_writer *w)
-{
-	unsigned char *p = data_slot(w);
-	if (p)
-		memset(p, 0, GC_RECORD_BASE);
 	return p;
 }
 
@@ -645,11 +712,12 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 	return w;
 }
 
-int gc_write(gc_writer *w, const gc_rec *rec)
+/* Why gc_write refuses rec, its checks in their order: the cold path. */
+static int write_refused(gc_writer *w, const gc_rec *rec)
 {
+	uint64_t rn = w->nrec + 1;
 	if (w->failed)
 		return -1;
-	uint64_t rn = w->nrec + 1;
 	if (!w->in_kernel)
 		return wfail(w, "record %llu: data record outside a kernel (a bug in this tool)",
 			     (unsigned long long)rn);
@@ -660,44 +728,84 @@ int gc_write(gc_writer *w, const gc_rec *rec)
 	if (rec->op < GC_LOAD || rec->op > GC_ATOMIC || rec->space >= GC_NSPACES || rec->flags > 15)
 		return wfail(w, "record %llu: bad operation, space or flags (a bug in this tool)",
 			     (unsigned long long)rn);
-	if (w->kind == GC_KIND_ACCESS ? rec->size > 255 || rec->size == 0
-				       : rec->addr > GC_ADDR48_MAX)
-		return wfail(w, "record %llu: %s out of range for %s", (unsigned long long)rn,
-			     w->kind == GC_KIND_ACCESS ? "access size" : "line address beyond 48 bits",
-			     gc_kind_name(w->kind));
-	if ((rec->time & ~LOW32) != w->time_hi) {
-		unsigned char *q = slot(w);
-		if (!q)
-			return -1;
-		q[0] = GC_T_TIME;
-		gc_put64(q + 8, rec->time);
-		w->time_hi = rec->time & ~LOW32;
-	}
-	unsigned char *p = data_slot(w);
-	if (!p)
+	return wfail(w, "record %llu: %s out of range for %s", (unsigned long long)rn,
+		     w->kind == GC_KIND_ACCESS ? "access size" : "line address beyond 48 bits",
+		     gc_kind_name(w->kind));
+}
+
+/* A time-base record: the high half of the clock becomes time's. */
+static int write_time(gc_writer *w, uint64_t time)
+{
+	unsigned char *q = slot(w);
+	if (!q)
 		return -1;
-	p[0] = rec->op;
-	p[1] = (unsigned char)(rec->space | rec->flags << 4);
+	q[0] = GC_T_TIME;
+	gc_put64(q + 8, time);
+	w->time_hi = time & ~LOW32;
+	return 0;
+}
+
+/*
+ * Data record rec, checked, into the block, which has room for it: its
+ * first 32 bytes, four little-endian words: op, space and flags, lane and
+ * size (accesses) or outcome and mask (requests), sm, warp; block, pc;
+ * seq, the clock's low half; the address (with the size above bit 48 in
+ * requests).  The bytes of a larger record size are the caller's.
+ */
+static inline void encode_data(gc_writer *w, const gc_rec *rec)
+{
+	unsigned char *p = w->buf + w->len;
+	uint64_t w0 = rec->op | (uint64_t)(rec->space | rec->flags << 4) << 8 |
+		      (uint64_t)rec->sm << 32 | (uint64_t)rec->warp << 48;
 	if (w->kind == GC_KIND_ACCESS) {
-		p[2] = rec->lane;
-		p[3] = (unsigned char)rec->size;
+		w0 |= (uint64_t)rec->lane << 16 | (uint64_t)(rec->size & 0xff) << 24;
 		gc_put64(p + 24, rec->addr);
 	} else {
-		p[2] = rec->outcome;
-		p[3] = rec->mask;
+		w0 |= (uint64_t)rec->outcome << 16 | (uint64_t)rec->mask << 24;
 		gc_put64(p + 24, rec->addr | (uint64_t)rec->size << 48);
 	}
-	gc_put16(p + 4, rec->sm);
-	gc_put16(p + 6, rec->warp);
-	gc_put32(p + 8, rec->block);
-	gc_put32(p + 12, rec->pc);
-	gc_put32(p + 16, rec->seq);
-	gc_put32(p + 20, (uint32_t)rec->time);
-	if (w->dist)
-		gc_put64(p + 32, rec->dist);
-	w->last_time = rec->time;
+	gc_put64(p, w0);
+	gc_put64(p + 8, rec->block | (uint64_t)rec->pc << 32);
+	gc_put64(p + 16, rec->seq | (uint64_t)(uint32_t)rec->time << 32);
+	w->len += w->rs;
+	w->nrec++;
 	w->ndata++;
 	w->kdata++;
+	w->last_time = rec->time;
+}
+
+/* gc_write's rare cases, kept out of line so that the common one saves
+ * no registers: a time-base record first, a full block flushed, records
+ * larger than 32 bytes (a distance, or reserved bytes cleared). */
+__attribute__((noinline)) static int write_slow(gc_writer *w, const gc_rec *rec)
+{
+	if ((rec->time & ~LOW32) != w->time_hi && write_time(w, rec->time) < 0)
+		return -1;
+	if (w->len + w->rs > IOBUF && flush_buf(w, 0) < 0)
+		return -1;
+	unsigned char *p = w->buf + w->len;
+	encode_data(w, rec);
+	if (w->rs > GC_RECORD_BASE) {
+		memset(p + GC_RECORD_BASE, 0, w->rs - GC_RECORD_BASE);
+		if (w->dist)
+			gc_put64(p + 32, rec->dist);
+	}
+	return 0;
+}
+
+int gc_write(gc_writer *w, const gc_rec *rec)
+{
+	/* Every check in one test; write_refused says which failed first. */
+	if (w->failed || !w->in_kernel || rec->time < w->last_time ||
+	    rec->op < GC_LOAD || rec->op > GC_ATOMIC || rec->space >= GC_NSPACES ||
+	    rec->flags > 15 ||
+	    (w->kind == GC_KIND_ACCESS ? rec->size > 255 || rec->size == 0
+				       : rec->addr > GC_ADDR48_MAX))
+		return write_refused(w, rec);
+	if ((rec->time & ~LOW32) != w->time_hi || w->len + w->rs > IOBUF ||
+	    w->rs > GC_RECORD_BASE)
+		return write_slow(w, rec);
+	encode_data(w, rec);
 	return 0;
 }
 
