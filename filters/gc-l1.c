@@ -252,6 +252,7 @@ struct mshr {
 };
 
 enum evkind { EV_FILL, EV_WAKE };
+#define EV_SLOTS 1024 /* the event wheel's window: longer than a miss, as a rule */
 
 /* A FIFO of warps. */
 struct ring {
@@ -278,7 +279,7 @@ struct sm {
 	int spinning;       /* every queued warp is blocked until the next event */
 	uint64_t spin_from; /* the first step skipped while spinning */
 	uint32_t hgen;      /* token of the SM's entry in the SM heap */
-	gc_l1queue ev;
+	gc_l1wheel ev;      /* miss returns and warps waking */
 	struct mshr *m;
 	uint32_t mfree;
 	unsigned mused;     /* entries in use (sectors for sector MSHRs) */
@@ -678,7 +679,7 @@ static struct sm *new_sm(struct run *R, uint16_t id)
 	sm_cache_init(R, s);
 	if (R->cl->timing) {
 		s->rng = R->cl->seed * UINT64_C(0x2545f4914f6cdd1d) + id;
-		gc_l1queue_init(&s->ev);
+		oom(gc_l1wheel_init(&s->ev, EV_SLOTS));
 		s->m = xcalloc(R->mshr_entries, sizeof *s->m);
 		for (unsigned i = 0; i < R->mshr_entries; i++)
 			s->m[i].next_free = i + 1 < R->mshr_entries ? i + 1 : NONE32;
@@ -1586,7 +1587,7 @@ static void read_one(struct run *R)
 
 static uint64_t sm_next_time(const struct sm *s)
 {
-	const gc_l1event *e = gc_l1queue_top(&s->ev);
+	const gc_l1event *e = gc_l1wheel_top(&s->ev);
 	if (s->spinning)
 		return e->time;
 	if (s->q.n || s->rq.n)
@@ -1659,7 +1660,7 @@ static int sm_all_blocked(const struct sm *s)
 static void warp_wait(struct sm *s, struct warp *w, uint32_t widx, uint64_t ready)
 {
 	w->state = W_WAITING;
-	oom(gc_l1queue_push(&s->ev, ready, ++s->order, widx, EV_WAKE));
+	oom(gc_l1wheel_push(&s->ev, ready, ++s->order, widx, EV_WAKE));
 }
 
 /* A miss returns: the line is filled (a victim written back), the entry
@@ -1692,7 +1693,8 @@ static void fill(struct run *R, struct sm *s, uint32_t e, uint64_t time)
 	s->ver++;
 	s->nblocked = 0;
 	s->mused -= m->cost;
-	R->warps[m->warp].outstanding--;
+	if (R->mshr_per_warp) /* only the per-warp limit reads it (a cold warp) */
+		R->warps[m->warp].outstanding--;
 	gc_hmap_del(&s->inflight, m->tag);
 	m->next_free = s->mfree;
 	s->mfree = e;
@@ -1703,9 +1705,9 @@ static void warp_done(struct run *R, struct sm *s, uint32_t widx);
 static void apply_events(struct run *R, struct sm *s, uint64_t t)
 {
 	const gc_l1event *e;
-	while ((e = gc_l1queue_top(&s->ev)) && e->time <= t) {
+	while ((e = gc_l1wheel_top(&s->ev)) && e->time <= t) {
 		gc_l1event ev = *e;
-		gc_l1queue_pop(&s->ev);
+		gc_l1wheel_pop(&s->ev);
 		if (ev.kind == EV_FILL) {
 			fill(R, s, ev.item, ev.time);
 		} else {
@@ -1816,14 +1818,15 @@ static uint8_t load_timed(struct run *R, struct sm *s, const gc_rec *r, uint8_t 
 		x->cost = R->mshr_sector ? popcount8(missing) : 1;
 		x->ret = t + miss_latency(R, s);
 		s->mused += x->cost;
-		w->outstanding++;
+		if (R->mshr_per_warp)
+			w->outstanding++;
 		int added;
 		uint64_t *slot = gc_hmap_put(&s->inflight, tag, &added);
 		if (!slot)
 			gc_die(GC_EXIT_DATA, "out of memory");
 		*slot = e;
 		note_change(s, tag);
-		oom(gc_l1queue_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
+		oom(gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
 		to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0);
 		*effect = x->ret;
 	}
@@ -2046,7 +2049,7 @@ static void sm_step(struct run *R, struct sm *s, uint64_t t)
 		s->now = t + 1;
 		/* When every warp waits for the next event, the steps until
 		 * then only cancel: skip them (sm_unspin counts them). */
-		const gc_l1event *e = gc_l1queue_top(&s->ev);
+		const gc_l1event *e = gc_l1wheel_top(&s->ev);
 		if (rc == I_CANCELLED && !R->step_all && e && e->time > t + 1 &&
 		    sm_all_blocked(s)) {
 			s->spinning = 1;

@@ -40,4 +40,43 @@ static inline const gc_l1event *gc_l1queue_top(const gc_l1queue *q)
 }
 void gc_l1queue_pop(gc_l1queue *q);
 
+/*
+ * The same queue as a timing wheel, for events that fall a little after
+ * the last one taken (an SM's miss returns and waking warps): one FIFO
+ * list per time slot over a window of `slots` times from the time of the
+ * last event taken, and a heap (above) for the rest.  Each operation is
+ * a few steps, where the heap's are a dozen comparisons along a path.
+ * The order is the heap's exactly: within a slot the list is kept in
+ * `order` (appending, when events come in increasing order, as gc-l1's
+ * do), and the first of the wheel is compared with the first of the heap.
+ */
+typedef struct gc_l1wheel {
+	gc_l1event *ev;   /* the events in the wheel, by index */
+	uint32_t *link;   /* the next in its slot's list, or in the free list */
+	uint32_t cap, free_;
+	uint32_t *head, *tail; /* per slot; UINT32_MAX when empty */
+	uint64_t *bits;   /* the slots that hold events */
+	uint64_t base;    /* every event in the wheel has a time in [base, base + slots) */
+	unsigned slots;   /* a power of two */
+	size_t n;         /* events in the wheel */
+	gc_l1queue over;  /* events outside that window */
+	uint32_t first;   /* the first event: its index in the wheel, OVER: the
+			   * heap's top, NIL: none */
+} gc_l1wheel;
+
+#define GC_L1WHEEL_NIL UINT32_MAX
+#define GC_L1WHEEL_OVER (UINT32_MAX - 1)
+
+/* -1 when out of memory.  slots: a power of two. */
+int gc_l1wheel_init(gc_l1wheel *q, unsigned slots);
+void gc_l1wheel_free(gc_l1wheel *q);
+int gc_l1wheel_push(gc_l1wheel *q, uint64_t time, uint64_t order, uint32_t item, uint32_t kind);
+static inline const gc_l1event *gc_l1wheel_top(const gc_l1wheel *q)
+{
+	if (q->first == GC_L1WHEEL_NIL)
+		return NULL;
+	return q->first == GC_L1WHEEL_OVER ? &q->over.ev[0] : &q->ev[q->first];
+}
+void gc_l1wheel_pop(gc_l1wheel *q);
+
 #endif

@@ -20,6 +20,7 @@
 #include "endian.h"
 #include "gc.h"
 #include "import.h"
+#include "l1queue.h"
 #include "lines.h"
 #include "prog.h"
 
@@ -1243,6 +1244,54 @@ static void t_reader_open(void)
 	gc_writer_abandon(NULL);
 }
 
+
+/* The event wheel gives the events in the heap's order, exactly: times
+ * inside and outside its window, several events to a slot, orders out of
+ * sequence within a slot, pops interleaved with pushes. */
+static void t_l1wheel(void)
+{
+	gc_l1queue h;
+	gc_l1wheel w;
+	gc_l1queue_init(&h);
+	CHECK(gc_l1wheel_init(&w, 64) == 0);
+	/* orders are unique (as gc-l1's): rising ones from 2^40 up, and
+	 * out-of-sequence ones from 2^40 down */
+	uint64_t rng = 12345, now = 0, order = UINT64_C(1) << 40, low = order, popped = 0;
+	for (int step = 0; step < 200000; step++) {
+		rng = rng * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+		unsigned r = (unsigned)(rng >> 33);
+		if (r % 5 < 3) {
+			/* mostly a little ahead, sometimes beyond the window; the
+			 * order mostly rising, sometimes not */
+			uint64_t t = now + (r % 7 == 0 ? 64 + r % 300 : r % 40);
+			uint64_t o = r % 11 == 0 ? --low : ++order;
+			uint32_t item = (uint32_t)step;
+			CHECK(gc_l1queue_push(&h, t, o, item, r & 1) == 0);
+			CHECK(gc_l1wheel_push(&w, t, o, item, r & 1) == 0);
+		} else if (h.n) {
+			const gc_l1event *a = gc_l1queue_top(&h), *b = gc_l1wheel_top(&w);
+			if (!CHECK(b != NULL) || !CHECK(a->time == b->time && a->order == b->order &&
+							a->item == b->item && a->kind == b->kind))
+				break;
+			now = a->time;
+			gc_l1queue_pop(&h);
+			gc_l1wheel_pop(&w);
+			popped++;
+		}
+	}
+	while (h.n) {
+		const gc_l1event *a = gc_l1queue_top(&h), *b = gc_l1wheel_top(&w);
+		if (!CHECK(b != NULL) || !CHECK(a->item == b->item))
+			break;
+		gc_l1queue_pop(&h);
+		gc_l1wheel_pop(&w);
+	}
+	CHECK(gc_l1wheel_top(&w) == NULL);
+	CHECK(popped > 50000);
+	gc_l1queue_free(&h);
+	gc_l1wheel_free(&w);
+}
+
 static const struct unit {
 	const char *name;
 	void (*fn)(void);
@@ -1273,6 +1322,7 @@ static const struct unit {
 	{"writer-grid-range", t_writer_grid_range, NULL},
 	{"writer-open-checks", t_writer_open_checks, NULL},
 	{"reader-open", t_reader_open, NULL},
+	{"l1wheel", t_l1wheel, NULL},
 };
 #define NUNITS (sizeof units / sizeof units[0])
 
