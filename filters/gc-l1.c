@@ -1520,8 +1520,9 @@ static uint32_t warp_of(struct run *R, const gc_rec *r)
 			late_record(R, r);
 	}
 	uint32_t widx = new_warp(R, bidx, r->warp);
-	oom(gc_hmap_put(&R->warpmap, wkey, NULL) ? 0 : -1);
-	*gc_hmap_get(&R->warpmap, wkey) = widx;
+	uint64_t *wv = gc_hmap_put(&R->warpmap, wkey, NULL);
+	oom(wv ? 0 : -1);
+	*wv = widx;
 	struct block *b = &R->blocks[bidx];
 	struct sm *s = get_sm(R, b->sm);
 	if (added) {
