@@ -175,29 +175,24 @@ struct kstat {
 #define NONE32 UINT32_MAX
 
 /*
- * The records a warp has read but not yet issued, as its instructions: a
- * ring of instructions, each a run of consecutive records in a slot of
- * 2^c records (an instruction's requests are consecutive in the input).
- * The instruction read last stays in a staging buffer until a record of
- * another instruction (or the kernel's end) closes it; then it moves to
- * a slot of its size, and is whole.  Slots come from free lists by size
- * class, so memory follows the records buffered, and the instruction at
- * a warp's head is one short run of memory, prefetched when the warp
- * joins the queue.  The rings belong to the warp slot and are kept when
- * the slot is reused.
+ * The records a warp has read but not yet issued, as its instructions:
+ * each a run of consecutive records (an instruction's requests are
+ * consecutive in the input) in a slot of 2^c records, the warp's slots
+ * linked in order.  The instruction read last stays in a staging buffer
+ * until a record of another instruction (or the kernel's end) closes it;
+ * then it moves to a slot of its size, and is whole.  Slots come from
+ * free lists by size class, so memory follows the records buffered, and
+ * the instruction at a warp's head is one short run of memory, prefetched
+ * when the warp joins the queue.
  */
 #define NCLASS 9 /* slots of 1 to INST_MAX records */
 
-struct inst {
-	gc_rec *slot;   /* its slot */
-	uint16_t off;   /* records already issued (a split instruction) */
-	uint16_t n;     /* records left */
-	uint8_t cls;    /* the slot holds 2^cls records */
-};
-
-struct wbuf {
-	struct inst *i;
-	uint32_t icap, ihead, in; /* capacity (a power of two), first, count */
+struct islot {
+	struct islot *next; /* the warp's next instruction, or the next free slot */
+	uint16_t off;       /* records already issued (a split instruction) */
+	uint16_t n;         /* records left */
+	uint8_t cls;        /* the slot holds 2^cls records */
+	gc_rec rec[];
 };
 
 enum wstate { W_PENDING, W_QUEUED, W_WAITING, W_DONE };
@@ -211,6 +206,7 @@ struct warp {
 	uint64_t blocked_ver; /* the SM's state version when it was cancelled */
 	uint32_t outstanding; /* MSHR entries it allocated, still in flight */
 	uint64_t last_read; /* input record number of its last record */
+	struct islot *ihead, *itail; /* its closed instructions, in order */
 	struct dryrec *dry; /* while its head instruction waits: what it needs */
 };
 
@@ -341,8 +337,7 @@ struct run {
 	uint32_t bfree;       /* free block slots, linked by next_pending */
 	gc_hmap warpmap, blockmap;
 	gc_hset doneblocks;   /* blocks of the kernel that have ended */
-	struct wbuf *wbufs;   /* buffered instructions, by warp slot */
-	gc_rec *ifree[NCLASS]; /* free slots by size class, linked through their first bytes */
+	struct islot *ifree[NCLASS]; /* free slots by size class */
 	char **slabs;         /* the memory of the slots */
 	size_t nslabs;
 	size_t slab_left;     /* bytes left in the last slab */
@@ -861,7 +856,7 @@ static uint8_t store(struct run *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 			if (l->dirty)
 				outcome |= GC_OUT_WRITEBACK;
 			write_back(R, s, r, l, time);
-			gc_cache_invalidate(l);
+			gc_cache_invalidate(&s->c, l);
 			note_change(s, tag);
 			if (R->classify)
 				gc_l1shadow_drop(&s->sh, tag);
@@ -1160,12 +1155,6 @@ struct batch {
 	size_t n;
 };
 
-static void prefetch_slot(const gc_hmap *m, uint64_t key)
-{
-	if (m->cap > 1)
-		__builtin_prefetch(&m->slots[gc_hash64(key) >> m->shift], 1);
-}
-
 static void prefetch(struct run *R, const gc_rec *r)
 {
 	const struct sm *s = R->sms[r->sm];
@@ -1173,15 +1162,11 @@ static void prefetch(struct run *R, const gc_rec *r)
 		return;
 	const gc_cache *c = &s->c;
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
-	const char *p = (const char *)(c->lines + (size_t)gc_cache_set(c, addr) * c->g.ways);
-	size_t bytes = c->g.ways * sizeof(gc_cline);
-	for (size_t off = 0; off < bytes; off += 64)
-		__builtin_prefetch(p + off, 1);
-	__builtin_prefetch(p + bytes - 1, 1);
+	gc_cache_prefetch(c, addr, gc_cache_set(c, addr));
 	if (R->classify) {
 		uint64_t tag = gc_cache_tag(c, addr);
-		prefetch_slot(&s->seen, tag);
-		prefetch_slot(&s->sh.map, tag);
+		gc_hmap_prefetch(&s->seen, tag);
+		gc_hmap_prefetch(&s->sh.map, tag);
 	}
 }
 
@@ -1261,59 +1246,57 @@ static char *slab_new(void)
 	if (!p)
 		gc_die(GC_EXIT_DATA, "out of memory");
 #ifdef MADV_HUGEPAGE
-	(void)madvise(p, SLAB, MADV_HUGEPAGE);
+	//(void)madvise(p, SLAB, MADV_HUGEPAGE);
 #endif
 	return p;
 }
 
 /* A slot of 2^c records. */
-static gc_rec *slot_get(struct run *R, unsigned c)
+static struct islot *slot_get(struct run *R, unsigned c)
 {
-	gc_rec *p = R->ifree[c];
+	struct islot *p = R->ifree[c];
 	if (p) {
-		memcpy(&R->ifree[c], p, sizeof p);
+		R->ifree[c] = p->next;
 		return p;
 	}
-	size_t bytes = ((size_t)1 << c) * sizeof(gc_rec);
+	size_t bytes = sizeof *p + ((size_t)1 << c) * sizeof(gc_rec);
 	if (R->slab_left < bytes) {
 		R->slabs = xrealloc(R->slabs, (R->nslabs + 1) * sizeof *R->slabs);
 		R->slabs[R->nslabs++] = slab_new();
 		R->slab_left = SLAB;
 	}
-	p = (gc_rec *)(R->slabs[R->nslabs - 1] + (SLAB - R->slab_left));
+	p = (struct islot *)(R->slabs[R->nslabs - 1] + (SLAB - R->slab_left));
 	R->slab_left -= bytes;
 	return p;
 }
 
-static void slot_put(struct run *R, gc_rec *p, unsigned c)
+static void slot_put(struct run *R, struct islot *p)
 {
-	memcpy(p, &R->ifree[c], sizeof p);
-	R->ifree[c] = p;
+	p->next = R->ifree[p->cls];
+	R->ifree[p->cls] = p;
 }
 
-/* The open instruction closes: to a slot, at the end of its warp's ring. */
+/* The open instruction closes: to a slot, at the end of its warp's list. */
 static void inst_close(struct run *R)
 {
 	unsigned n = R->stage_n;
 	if (!n)
 		return;
-	struct wbuf *b = &R->wbufs[R->stage_warp];
-	if (b->in == b->icap) {
-		uint32_t cap = b->icap ? 2 * b->icap : 4;
-		struct inst *q = xrealloc(NULL, (size_t)cap * sizeof *q);
-		for (uint32_t i = 0; i < b->in; i++)
-			q[i] = b->i[(b->ihead + i) & (b->icap - 1)];
-		free(b->i);
-		b->i = q;
-		b->ihead = 0;
-		b->icap = cap;
-	}
 	unsigned c = 0;
 	while ((1u << c) < n)
 		c++;
-	gc_rec *p = slot_get(R, c);
-	memcpy(p, R->stage, n * sizeof *p);
-	b->i[(b->ihead + b->in++) & (b->icap - 1)] = (struct inst){p, 0, (uint16_t)n, (uint8_t)c};
+	struct islot *p = slot_get(R, c);
+	p->next = NULL;
+	p->off = 0;
+	p->n = (uint16_t)n;
+	p->cls = (uint8_t)c;
+	memcpy(p->rec, R->stage, n * sizeof *R->stage);
+	struct warp *w = &R->warps[R->stage_warp];
+	if (w->itail)
+		w->itail->next = p;
+	else
+		w->ihead = p;
+	w->itail = p;
 	R->stage_n = 0;
 	R->stage_warp = NONE32;
 }
@@ -1330,27 +1313,21 @@ static void warp_append(struct run *R, uint32_t widx, const gc_rec *r, int start
 		R->peak_buffered = R->buffered;
 }
 
-/* The head instruction of warp widx (closed). */
-static inline struct inst *warp_head(struct run *R, uint32_t widx)
-{
-	const struct wbuf *b = &R->wbufs[widx];
-	return &b->i[b->ihead];
-}
-
 /* The first k records of warp widx's head instruction have issued; the
  * rest of a split instruction stays at the head. */
 static void warp_pop(struct run *R, uint32_t widx, unsigned k)
 {
-	struct wbuf *b = &R->wbufs[widx];
-	struct inst *in = &b->i[b->ihead];
+	struct warp *w = &R->warps[widx];
+	struct islot *in = w->ihead;
 	R->buffered -= k;
 	in->off = (uint16_t)(in->off + k);
 	in->n = (uint16_t)(in->n - k);
 	if (in->n)
 		return;
-	slot_put(R, in->slot, in->cls);
-	b->ihead = (b->ihead + 1) & (b->icap - 1);
-	b->in--;
+	w->ihead = in->next;
+	if (!w->ihead)
+		w->itail = NULL;
+	slot_put(R, in);
 }
 
 /* The records of w's next instruction: how many are buffered (up to
@@ -1358,10 +1335,10 @@ static void warp_pop(struct run *R, uint32_t widx, unsigned k)
  * the open one may still grow. */
 static unsigned warp_inst(struct run *R, uint32_t widx, int *complete)
 {
-	const struct wbuf *b = &R->wbufs[widx];
-	if (b->in) {
+	const struct islot *in = R->warps[widx].ihead;
+	if (in) {
 		*complete = 1;
-		return b->i[b->ihead].n;
+		return in->n;
 	}
 	*complete = 0;
 	return R->stage_warp == widx ? R->stage_n : 0;
@@ -1405,16 +1382,13 @@ static uint32_t ring_pop_back(struct ring *r)
  * before it issue. */
 static void queue_warp(struct run *R, struct sm *s, uint32_t widx)
 {
-	const struct wbuf *b = &R->wbufs[widx];
-	if (b->in) {
-		const struct inst *in = &b->i[b->ihead];
-		const char *p = (const char *)(in->slot + in->off);
-		size_t bytes = (size_t)in->n * sizeof(gc_rec);
-		if (bytes > 4096)
-			bytes = 4096;
-		for (size_t off = 0; off < bytes; off += 64)
-			__builtin_prefetch(p + off);
-		__builtin_prefetch(p + bytes - 1);
+	const char *in = (const char *)R->warps[widx].ihead;
+	if (in) {
+		/* the slot's first lines, without waiting to read its length */
+		__builtin_prefetch(in);
+		__builtin_prefetch(in + 64);
+		__builtin_prefetch(in + 128);
+		__builtin_prefetch(in + 192);
 	}
 	if (R->warps[widx].blocked_ver == s->ver)
 		s->nblocked++;
@@ -1446,8 +1420,6 @@ static uint32_t new_warp(struct run *R, uint32_t bidx, uint16_t id)
 		if (R->nwarps == R->wcap) {
 			R->wcap = R->wcap ? 2 * R->wcap : 256;
 			R->warps = xrealloc(R->warps, R->wcap * sizeof *R->warps);
-			R->wbufs = xrealloc(R->wbufs, R->wcap * sizeof *R->wbufs);
-			memset(R->wbufs + R->nwarps, 0, (R->wcap - R->nwarps) * sizeof *R->wbufs);
 		}
 		widx = (uint32_t)R->nwarps++;
 	}
@@ -1906,8 +1878,8 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 
 	/* The dry run: do the MSHRs take the whole instruction?  A warp
 	 * that waited keeps what its requests need (struct dryrec). */
-	const struct inst *in = warp_head(R, widx);
-	const gc_rec *recs = in->slot + in->off;
+	const struct islot *in = w->ihead;
+	const gc_rec *recs = in->rec + in->off;
 	unsigned n = k;
 	struct dryrec fresh[INST_MAX];
 	struct dryrec *d = w->dry ? w->dry : fresh;
@@ -2068,9 +2040,6 @@ static void timing_kernel(struct run *R)
 	R->kend = 0;
 	R->nread = 0;
 	R->last_warp = NONE32;
-	/* (every warp of the kernel before ended with its input consumed) */
-	for (size_t i = 0; i < R->nwarps; i++)
-		R->wbufs[i].in = R->wbufs[i].ihead = 0;
 	R->stage_n = 0;
 	R->stage_warp = NONE32;
 	R->nwarps = R->nblocks = 0;

@@ -417,7 +417,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 			l->valid &= (uint8_t)~mask;
 			l->aux &= ~(uint32_t)mask;
 			if (!l->valid && !PARTIAL(l))
-				gc_cache_invalidate(l);
+				gc_cache_invalidate(&m->c, l);
 		}
 		return (uint8_t)(out | GC_OUT_BYPASS);
 	}
@@ -524,11 +524,7 @@ static void read_event(struct l2 *m, gc_reader *r, struct event *e)
 		s = gc_set_index(m->index, pa, m->lshift, m->sets);
 	}
 	e->set = e->slice * m->sets + s;
-	const char *p = (const char *)(m->c.lines + (size_t)e->set * m->c.g.ways);
-	size_t bytes = m->c.g.ways * sizeof(gc_cline);
-	for (size_t off = 0; off < bytes; off += 64)
-		__builtin_prefetch(p + off, 1);
-	__builtin_prefetch(p + bytes - 1, 1);
+	gc_cache_prefetch(&m->c, addr, e->set);
 	if (m->lazy)
 		__builtin_prefetch(m->pbytes + (size_t)e->set * m->c.g.ways * m->nsectors, 1);
 }

@@ -182,6 +182,8 @@ size_t gc_cache_bytes(const gc_cache_geom *g)
 	return (size_t)g->sets * g->ways * sizeof(gc_cline);
 }
 
+#define NIL UINT32_MAX
+
 void gc_cache_clear(gc_cache *c)
 {
 	size_t n = gc_cache_nlines(c);
@@ -190,6 +192,17 @@ void gc_cache_clear(gc_cache *c)
 		c->lines[i].stamp = 0;
 		c->lines[i].valid = c->lines[i].dirty = 0;
 		c->lines[i].aux = 0;
+	}
+	if (c->wide) {
+		gc_hmap_clear(&c->map);
+		for (unsigned s = 0; s < c->g.sets; s++) {
+			c->first[s] = c->last[s] = NIL;
+			uint64_t *b = c->inv + (size_t)s * c->invw;
+			for (unsigned w = 0; w < c->invw; w++) {
+				unsigned left = c->g.ways - 64 * w;
+				b[w] = left >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << left) - 1;
+			}
+		}
 	}
 	c->clock = 0;
 	/* splitmix64 of the seed: a zero seed still gives a live state. */
@@ -216,6 +229,22 @@ int gc_cache_init(gc_cache *c, const gc_cache_geom *g, char *why, size_t len)
 		snprintf(why, len, "out of memory for a cache of %u x %u lines", g->sets, g->ways);
 		return -1;
 	}
+	if (g->ways >= GC_CACHE_WIDE) {
+		size_t n = gc_cache_nlines(c);
+		c->wide = 1;
+		c->invw = (g->ways + 63) / 64;
+		c->prev = malloc(n * sizeof *c->prev);
+		c->next = malloc(n * sizeof *c->next);
+		c->first = malloc(g->sets * sizeof *c->first);
+		c->last = malloc(g->sets * sizeof *c->last);
+		c->inv = malloc((size_t)g->sets * c->invw * sizeof *c->inv);
+		if (gc_hmap_init(&c->map, n) < 0 || !c->prev || !c->next || !c->first || !c->last ||
+		    !c->inv) {
+			gc_cache_free(c);
+			snprintf(why, len, "out of memory for a cache of %u x %u lines", g->sets, g->ways);
+			return -1;
+		}
+	}
 	gc_cache_clear(c);
 	return 0;
 }
@@ -224,6 +253,100 @@ void gc_cache_free(gc_cache *c)
 {
 	free(c->lines);
 	c->lines = NULL;
+	if (c->wide) {
+		gc_hmap_free(&c->map);
+		free(c->prev);
+		free(c->next);
+		free(c->first);
+		free(c->last);
+		free(c->inv);
+		c->prev = c->next = c->first = c->last = NULL;
+		c->inv = NULL;
+		c->wide = 0;
+	}
+}
+
+/* ---- the index of wide sets ---------------------------------------------- */
+
+/* Line i out of its set's stamp order. */
+static void order_remove(gc_cache *c, uint32_t i, unsigned set)
+{
+	uint32_t p = c->prev[i], n = c->next[i];
+	if (p == NIL)
+		c->first[set] = n;
+	else
+		c->next[p] = n;
+	if (n == NIL)
+		c->last[set] = p;
+	else
+		c->prev[n] = p;
+}
+
+/* Line i to the end of its set's order: it has the newest stamp. */
+static void order_append(gc_cache *c, uint32_t i, unsigned set)
+{
+	c->prev[i] = c->last[set];
+	c->next[i] = NIL;
+	if (c->last[set] == NIL)
+		c->first[set] = i;
+	else
+		c->next[c->last[set]] = i;
+	c->last[set] = i;
+}
+
+gc_cline *gc_cache_wide_lookup(gc_cache *c, uint64_t tag, unsigned set)
+{
+	const uint64_t *v = gc_hmap_get(&c->map, tag);
+	if (!v || *v / c->g.ways != set)
+		return NULL; /* (a scan looks in `set` only) */
+	return &c->lines[*v];
+}
+
+/* The lowest invalid way, else the least stamp (LRU, FIFO). */
+gc_cline *gc_cache_wide_victim(gc_cache *c, unsigned set)
+{
+	const uint64_t *b = c->inv + (size_t)set * c->invw;
+	for (unsigned w = 0; w < c->invw; w++)
+		if (b[w])
+			return &c->lines[(size_t)set * c->g.ways + 64 * w +
+					 (unsigned)__builtin_ctzll(b[w])];
+	return &c->lines[c->first[set]];
+}
+
+void gc_cache_wide_touch(gc_cache *c, gc_cline *l)
+{
+	uint32_t i = (uint32_t)(l - c->lines);
+	unsigned set = i / c->g.ways;
+	if (c->last[set] == i)
+		return;
+	order_remove(c, i, set);
+	order_append(c, i, set);
+}
+
+/* Before gc_cache_fill gives line l the tag `tag` (and the newest stamp). */
+void gc_cache_wide_fill(gc_cache *c, gc_cline *l, uint64_t tag)
+{
+	uint32_t i = (uint32_t)(l - c->lines);
+	unsigned set = i / c->g.ways, way = i % c->g.ways;
+	if (l->tag != GC_CACHE_NO_TAG) {
+		gc_hmap_del(&c->map, l->tag);
+		order_remove(c, i, set);
+	} else {
+		c->inv[(size_t)set * c->invw + way / 64] &= ~(UINT64_C(1) << (way % 64));
+	}
+	/* cannot fail: the map was made for every line */
+	*gc_hmap_put(&c->map, tag, NULL) = i;
+	order_append(c, i, set);
+}
+
+/* Before gc_cache_invalidate takes valid line l's tag away. */
+void gc_cache_wide_invalidate(gc_cache *c, gc_cline *l)
+{
+	uint32_t i = (uint32_t)(l - c->lines);
+	unsigned set = i / c->g.ways, way = i % c->g.ways;
+	gc_hmap_del(&c->map, l->tag);
+	order_remove(c, i, set);
+	c->inv[(size_t)set * c->invw + way / 64] |= UINT64_C(1) << (way % 64);
 }
 
 uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes)
@@ -254,11 +377,20 @@ gc_cline *gc_cache_victim(gc_cache *c, unsigned set)
 	unsigned ways = c->g.ways;
 
 	if (c->g.repl == GC_REPL_RANDOM) {
-		for (unsigned w = 0; w < ways; w++)
-			if (l[w].tag == GC_CACHE_NO_TAG)
-				return &l[w];
+		if (c->wide) {
+			const uint64_t *b = c->inv + (size_t)set * c->invw;
+			for (unsigned w = 0; w < c->invw; w++)
+				if (b[w])
+					return &l[64 * w + (unsigned)__builtin_ctzll(b[w])];
+		} else {
+			for (unsigned w = 0; w < ways; w++)
+				if (l[w].tag == GC_CACHE_NO_TAG)
+					return &l[w];
+		}
 		return &l[(next_random(c) >> 32) % ways];
 	}
+	if (c->wide)
+		return gc_cache_wide_victim(c, set);
 	/* The least stamp, the lowest way on a tie: the first invalid way
 	 * (stamp 0), else the oldest.  Branch-free (stamps compare in no
 	 * predictable order) in two chains, even and odd ways, so that a

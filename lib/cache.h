@@ -26,6 +26,7 @@
 #define GC_CACHE_H
 
 #include "gpu.h"
+#include "hash.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -83,7 +84,22 @@ typedef struct gc_cache {
 	int fast_index;      /* ... and then 1: the set is the line address & set_mask */
 	uint64_t clock;      /* replacement clock */
 	uint64_t rng;        /* random replacement state */
+
+	/* Wide sets (ways >= GC_CACHE_WIDE, e.g. GPGPU-Sim's 4-set, 256-way
+	 * Volta L1): a scan of the set would read kilobytes a lookup, so the
+	 * cache keeps an index instead, with the same answers: a map tag ->
+	 * line, per set a bitmap of its invalid ways, and per set its valid
+	 * lines in stamp order (least first), so that the victim is the
+	 * lowest invalid way, else the first of that list. */
+	int wide;
+	gc_hmap map;         /* tag -> line index */
+	uint32_t *prev, *next; /* per line: its neighbours in its set's order */
+	uint32_t *first, *last; /* per set: the least and most recent valid line */
+	uint64_t *inv;       /* per set: invalid ways, invw words */
+	unsigned invw;
 } gc_cache;
+
+#define GC_CACHE_WIDE 32 /* ways from which a cache keeps the index */
 
 /* Check a geometry: -1 with the reason in why. */
 int gc_cache_geom_check(const gc_cache_geom *g, char *why, size_t len);
@@ -113,9 +129,17 @@ uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes);
 /* The line holding addr in set `set`, which the caller computed (gc-l2
  * indexes a slice by the partition address but tags by the whole line
  * address), or NULL.  Changes nothing. */
+gc_cline *gc_cache_wide_lookup(gc_cache *c, uint64_t tag, unsigned set);
+gc_cline *gc_cache_wide_victim(gc_cache *c, unsigned set);
+void gc_cache_wide_touch(gc_cache *c, gc_cline *l);
+void gc_cache_wide_fill(gc_cache *c, gc_cline *l, uint64_t tag);
+void gc_cache_wide_invalidate(gc_cache *c, gc_cline *l);
+
 static inline gc_cline *gc_cache_lookup(gc_cache *c, uint64_t addr, unsigned set)
 {
 	uint64_t tag = addr >> c->line_shift;
+	if (c->wide)
+		return gc_cache_wide_lookup(c, tag, set);
 	gc_cline *l = c->lines + (size_t)set * c->g.ways;
 	for (unsigned w = 0; w < c->g.ways; w++)
 		if (l[w].tag == tag)
@@ -150,6 +174,12 @@ static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,
 				       gc_cline **victim)
 {
 	uint64_t tag = addr >> c->line_shift;
+	if (c->wide) {
+		gc_cline *f = gc_cache_wide_lookup(c, tag, set);
+		if (!f)
+			*victim = c->g.repl == GC_REPL_RANDOM ? NULL : gc_cache_wide_victim(c, set);
+		return f;
+	}
 	gc_cline *l = c->lines + (size_t)set * c->g.ways;
 	unsigned ways = c->g.ways, w = 0, v0 = 0, v1 = 0;
 	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
@@ -177,11 +207,30 @@ static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,
 	return NULL;
 }
 
+/* Bring what a lookup of addr's line in `set` reads towards the CPU while
+ * the caller does other work (a hint; nothing changes): the set's ways,
+ * or for wide sets the line's slot in the tag map. */
+static inline void gc_cache_prefetch(const gc_cache *c, uint64_t addr, unsigned set)
+{
+	if (c->wide) {
+		gc_hmap_prefetch(&c->map, addr >> c->line_shift);
+		return;
+	}
+	const char *p = (const char *)(c->lines + (size_t)set * c->g.ways);
+	size_t bytes = c->g.ways * sizeof(gc_cline);
+	for (size_t off = 0; off < bytes; off += 64)
+		__builtin_prefetch(p + off, 1);
+	__builtin_prefetch(p + bytes - 1, 1);
+}
+
 /* A use of line l: with LRU it becomes the most recent. */
 static inline void gc_cache_touch(gc_cache *c, gc_cline *l)
 {
-	if (c->g.repl == GC_REPL_LRU)
+	if (c->g.repl == GC_REPL_LRU) {
 		l->stamp = ++c->clock;
+		if (c->wide)
+			gc_cache_wide_touch(c, l);
+	}
 }
 
 /* The way a new line of `set` goes to: an invalid way if there is one
@@ -199,6 +248,8 @@ static inline gc_cline *gc_cache_victim_hint(gc_cache *c, unsigned set, gc_cline
 /* Give way l to addr's line: no sector valid or dirty yet, most recent. */
 static inline void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr)
 {
+	if (c->wide)
+		gc_cache_wide_fill(c, l, addr >> c->line_shift);
 	l->tag = addr >> c->line_shift;
 	l->valid = l->dirty = 0;
 	l->aux = 0;
@@ -207,8 +258,10 @@ static inline void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr)
 
 /* Line l invalid: stamp 0, which makes it the first choice of a victim
  * search (see gc_cache_probe). */
-static inline void gc_cache_invalidate(gc_cline *l)
+static inline void gc_cache_invalidate(gc_cache *c, gc_cline *l)
 {
+	if (c->wide && l->tag != GC_CACHE_NO_TAG)
+		gc_cache_wide_invalidate(c, l);
 	l->tag = GC_CACHE_NO_TAG;
 	l->stamp = 0;
 	l->valid = l->dirty = 0;

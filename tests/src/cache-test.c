@@ -238,6 +238,10 @@ static void t_probe(void)
 		{6, 3, GC_INDEX_LINEAR, GC_REPL_FIFO}, {8, 24, GC_INDEX_XOR, GC_REPL_LRU},
 		{1, 7, GC_INDEX_LINEAR, GC_REPL_FIFO}, {4, 5, GC_INDEX_LINEAR, GC_REPL_RANDOM},
 		{32, 24, GC_INDEX_IPOLY, GC_REPL_LRU},
+		/* wide sets: the cache keeps an index (GC_CACHE_WIDE) */
+		{4, 256, GC_INDEX_LINEAR, GC_REPL_LRU}, {4, 64, GC_INDEX_LINEAR, GC_REPL_FIFO},
+		{3, 100, GC_INDEX_LINEAR, GC_REPL_LRU}, {1, 33, GC_INDEX_LINEAR, GC_REPL_LRU},
+		{4, 70, GC_INDEX_LINEAR, GC_REPL_RANDOM},
 	};
 	for (unsigned k = 0; k < sizeof geo / sizeof *geo; k++) {
 		gc_cache a, b;
@@ -261,8 +265,8 @@ static void t_probe(void)
 			      "geometry %u, reference %u: lookups differ", k, i);
 			if (la && (x >> 60) == 0) {
 				/* now and then the line leaves instead */
-				gc_cache_invalidate(la);
-				gc_cache_invalidate(lb);
+				gc_cache_invalidate(&a, la);
+				gc_cache_invalidate(&b, lb);
 				continue;
 			}
 			if (la) {
