@@ -34,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 static const char help[] =
 	"Usage: gc-l1 [options] [file]\n"
@@ -1235,21 +1234,9 @@ static void run_functional(struct run *R)
 
 /* ---- the timing model: buffered input ---------------------------------------- */
 
-/* Slabs of 2 MiB, aligned, so that the kernel can back each with one huge
- * page: the buffered records are spread over many megabytes and read
- * back in another order than written. */
+/* The slots' memory: slabs of 2 MiB, carved in order, never returned
+ * before the end (free slots are reused by size class). */
 #define SLAB (1u << 21)
-
-static char *slab_new(void)
-{
-	char *p = aligned_alloc(SLAB, SLAB);
-	if (!p)
-		gc_die(GC_EXIT_DATA, "out of memory");
-#ifdef MADV_HUGEPAGE
-	//(void)madvise(p, SLAB, MADV_HUGEPAGE);
-#endif
-	return p;
-}
 
 /* A slot of 2^c records. */
 static struct islot *slot_get(struct run *R, unsigned c)
@@ -1262,7 +1249,7 @@ static struct islot *slot_get(struct run *R, unsigned c)
 	size_t bytes = sizeof *p + ((size_t)1 << c) * sizeof(gc_rec);
 	if (R->slab_left < bytes) {
 		R->slabs = xrealloc(R->slabs, (R->nslabs + 1) * sizeof *R->slabs);
-		R->slabs[R->nslabs++] = slab_new();
+		R->slabs[R->nslabs++] = xrealloc(NULL, SLAB);
 		R->slab_left = SLAB;
 	}
 	p = (struct islot *)(R->slabs[R->nslabs - 1] + (SLAB - R->slab_left));
