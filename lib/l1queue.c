@@ -1,4 +1,4 @@
-/* l1queue.c - the timed event heap (l1queue.h). */
+/* l1queue.c - the timed event heap and timing wheel (l1queue.h). */
 #include "l1queue.h"
 
 #include <stdlib.h>

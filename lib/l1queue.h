@@ -1,6 +1,7 @@
 /*
- * l1queue.h - a min-heap of timed events: the event queue of gc-l1's
- * timing model (miss returns, warps that become ready again).
+ * l1queue.h - a min-heap of timed events, and the same queue as a timing
+ * wheel: the event queues of gc-l1's timing model (SMs by their next
+ * time; each SM's miss returns and warps that become ready again).
  *
  * Events leave in (time, order) order: the earliest time first and, at
  * one time, the lowest `order` first.  gc-l1 gives every event the
