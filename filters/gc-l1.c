@@ -222,6 +222,7 @@ struct dryrec {
 	uint32_t bucket; /* its line's bucket in the change table */
 	uint8_t cost, alloc, ok;
 };
+#define BATCH 64     /* --timing reads data records this many at a time */
 #define DRY_SMALL 32 /* the two sizes of kept needs: 32 and INST_MAX requests */
 #define VBITS 12     /* change table: 2^VBITS buckets per SM */
 
@@ -344,6 +345,10 @@ struct run {
 	unsigned stage_n;
 	uint32_t stage_warp;  /* its warp, NONE32 */
 	struct dryrec *dryfree[2]; /* free needs arrays: DRY_SMALL, INST_MAX */
+	gc_rec batch[BATCH];  /* data records read, not yet taken */
+	uint64_t bnum[BATCH]; /* their numbers in the stream */
+	unsigned bpos, bn;
+	uint64_t recno;       /* the number of the record taken last */
 	unsigned active;      /* blocks per SM */
 	uint64_t nread;       /* data records read in the kernel */
 	uint32_t last_warp;   /* warp of the last record read */
@@ -1197,7 +1202,7 @@ static void run_functional(struct run *R)
 	cur->n = 0;
 	for (;;) {
 		/* Read a batch ahead, model the one before it. */
-		next->n = gc_read_data(R->r, next->rec, AHEAD);
+		next->n = gc_read_data(R->r, next->rec, NULL, AHEAD);
 		model_batch(R, cur, next, &last);
 		struct batch *t = cur;
 		cur = next;
@@ -1433,8 +1438,8 @@ static _Noreturn void late_record(struct run *R, const gc_rec *r)
 	gc_writer_abandon(R->w);
 	gc_die(GC_EXIT_DATA, "%s: record %llu: block %u warp %u has a request after the timing "
 	       "model ended it (no request of it in %llu records); raise --window",
-	       gc_reader_name(R->r), (unsigned long long)gc_reader_records(R->r), r->block,
-	       r->warp, (unsigned long long)R->cl->window);
+	       gc_reader_name(R->r), (unsigned long long)R->recno, r->block, r->warp,
+	       (unsigned long long)R->cl->window);
 }
 
 /* The warp of record r, made (with its block) on first sight. */
@@ -1524,9 +1529,25 @@ static void take(struct run *R, const gc_rec *rec)
 
 static void read_one(struct run *R)
 {
+	if (R->bpos < R->bn) {
+		/* data records come in batches (gc_read_data), which stop
+		 * before anything else: that is gc_read's */
+		R->recno = R->bnum[R->bpos];
+		take(R, &R->batch[R->bpos++]);
+		if (R->cl->c.progress)
+			gc_progress(1, gc_reader_bytes(R->r), 0);
+		return;
+	}
+	R->bpos = 0;
+	R->bn = (unsigned)gc_read_data(R->r, R->batch, R->bnum, BATCH);
+	if (R->bn) {
+		read_one(R);
+		return;
+	}
 	gc_rec rec;
 	int ev = gc_read(R->r, &rec);
 	if (ev == GC_DATA) {
+		R->recno = gc_reader_records(R->r);
 		take(R, &rec);
 		if (R->cl->c.progress)
 			gc_progress(1, gc_reader_bytes(R->r), 0);

@@ -188,8 +188,10 @@ int gc_read(gc_reader *r, gc_rec *rec);
 /* Up to max data records into recs (time-base records taken on the way):
  * how many.  Fewer when the next record is no plain data record (a kernel
  * record, the end, an error, a record gc_read refuses): gc_read takes it
- * next.  The batch form of gc_read for the hot loops. */
-size_t gc_read_data(gc_reader *r, gc_rec *recs, size_t max);
+ * next.  The batch form of gc_read for the hot loops.  nums, when not
+ * NULL, gets each record's number in the stream (what gc_reader_records
+ * says just after gc_read returns it), for messages that name it. */
+size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max);
 const gc_kernel *gc_reader_kernel(const gc_reader *r);
 const char *gc_reader_error(const gc_reader *r);
 uint64_t gc_reader_records(const gc_reader *r); /* records consumed */

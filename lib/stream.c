@@ -469,7 +469,7 @@ int gc_read(gc_reader *r, gc_rec *rec)
 	return recfail(r, off, "unknown record type 0x%02x", t);
 }
 
-size_t gc_read_data(gc_reader *r, gc_rec *recs, size_t max)
+size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max)
 {
 	size_t n = 0;
 	if (r->failed || r->done)
@@ -500,6 +500,8 @@ size_t gc_read_data(gc_reader *r, gc_rec *recs, size_t max)
 				stop = 1;
 				break;
 			}
+			if (nums)
+				nums[n] = r->nrec + (uint64_t)((p - start) / rs) + 1;
 			last = recs[n++].time;
 			took++;
 		}
