@@ -361,6 +361,7 @@ struct run {
 	uint64_t buffered, peak_buffered;
 	int cur;              /* the SM being stepped, -1: none */
 	int step_all;         /* GC_L1_STEP_ALL: no skipping of blocked steps */
+	int look_all;         /* GC_L1_LOOK_ALL: a retry works out every request again */
 };
 
 /* ---- command line --------------------------------------------------------- */
@@ -1895,7 +1896,7 @@ static int issue(struct run *R, struct sm *s, uint32_t widx, uint64_t t)
 	int blocked = 0;
 	for (unsigned i = 0; i < k; i++) {
 		struct dryrec *x = &d[i];
-		if (d == fresh || (x->at != UINT64_MAX && s->vtab[x->bucket] > x->at))
+		if (d == fresh || R->look_all || (x->at != UINT64_MAX && s->vtab[x->bucket] > x->at))
 			dry_need(R, s, &recs[i], x);
 		unsigned cost = x->cost, alloc = x->alloc;
 		int merge_ok = x->ok;
@@ -2360,6 +2361,7 @@ int main(int argc, char **argv)
 	gc_l1queue_init(&R.smheap);
 	R.cur = -1;
 	R.step_all = getenv("GC_L1_STEP_ALL") != NULL;
+	R.look_all = getenv("GC_L1_LOOK_ALL") != NULL;
 	R.w = gc_open_output(&cl.c, &R.oh);
 
 	if (cl.timing)

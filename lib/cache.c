@@ -302,15 +302,28 @@ gc_cline *gc_cache_wide_lookup(gc_cache *c, uint64_t tag, unsigned set)
 	return &c->lines[*v];
 }
 
-/* The lowest invalid way, else the least stamp (LRU, FIFO). */
-gc_cline *gc_cache_wide_victim(gc_cache *c, unsigned set)
+/* The lowest invalid way of `set`, or NULL. */
+static gc_cline *first_invalid(gc_cache *c, unsigned set)
 {
+	gc_cline *l = c->lines + (size_t)set * c->g.ways;
+	if (!c->wide) {
+		for (unsigned w = 0; w < c->g.ways; w++)
+			if (l[w].tag == GC_CACHE_NO_TAG)
+				return &l[w];
+		return NULL;
+	}
 	const uint64_t *b = c->inv + (size_t)set * c->invw;
 	for (unsigned w = 0; w < c->invw; w++)
 		if (b[w])
-			return &c->lines[(size_t)set * c->g.ways + 64 * w +
-					 (unsigned)__builtin_ctzll(b[w])];
-	return &c->lines[c->first[set]];
+			return &l[64 * w + (unsigned)__builtin_ctzll(b[w])];
+	return NULL;
+}
+
+/* The lowest invalid way, else the least stamp (LRU, FIFO). */
+gc_cline *gc_cache_wide_victim(gc_cache *c, unsigned set)
+{
+	gc_cline *v = first_invalid(c, set);
+	return v ? v : &c->lines[c->first[set]];
 }
 
 void gc_cache_wide_touch(gc_cache *c, gc_cline *l)
@@ -374,40 +387,15 @@ static uint64_t next_random(gc_cache *c)
 gc_cline *gc_cache_victim(gc_cache *c, unsigned set)
 {
 	gc_cline *l = c->lines + (size_t)set * c->g.ways;
-	unsigned ways = c->g.ways;
-
 	if (c->g.repl == GC_REPL_RANDOM) {
-		if (c->wide) {
-			const uint64_t *b = c->inv + (size_t)set * c->invw;
-			for (unsigned w = 0; w < c->invw; w++)
-				if (b[w])
-					return &l[64 * w + (unsigned)__builtin_ctzll(b[w])];
-		} else {
-			for (unsigned w = 0; w < ways; w++)
-				if (l[w].tag == GC_CACHE_NO_TAG)
-					return &l[w];
-		}
-		return &l[(next_random(c) >> 32) % ways];
+		gc_cline *v = first_invalid(c, set);
+		return v ? v : &l[(next_random(c) >> 32) % c->g.ways];
 	}
 	if (c->wide)
 		return gc_cache_wide_victim(c, set);
-	/* The least stamp, the lowest way on a tie: the first invalid way
-	 * (stamp 0), else the oldest.  Branch-free (stamps compare in no
-	 * predictable order) in two chains, even and odd ways, so that a
-	 * 16- or 24-way set is not one long chain of dependent moves. */
-	unsigned v0 = 0, v1 = 0, w = 0;
-	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
-	for (; w + 1 < ways; w += 2) {
-		uint64_t a = l[w].stamp, b = l[w + 1].stamp;
-		v0 = a < s0 ? w : v0;
-		s0 = a < s0 ? a : s0;
-		v1 = b < s1 ? w + 1 : v1;
-		s1 = b < s1 ? b : s1;
-	}
-	if (w < ways) {
-		v0 = l[w].stamp < s0 ? w : v0;
-		s0 = l[w].stamp < s0 ? l[w].stamp : s0;
-	}
-	return &l[s1 < s0 || (s1 == s0 && v1 < v0) ? v1 : v0];
+	/* The probe's scan for the tag of an invalid line: the first invalid
+	 * way, else the least stamp. */
+	gc_cline *v = NULL, *f = gc_cache_probe_tag(c, GC_CACHE_NO_TAG, set, &v);
+	return f ? f : v;
 }
 

@@ -168,12 +168,12 @@ static inline gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set)
  * The search is the least stamp, the lowest way on a tie: an invalid line
  * has stamp 0 (gc_cache_clear, gc_cache_invalidate) and a valid one a
  * clock value of at least 1, so it is the first invalid way, else the
- * least recently used (LRU) or the oldest fill (FIFO).
+ * least recently used (LRU) or the oldest fill (FIFO).  gc_cache_probe_tag
+ * takes the tag itself.
  */
-static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,
-				       gc_cline **victim)
+static inline gc_cline *gc_cache_probe_tag(gc_cache *c, uint64_t tag, unsigned set,
+					   gc_cline **victim)
 {
-	uint64_t tag = addr >> c->line_shift;
 	if (c->wide) {
 		gc_cline *f = gc_cache_wide_lookup(c, tag, set);
 		if (!f)
@@ -205,6 +205,12 @@ static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,
 	*victim = c->g.repl == GC_REPL_RANDOM ? NULL
 		  : &l[s1 < s0 || (s1 == s0 && v1 < v0) ? v1 : v0];
 	return NULL;
+}
+
+static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,
+				       gc_cline **victim)
+{
+	return gc_cache_probe_tag(c, addr >> c->line_shift, set, victim);
 }
 
 /* Bring what a lookup of addr's line in `set` reads towards the CPU while

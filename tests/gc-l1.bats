@@ -626,6 +626,78 @@ policy() {
 	[ "$(jget "$T/s.json" mshr_stalls)" -gt 1000 ]
 }
 
+@test "timing: retries that look again only at changed lines change nothing (GC_L1_LOOK_ALL)" {
+	# stalls on every kind of line change a waiting request depends on:
+	# fills, victims (a small L1), new and merged misses, stores that
+	# validate (write-allocate) or invalidate (write-evict) lines
+	gc-gen matmul -n 48 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/m.gcs"
+	gc-gen stencil2d -n 96 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/s.gcs"
+	gc-gen spmv -n 3000 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/p.gcs"
+	for f in m s p; do
+		for m in "--mshr 8 --mshr-merge 2" "--mshr 16 --mshr-kind sector-assoc --mshr-per-warp 4" \
+			"--size 4K --ways 2 --mshr 8" "--size 4K --ways 4 --write write-evict --mshr 4" \
+			"--size 8K --ways 2 --write write-back --write-alloc write-allocate --mshr 8 --mshr-merge 1"; do
+			gc-l1 --timing --emit all $m --stats "$T/a.json" "$T/$f.gcs" >"$T/a.gcs"
+			mv "$T/a.json" "$T/b.json"
+			GC_L1_LOOK_ALL=1 gc-l1 --timing --emit all $m --stats "$T/a.json" "$T/$f.gcs" >"$T/b.gcs"
+			cmp "$T/a.gcs" "$T/b.gcs"
+			diff "$T/a.json" "$T/b.json"
+		done
+	done
+	# the cases stall: retries are exercised
+	gc-l1 --timing --size 4K --ways 2 --mshr 8 --stats "$T/a.json" "$T/s.gcs" >/dev/null
+	[ "$(jget "$T/a.json" mshr_stalls)" -gt 1000 ]
+	# random loads and stores over a few lines of a 2 x 2 L1, every policy
+	awk -v SEED=3 -f "$L1FIX/mix.awk" | mk mix
+	L="--timing --emit all --sets 2 --ways 2 --index linear --mshr-per-warp 0 --miss-latency 40 --sigma 3"
+	for m in "--write write-evict --mshr 3" "--write write-back --write-alloc write-allocate --mshr 3" \
+		"--write write-back --write-alloc fetch-on-write --mshr 2 --mshr-merge 1" \
+		"--write write-through --write-alloc write-allocate --mshr 4 --mshr-kind sector-assoc"; do
+		gc-l1 $L $m --stats "$T/a.json" "$T/mix.gcs" >"$T/a.gcs"
+		[ "$(jget "$T/a.json" mshr_stalls)" -gt 10000 ]
+		GC_L1_LOOK_ALL=1 gc-l1 $L $m --stats "$T/a.json" "$T/mix.gcs" | cmp - "$T/a.gcs"
+	done
+}
+
+@test "timing: a waiting request looks again when its line changes (hand-worked)" {
+	# 2 MSHRs.  t0 warp 0 misses on 0x1000; t1 warp 1 needs 0x2000 and
+	# 0x3000 (2 entries, 1 free): cancelled; t2 warp 2 misses on 0x2000
+	# (the last entry).  0x2000 is now in flight, so at 100, when 0x1000
+	# returns, warp 1 needs only 1 entry: it issues, merging with 0x2000.
+	mk nm <<-EOF
+	K 1 nm 96 0 8
+	0 0 0 0 load 0x1000 0x1 4 0
+	0 0 1 0 load 0x2000 0x1 4 0
+	0 0 1 0 load 0x3000 0x1 4 0
+	0 0 2 0 load 0x2000 0x1 4 0
+	EOF
+	L="--timing --emit all --sigma 0 --miss-latency 100 --sets 4 --ways 4 --index linear --mshr-per-warp 0"
+	gc-l1 $L --mshr 2 "$T/nm.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	printf '%s\n' "0x1000 0 miss/compulsory" "0x2000 2 miss/compulsory" "0x2000 100 miss/latency" \
+		"0x3000 100 miss/mshr" >"$T/want"
+	diff "$T/want" "$T/got"
+	# 3 MSHRs, 2 requests an entry.  t0 warp 0 misses on 0x1000, t1 warp 1
+	# on 0x2000; t2 warp 2 needs 0x2000 (a merge) and 0x3000, 0x4000 (2
+	# entries, 1 free): cancelled; t3 warp 3 merges with 0x2000, which is
+	# now full.  At 100 0x1000 returns (2 entries free), but warp 2 cannot
+	# merge any more: it waits for 0x2000 (101), then hits it.
+	mk mg <<-EOF
+	K 1 mg 128 0 8
+	0 0 0 0 load 0x1000 0x1 4 0
+	0 0 1 0 load 0x2000 0x1 4 0
+	0 0 2 0 load 0x2000 0x1 4 0
+	0 0 2 0 load 0x3000 0x1 4 0
+	0 0 2 0 load 0x4000 0x1 4 0
+	0 0 3 0 load 0x2000 0x1 4 0
+	EOF
+	gc-l1 $L --mshr 3 --mshr-merge 2 "$T/mg.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	printf '%s\n' "0x1000 0 miss/compulsory" "0x2000 1 miss/compulsory" "0x2000 3 miss/latency" \
+		"0x2000 101 hit" "0x3000 101 miss/mshr" "0x4000 101 miss/mshr" >"$T/want"
+	diff "$T/want" "$T/got"
+}
+
 @test "timing: sector MSHRs count sectors; a merge adds the sectors the miss lacks" {
 	# 4 sector MSHR entries: warp 0 misses on sectors 0-1 of line 0 (2
 	# entries), warp 1 asks for sectors 0-3 of it: it merges and adds

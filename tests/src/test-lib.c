@@ -1245,6 +1245,72 @@ static void t_reader_open(void)
 }
 
 
+/* gc_read_data gives the records gc_read gives, and each one's number as
+ * gc_reader_records says it after gc_read, time-base and kernel records
+ * counted between them (every 700th record jumps 2^31 cycles). */
+static void t_read_data(void)
+{
+	const char *path = tmp_file();
+	gc_header h;
+	gc_header_init(&h, GC_KIND_REQUEST);
+	gc_writer *w = gc_writer_open(path, &h, 0);
+	if (!CHECK(w))
+		return;
+	static gc_kernel k;
+	uint64_t t = 0, n = 5000;
+	for (uint64_t i = 0; i < n; i++) {
+		if (i % 2000 == 0) {
+			if (i)
+				CHECK(gc_write_kend(w, (uint32_t)(i / 2000)) == 0);
+			gc_kernel_init(&k, (uint32_t)(i / 2000 + 1), "k");
+			CHECK(gc_write_kbegin(w, &k) == 0);
+		}
+		t += i % 700 == 699 ? UINT64_C(0x80000000) : i % 2;
+		gc_rec r = mkrec(GC_LOAD, GC_GLOBAL, i * 128, t);
+		r.mask = 1;
+		CHECK(gc_write(w, &r) == 0);
+	}
+	CHECK(gc_write_kend(w, 3) == 0);
+	CHECK(gc_writer_close(w) == 0);
+	gc_header_free(&h);
+
+	static gc_rec want[5000], got[8];
+	static uint64_t num[5000];
+	uint64_t m = 0, nums[8];
+	gc_reader *r = gc_reader_open(path);
+	int ev;
+	while (r && (ev = gc_read(r, &got[0])) > 0)
+		if (ev == GC_DATA && m < n) {
+			want[m] = got[0];
+			num[m++] = gc_reader_records(r);
+		}
+	gc_reader_close(r);
+	CHECK_U64(m, n);
+	r = gc_reader_open(path);
+	uint64_t i = 0, bad = 0;
+	for (;;) {
+		size_t b = r ? gc_read_data(r, got, nums, 7) : 0;
+		for (size_t j = 0; j < b && i < n; j++, i++)
+			bad += got[j].addr != want[i].addr || got[j].time != want[i].time ||
+			       nums[j] != num[i];
+		if (b)
+			continue;
+		if (!r || (ev = gc_read(r, &got[0])) <= 0)
+			break;
+		if (ev == GC_DATA && i < n) {
+			bad += got[0].addr != want[i].addr || gc_reader_records(r) != num[i];
+			i++;
+		}
+	}
+	CHECK(r && !gc_reader_failed(r));
+	gc_reader_close(r);
+	CHECK_U64(i, n);
+	CHECK_U64(bad, 0);
+	/* before the last: 5000 data, 3 kernel begins (a begin and a name
+	 * record each), 2 kernel ends, 3 time bases (7 jumps of 2^31) */
+	CHECK_U64(num[n - 1], n + 3 * 2 + 2 + 3);
+}
+
 /* The event wheel gives the events in the heap's order, exactly: times
  * inside and outside its window, several events to a slot, orders out of
  * sequence within a slot, pops interleaved with pushes. */
@@ -1323,6 +1389,7 @@ static const struct unit {
 	{"writer-open-checks", t_writer_open_checks, NULL},
 	{"reader-open", t_reader_open, NULL},
 	{"l1wheel", t_l1wheel, NULL},
+	{"read-data", t_read_data, NULL},
 };
 #define NUNITS (sizeof units / sizeof units[0])
 
