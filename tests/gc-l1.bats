@@ -29,6 +29,11 @@ rows() {
 		print $8, $10, $12, $11, $13, $14 }'
 }
 
+# outcomes FILE: the data records as "addr time outcome".
+outcomes() {
+	rows "$1" | awk '{ print $2, $5, $6 }'
+}
+
 # A 1-set, 2-way, 32-byte-sector L1 (4 sectors a line) for the policy tests.
 SMALL="--sets 1 --ways 2 --index linear --sector 32"
 # The seed-000 examples: whole lines, one set of 2 lines, fixed latencies.
@@ -168,7 +173,7 @@ table2() {
 	0 0 1 1 load 0x080 0x1 4 2
 	EOF
 	gc-l1 $SEED --hit-latency 0 --miss-latency 10 "$T/c.gcs" >"$T/o.gcs"
-	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	outcomes "$T/o.gcs" >"$T/got"
 	printf '%s\n' "0x0 0 miss/compulsory" "0x0 1 miss/latency" "0x80 10 miss/compulsory" >"$T/want"
 	diff "$T/want" "$T/got"
 }
@@ -184,7 +189,7 @@ table2() {
 	EOF
 	gc-l1 $SEED --hit-latency 0 --miss-latency 2 --mshr 1 --mshr-per-warp 1 \
 		--stats "$T/s.json" "$T/t5.gcs" >"$T/o.gcs"
-	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	outcomes "$T/o.gcs" >"$T/got"
 	# time 0: thread 0 misses on line 0 (the MSHR taken, effect at 2);
 	# time 1: thread 2 needs a second MSHR: cancelled, to the back;
 	# time 2: line 0 arrives, its MSHR is free; thread 0 (ready at 2 and
@@ -258,6 +263,18 @@ table2() {
 	sh_status 1 "gc-l1 --timing --window 5 '$T/gap.gcs' >/dev/null"
 	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap.gcs: record 24: block 0 warp 0 has a request after the timing model ended it (no request of it in 5 records); raise --window"
 	gc-l1 --timing --window 64 "$T/gap.gcs" >/dev/null
+	# the late record in the second batch of 64 records read at once, not
+	# its last; what was written before the error is no complete stream
+	{
+		echo "K 1 gap 64 0 8"
+		echo "0 0 0 0 load 0x000 0x1 4 0"
+		for i in $(seq 1 100); do echo "0 0 1 $i load $((i * 128)) 0x1 4 $i"; done
+		echo "0 0 0 1 load 0x000 0x1 4 200"
+		for i in $(seq 101 110); do echo "0 0 1 $i load $((i * 128)) 0x1 4 $((i + 100))"; done
+	} | mk gap2
+	sh_status 1 "gc-l1 --timing --window 70 '$T/gap2.gcs' >'$T/part.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap2.gcs: record 104: block 0 warp 0 has a request after the timing model ended it (no request of it in 70 records); raise --window"
+	! gc-stats "$T/part.gcs" >/dev/null 2>&1
 }
 
 # ---- seed 000 §5.1, Fig. 7: the Fermi hash ------------------------------------
@@ -673,7 +690,7 @@ policy() {
 	EOF
 	L="--timing --emit all --sigma 0 --miss-latency 100 --sets 4 --ways 4 --index linear --mshr-per-warp 0"
 	gc-l1 $L --mshr 2 "$T/nm.gcs" >"$T/o.gcs"
-	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	outcomes "$T/o.gcs" >"$T/got"
 	printf '%s\n' "0x1000 0 miss/compulsory" "0x2000 2 miss/compulsory" "0x2000 100 miss/latency" \
 		"0x3000 100 miss/mshr" >"$T/want"
 	diff "$T/want" "$T/got"
@@ -692,7 +709,7 @@ policy() {
 	0 0 3 0 load 0x2000 0x1 4 0
 	EOF
 	gc-l1 $L --mshr 3 --mshr-merge 2 "$T/mg.gcs" >"$T/o.gcs"
-	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	outcomes "$T/o.gcs" >"$T/got"
 	printf '%s\n' "0x1000 0 miss/compulsory" "0x2000 1 miss/compulsory" "0x2000 3 miss/latency" \
 		"0x2000 101 hit" "0x3000 101 miss/mshr" "0x4000 101 miss/mshr" >"$T/want"
 	diff "$T/want" "$T/got"
@@ -711,7 +728,7 @@ policy() {
 	EOF
 	gc-l1 --timing --emit all --sigma 0 --miss-latency 100 --mshr 4 --mshr-per-warp 4 --sector 32 \
 		--mshr-kind sector-assoc --stats "$T/s.json" "$T/s.gcs" >"$T/o.gcs"
-	rows "$T/o.gcs" | awk '{ print $2, $5, $6 }' >"$T/got"
+	outcomes "$T/o.gcs" >"$T/got"
 	printf '%s\n' "0x0 0 miss/compulsory" "0x0 1 miss/latency" "0x80 100 miss/mshr" >"$T/want"
 	diff "$T/want" "$T/got"
 	gc-l1 --timing --sigma 0 --miss-latency 100 --mshr 4 --mshr-per-warp 4 --sector 32 \
