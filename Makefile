@@ -27,7 +27,7 @@ GC_CFLAGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	-DGC_DATADIR='"$(DATADIR)/gc"'
 GC_LDLIBS := -lz -llzma -lm
 
-O := build
+O ?= build
 ifeq ($(SANITIZE),1)
 O := build-san
 GC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -40,27 +40,34 @@ endif
 FILTERS := $(sort $(basename $(notdir $(wildcard filters/*.c))))
 TESTPROGS := $(sort $(basename $(notdir $(wildcard tests/src/*.c))))
 
-LIB_SRC := $(wildcard lib/*.c)
+LIB_SRC := $(wildcard lib/*/*.c)
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/lib/%.o)
+# The archive names its members by file name alone: two lib/ sources with
+# one name would leave one of them out.
+LIB_DUPS := $(shell printf '%s\n' $(notdir $(LIB_SRC)) | sort | uniq -d)
+ifneq ($(LIB_DUPS),)
+$(error lib/: more than one source named $(LIB_DUPS); the archive would keep one)
+endif
 BINS := $(FILTERS:%=$(O)/bin/%)
 TBINS := $(TESTPROGS:%=$(O)/tests/%)
 
 all: $(BINS)
 
-$(O)/lib/%.o: lib/%.c lib/*.h | $(O)/lib
+$(O)/lib/%.o: lib/%.c lib/*/*.h
+	@mkdir -p $(@D)
 	$(CC) $(GC_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(O)/libgc.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/bin/%: filters/%.c $(O)/libgc.a lib/*.h | $(O)/bin
+$(O)/bin/%: filters/%.c $(O)/libgc.a lib/*/*.h | $(O)/bin
 	$(CC) $(GC_CFLAGS) $(CFLAGS) $(GC_LDFLAGS) $(LDFLAGS) -o $@ $< $(O)/libgc.a $(GC_LDLIBS)
 
-$(O)/tests/%: tests/src/%.c $(O)/libgc.a lib/*.h | $(O)/tests
+$(O)/tests/%: tests/src/%.c $(O)/libgc.a lib/*/*.h | $(O)/tests
 	$(CC) $(GC_CFLAGS) $(CFLAGS) $(GC_LDFLAGS) $(LDFLAGS) -o $@ $< $(O)/libgc.a $(GC_LDLIBS)
 
-$(O)/lib $(O)/bin $(O)/tests:
+$(O)/bin $(O)/tests:
 	mkdir -p $@
 
 deps:

@@ -15,9 +15,11 @@
  * the caches: they are counted, with their bank conflicts, and not written.
  * Atomics are flagged bypass-L1, since they are performed at L2.
  */
-#include "gc.h"
-#include "gpu.h"
-#include "prog.h"
+#include "config/gpu.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "stream/stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>

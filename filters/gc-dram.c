@@ -16,10 +16,12 @@
  * bytes each, partial writes still move a whole burst) at dram.bandwidth,
  * for the whole memory and for the busiest channel at its 1/channels share.
  */
-#include "addrmap.h"
-#include "gc.h"
-#include "gpu.h"
-#include "prog.h"
+#include "config/addrmap.h"
+#include "config/gpu.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "stream/stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>

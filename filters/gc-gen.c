@@ -7,8 +7,10 @@
  * by warp, each warp's instructions in order), unscheduled: sm 0, time 0.
  * Every address is computable by hand from gc-gen(1).
  */
-#include "gpu.h"
-#include "prog.h"
+#include "config/gpu.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,11 +4,13 @@
  * Reads: trace files (format detected from content, or --format).
  * Writes: one access stream (gc-stream(5)), kernels in input order.
  */
-#include "formats.h"
-#include "gpu.h"
-#include "import.h"
-#include "lines.h"
-#include "prog.h"
+#include "config/gpu.h"
+#include "import/formats.h"
+#include "import/import.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "stream/lines.h"
 
 #include <stdio.h>
 #include <stdlib.h>

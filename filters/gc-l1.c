@@ -22,13 +22,15 @@
  * number of lines, lib/l1shadow.c), conflict (a hit there), latency
  * (merged into an in-flight miss), MSHR (issued after an MSHR stall).
  */
-#include "cache.h"
-#include "gc.h"
-#include "gpu.h"
-#include "hash.h"
-#include "l1queue.h"
-#include "l1shadow.h"
-#include "prog.h"
+#include "base/hash.h"
+#include "config/gpu.h"
+#include "model/cache.h"
+#include "model/l1queue.h"
+#include "model/l1shadow.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "stream/stream.h"
 
 #include <math.h>
 #include <stdio.h>

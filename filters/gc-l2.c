@@ -10,7 +10,7 @@
  *
  * One slice per memory sub-partition (l2.channels x l2.sub_partitions).
  * A line goes to the slice of its address under l2.mapping and
- * l2.partition_index (lib/addrmap.h); within the slice its set is the
+ * l2.partition_index (lib/config/addrmap.h); within the slice its set is the
  * set-index function of the partition address, and its tag the whole line
  * address.  All slices live in one gc_cache whose set s of slice k is set
  * k * sets + s.
@@ -19,11 +19,13 @@
  * written, which ones unknown; kept in the line's `aux` bits) and valid;
  * dirty is separate.  What each policy does is in gc-l2(1), DESCRIPTION.
  */
-#include "addrmap.h"
-#include "cache.h"
-#include "gc.h"
-#include "gpu.h"
-#include "prog.h"
+#include "config/addrmap.h"
+#include "config/gpu.h"
+#include "model/cache.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "stream/stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,10 +9,10 @@
  * selected with --where; series come from several --y columns or from
  * the distinct values of a --by column.
  */
-#include "lines.h"
-#include "plot.h"
-#include "prog.h"
-#include "svg.h"
+#include "prog/prog.h"
+#include "report/plot.h"
+#include "report/svg.h"
+#include "stream/lines.h"
 
 #include <errno.h>
 #include <math.h>

@@ -13,13 +13,16 @@
  * to the histograms.  The stacks are the exact engine of rd.h, or SHARDS
  * sampling with --sample.
  */
-#include "cache.h"
-#include "gpu.h"
-#include "hash.h"
-#include "prog.h"
-#include "rd.h"
-#include "sdcm.h"
-#include "svg.h"
+#include "base/bits.h"
+#include "base/hash.h"
+#include "config/gpu.h"
+#include "model/cache.h"
+#include "model/rd.h"
+#include "model/sdcm.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "report/svg.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -24,10 +24,12 @@
  * block reappears before anything of the kernel was issued, and is then
  * buffered whole; --whole-kernels asks for that from the start.
  */
-#include "gc.h"
-#include "gpu.h"
-#include "hash.h"
-#include "prog.h"
+#include "base/hash.h"
+#include "config/gpu.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "stream/stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,11 +11,13 @@
  * of 64 sectors the record falls in, skipped when it is the group of the
  * record before (the lanes of a coalesced access, a streaming kernel).
  */
-#include "csv.h"
-#include "gc.h"
-#include "hash.h"
-#include "jsonflat.h"
-#include "prog.h"
+#include "base/bits.h"
+#include "base/hash.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "report/jsonflat.h"
+#include "stream/dump.h"
+#include "stream/stream.h"
 
 #include <errno.h>
 #include <stdio.h>

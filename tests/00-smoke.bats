@@ -5,7 +5,7 @@
 load helpers
 
 version() {
-	sed -n 's/^#define GC_VERSION_STRING "\(.*\)"$/\1/p' "$GC_ROOT/lib/gc.h"
+	sed -n 's/^#define GC_VERSION_STRING "\(.*\)"$/\1/p' "$GC_ROOT/lib/stream/format.h"
 }
 
 @test "smoke: every filter is built and answers --version" {

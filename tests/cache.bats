@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# lib/cache.c: set-index functions (reference §3.2, seed 000 Fig. 6) and
+# lib/model/cache.c: set-index functions (reference §3.2, seed 000 Fig. 6) and
 # the shared cache core, through the unit-test program cache-test.
 
 load helpers

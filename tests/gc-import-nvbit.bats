@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # gc-import: NVBit mem_trace output (trace-formats §2.1).  The stream is
-# decoded with od and awk (layout in lib/stream.c), so these tests need no
+# decoded with od and awk (layout in lib/stream/stream.c), so these tests need no
 # other gc tool.  Counts in comments are worked out by hand from the
 # fixtures in tests/fixtures/nvbit/.
 

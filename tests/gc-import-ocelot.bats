@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # gc-import: Ocelot .trc traces of the reuse-distance cache model
 # (trace-formats §2.3).  The stream is decoded with od and awk (layout in
-# lib/stream.c), so these tests need no other gc tool.  Counts in comments
+# lib/stream/stream.c), so these tests need no other gc tool.  Counts in comments
 # are worked out by hand from tests/fixtures/ocelot/matmul_00.trc:
 #
 #   blocksize: 4 2 1        8 threads a block

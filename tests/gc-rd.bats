@@ -2,7 +2,7 @@
 # gc-rd: reuse distances, histograms, miss-ratio curves, SDCM, sampling,
 # annotation.  Exact values come from the seeds' tables, from hand
 # computation, or from independent paths: rd-naive (tests/src), a
-# move-to-front stack written apart from lib/rd.c, and gc-l1.
+# move-to-front stack written apart from lib/model/rd.c, and gc-l1.
 
 load helpers
 

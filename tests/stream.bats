@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The gc stream as every reader sees it (lib/stream.c, lib/input.c).
+# The gc stream as every reader sees it (lib/stream/stream.c, lib/stream/input.c).
 #
 # The corpus: gc-mkbad (tests/src/gc-mkbad.c) writes each member, a stream
 # valid but for one defect, and `gc-mkbad --list` holds the message the

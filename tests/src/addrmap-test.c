@@ -1,5 +1,5 @@
 /*
- * addrmap-test - drive lib/addrmap.h for tests/gc-l2.bats.
+ * addrmap-test - drive lib/config/addrmap.h for tests/gc-l2.bats.
  *
  *   addrmap-test masks MAPPING CHANNELS SUBS PINDEX
  *       the field masks as GPGPU-Sim prints addr_dec_mask[], one line
@@ -10,9 +10,9 @@
  * PINDEX is a gc-config(5) name (consecutive, bitwise-permutation, ipoly,
  * random, ipoly-modulo); INDEX a set-index name (linear, xor, fermi, ipoly).
  */
-#include "addrmap.h"
-#include "cache.h"
-#include "prog.h"
+#include "config/addrmap.h"
+#include "model/cache.h"
+#include "prog/prog.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,10 @@
 /*
- * cache-test - unit tests of lib/cache.c (set-index functions and the
+ * cache-test - unit tests of lib/model/cache.c (set-index functions and the
  * cache core).  Each case prints "ok NAME" or "FAIL NAME: why" and the
  * program exits 1 if any failed.  `cache-test NAME` runs one case.
  */
-#include "cache.h"
+#include "base/ipoly.h"
+#include "model/cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>

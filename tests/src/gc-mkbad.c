@@ -9,7 +9,7 @@
  * gc_open_stream/gc_read, as tool "gc-read-test".
  *
  * The corpus is encoded here field by field from the layout in gc.h and
- * gc-stream(5), independently of lib/stream.c's writer; the good streams
+ * gc-stream(5), independently of lib/stream/stream.c's writer; the good streams
  * come from the writer, and `--hand` encodes the same content here so
  * the two can be compared byte for byte.  Every member starts from one
  * base stream (see base()) so its offsets can be read off this table:
@@ -27,9 +27,9 @@
  *      320       8  end of stream: 7 records, 2 data
  *      352          end of input
  */
-#include "endian.h"
-#include "gc.h"
-#include "prog.h"
+#include "base/endian.h"
+#include "prog/prog.h"
+#include "stream/stream.h"
 
 #include <lzma.h>
 #include <stdio.h>

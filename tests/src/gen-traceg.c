@@ -16,7 +16,7 @@
  *            the warps of 4 blocks interleaved, no #BEGIN_TB sections
  *   -S SEED  random seed (default 1)
  */
-#include "prog.h"
+#include "prog/prog.h"
 
 #include <stdio.h>
 #include <stdlib.h>

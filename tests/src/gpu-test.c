@@ -1,5 +1,5 @@
 /*
- * gpu-test - drive the typed GPU configuration (lib/gpu.h) for
+ * gpu-test - drive the typed GPU configuration (lib/config/gpu.h) for
  * tests/gc-config.bats.  Reads presets and files, prints text.
  *
  *   gpu-test load NAME|FILE          --gpu machinery: "NAME: ok", or exit 2
@@ -16,8 +16,9 @@
  *   gpu-test man                     the KEYS section of gc-config(5)
  *   gpu-test selftest                checks that need C
  */
-#include "gpu.h"
-#include "prog.h"
+#include "config/gpu.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,8 +10,8 @@
  * Usage: rd-gen [-n N] [-m M] [-p P] [-S SMS] [-k K] [-x] [-s SEED] [-c]
  *   -c  cyclic: line i mod M, nothing random (a loop over M lines)
  */
-#include "gc.h"
-#include "prog.h"
+#include "prog/prog.h"
+#include "stream/stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>

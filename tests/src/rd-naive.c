@@ -11,10 +11,10 @@
  * of the unit distances as "distance,references" lines (inf last), then
  * "records N, mismatches M" on stderr; exit 1 when M > 0.
  */
-#include "cache.h"
-#include "gc.h"
-#include "hash.h"
-#include "prog.h"
+#include "base/hash.h"
+#include "model/cache.h"
+#include "prog/prog.h"
+#include "stream/stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /*
  * rd-sdcm - print seed 003 formula 1, P(h|D) for an A-way cache of B
- * lines, as computed by lib/sdcm.c, with 17 significant digits.
+ * lines, as computed by lib/model/sdcm.c, with 17 significant digits.
  *
  * Usage: rd-sdcm D A B   (D may be "inf")
  */
-#include "prog.h"
-#include "sdcm.h"
+#include "model/sdcm.h"
+#include "prog/prog.h"
 
 #include <stdio.h>
 #include <string.h>

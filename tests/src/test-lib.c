@@ -17,12 +17,14 @@
  * test-lib write-bad outside|backwards   the writer refusing a record
  * test-lib cli [ARGS]             the shared options (gc_getopt)
  */
-#include "endian.h"
-#include "gc.h"
-#include "import.h"
-#include "l1queue.h"
-#include "lines.h"
-#include "prog.h"
+#include "base/endian.h"
+#include "import/import.h"
+#include "model/l1queue.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "stream/lines.h"
+#include "stream/stream.h"
 
 #include <errno.h>
 #include <math.h>

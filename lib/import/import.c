@@ -1,0 +1,290 @@
+/* import.c - what every trace parser shares: output, errors, SASS rules. */
+#include "import/import.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gc_import_init(gc_import *im)
+{
+	memset(im, 0, sizeof *im);
+	gc_header_init(&im->h, GC_KIND_ACCESS);
+	im->warp_size = 32;
+	im->junk_below = 0x1000;
+}
+
+void gc_import_bad_at(gc_import *im, const char *file, uint64_t line, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	im->bad_lines++;
+	im->bad(im, file, line, msg);
+}
+
+void gc_import_bad(gc_import *im, gc_lines *in, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	im->bad_lines++;
+	im->bad(im, gc_lines_name(in), gc_lines_number(in), msg);
+}
+
+static void open_output(gc_import *im)
+{
+	if (im->w)
+		return;
+	im->w = gc_writer_open(im->out, &im->h, im->wflags);
+	if (!im->w)
+		im->fatal(im, "out of memory");
+	if (gc_writer_failed(im->w))
+		im->fatal(im, gc_writer_error(im->w));
+}
+
+static void check(gc_import *im, int rc)
+{
+	if (rc < 0)
+		im->fatal(im, gc_writer_error(im->w));
+}
+
+uint32_t gc_import_next_id(gc_import *im)
+{
+	if (im->max_id == UINT32_MAX)
+		im->fatal(im, "kernel ids exhausted (more than 2^32-1 kernels)");
+	return im->max_id + 1;
+}
+
+void gc_import_text(gc_import *im, gc_lines *in)
+{
+	im->lines += gc_lines_number(in);
+	im->text_bytes += gc_lines_bytes(in);
+}
+
+void gc_import_kbegin(gc_import *im, const gc_kernel *k)
+{
+	open_output(im);
+	check(im, gc_write_kbegin(im->w, k));
+	im->in_kernel = 1;
+	im->kernel_id = k->id;
+	if (k->id > im->max_id)
+		im->max_id = k->id;
+	im->kernels++;
+	uint64_t v;
+	if (gc_kernel_get_attr(k, GC_A_MEM_INSTS, &v)) {
+		im->mem_instructions += v;
+		im->instructions += v;
+	}
+	if (gc_kernel_get_attr(k, GC_A_INSTS, &v))
+		im->instructions += v;
+}
+
+void gc_import_access(gc_import *im, const gc_rec *r)
+{
+	check(im, gc_write(im->w, r));
+	im->accesses++;
+}
+
+void gc_import_kend(gc_import *im)
+{
+	check(im, gc_write_kend(im->w, im->kernel_id));
+	im->in_kernel = 0;
+}
+
+void gc_import_finish(gc_import *im)
+{
+	open_output(im);
+	if (gc_writer_close(im->w) < 0)
+		im->fatal(im, gc_writer_error(im->w));
+	im->w = NULL;
+}
+
+/* ---- SASS opcodes ------------------------------------------------------- */
+
+unsigned gc_sass_width(const char *op)
+{
+	const char *p = strchr(op, '.');
+	unsigned u = 0;
+	while (p) {
+		const char *t = p + 1, *e = strchr(t, '.');
+		size_t n = e ? (size_t)(e - t) : strlen(t);
+		size_t i = 0;
+		while (i < n && t[i] >= '0' && t[i] <= '9')
+			i++;
+		if (n && i == n) {
+			unsigned v = 0;
+			for (i = 0; i < n && v < 100000; i++)
+				v = v * 10 + (unsigned)(t[i] - '0');
+			return v / 8;
+		}
+		if (!u && n > 1 && t[0] == 'U') {
+			size_t j = 1;
+			while (j < n && t[j] >= '0' && t[j] <= '9')
+				j++;
+			if (j == n) {
+				unsigned v = 0;
+				for (j = 1; j < n && v < 100000; j++)
+					v = v * 10 + (unsigned)(t[j] - '0');
+				u = v / 8;
+			}
+		}
+		p = e;
+	}
+	return u ? u : 4;
+}
+
+/* Has the dot-separated token tok (after the mnemonic)? */
+static int has_token(const char *op, const char *tok)
+{
+	size_t n = strlen(tok);
+	for (const char *p = strchr(op, '.'); p; p = strchr(p + 1, '.'))
+		if (strncmp(p + 1, tok, n) == 0 && (p[1 + n] == '.' || p[1 + n] == 0))
+			return 1;
+	return 0;
+}
+
+/* The memory instructions, by whole mnemonic (the opcode up to its first
+ * dot): a prefix match would take LDGDEPBAR, TEXDEPBAR (scoreboard waits)
+ * and REDUX (a warp reduction in registers) for memory instructions.
+ * Surface instructions (SU*) access global memory through the texture
+ * path; they are global accesses here.  Anything else, including the
+ * queries TXQ, TMML and SUQ, is not a memory instruction. */
+enum { BYPASS_NO, BYPASS_YES, BYPASS_STRONG_GPU };
+static const struct memop {
+	const char *mnemonic;
+	uint8_t op, space, bypass;
+} memops[] = {
+	{"LDG", GC_LOAD, GC_GLOBAL, BYPASS_STRONG_GPU},
+	{"LDGSTS", GC_LOAD, GC_GLOBAL, BYPASS_NO},
+	{"LDU", GC_LOAD, GC_GLOBAL, BYPASS_NO},
+	{"STG", GC_STORE, GC_GLOBAL, BYPASS_NO},
+	{"ATOMG", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"ATOM", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"RED", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"SULD", GC_LOAD, GC_GLOBAL, BYPASS_NO},
+	{"SUST", GC_STORE, GC_GLOBAL, BYPASS_NO},
+	{"SUATOM", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"SURED", GC_ATOMIC, GC_GLOBAL, BYPASS_YES},
+	{"LDL", GC_LOAD, GC_LOCAL, BYPASS_NO},
+	{"STL", GC_STORE, GC_LOCAL, BYPASS_NO},
+	{"LDS", GC_LOAD, GC_SHARED, BYPASS_NO},
+	{"LDSM", GC_LOAD, GC_SHARED, BYPASS_NO},
+	{"STS", GC_STORE, GC_SHARED, BYPASS_NO},
+	{"ATOMS", GC_ATOMIC, GC_SHARED, BYPASS_NO},
+	{"LDC", GC_LOAD, GC_CONST, BYPASS_NO},
+	{"TEX", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TEXS", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TLD", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TLDS", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TLD4", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TLD4S", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"TXD", GC_LOAD, GC_TEXTURE, BYPASS_NO},
+	{"LD", GC_LOAD, GC_GENERIC, BYPASS_NO},
+	{"ST", GC_STORE, GC_GENERIC, BYPASS_NO},
+};
+
+int gc_sass_memop(const char *opc, uint8_t *op, uint8_t *space, uint8_t *flags)
+{
+	size_t n = strcspn(opc, ".");
+	*flags = 0;
+	for (size_t i = 0; i < sizeof memops / sizeof memops[0]; i++) {
+		const struct memop *m = &memops[i];
+		if (strlen(m->mnemonic) != n || strncmp(opc, m->mnemonic, n) != 0)
+			continue;
+		*op = m->op;
+		*space = m->space;
+		if (m->bypass == BYPASS_YES ||
+		    (m->bypass == BYPASS_STRONG_GPU && has_token(opc, "STRONG") &&
+		     has_token(opc, "GPU")))
+			*flags = GC_F_BYPASS_L1;
+		return 1;
+	}
+	return 0;
+}
+
+int gc_parse_hex(const char *s, const char **end, uint64_t *v)
+{
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	uint64_t x = 0;
+	const char *p = s;
+	for (;; p++) {
+		unsigned d;
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (*p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		if (p - s >= 16)
+			return 0;
+		x = x << 4 | d;
+	}
+	if (p == s)
+		return 0;
+	*v = x;
+	*end = p;
+	return 1;
+}
+
+int gc_parse_dec(const char *s, const char **end, int64_t *v)
+{
+	int neg = 0;
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	uint64_t x = 0;
+	const char *p = s;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (x > (UINT64_C(1) << 62) / 5)
+			return 0;
+		x = x * 10 + (uint64_t)(*p - '0');
+	}
+	/* INT64_MIN's magnitude is one more than INT64_MAX's. */
+	if (p == s || x > (uint64_t)INT64_MAX + neg)
+		return 0;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	*end = p;
+	return 1;
+}
+
+int gc_parse_udec(const char **p, uint64_t max, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	if (*s < '0' || *s > '9')
+		return 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (x > (max - d) / 10)
+			return 0;
+		x = x * 10 + d;
+	}
+	*v = x;
+	*p = s;
+	return 1;
+}
+
+void *gc_import_grow(gc_import *im, void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	size_t n = *cap ? *cap : 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 4 / size)
+			im->fatal(im, "out of memory");
+		n *= 2;
+	}
+	void *q = realloc(p, n * size);
+	if (!q)
+		im->fatal(im, "out of memory");
+	*cap = n;
+	return q;
+}

@@ -1,0 +1,101 @@
+/*
+ * import.h - the interface between gc-import and its trace parsers.
+ *
+ * A parser reads one input (gc_lines) and emits kernels and accesses
+ * through the gc_import_* calls below, which write the output stream.  The
+ * library neither prints nor exits: a malformed line goes to im->bad (which
+ * gc-import's main makes fatal, or counting with --lenient), a failed write
+ * to im->fatal.
+ */
+#ifndef GC_IMPORT_H
+#define GC_IMPORT_H
+
+#include "stream/lines.h"
+#include "stream/stream.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct gc_import gc_import;
+
+struct gc_import {
+	/* Set by main. */
+	gc_header h;            /* output header; a parser may add keys (or,
+				   for a restore, replace it) before the
+				   first record is written */
+	const char *out;        /* output path (NULL: stdout) */
+	int wflags;             /* GC_W_GZIP, GC_W_FORCE */
+	int lenient;
+	int warp_size;          /* lanes per warp (default 32) */
+	int junk_policy;        /* GC_JUNK_*: PPT-GPU junk lane addresses */
+	uint64_t junk_below;    /* addresses below this are junk (drop policy) */
+	/* A malformed line: never returns unless lenient (then the parser
+	 * skips the line). */
+	void (*bad)(gc_import *im, const char *file, uint64_t line, const char *msg);
+	/* A failed write or an impossible state: never returns. */
+	void (*fatal)(gc_import *im, const char *msg);
+
+	/* Kept by the calls below (the summary of --stats and -v). */
+	gc_writer *w;
+	int in_kernel;
+	uint32_t kernel_id;
+	uint32_t max_id;        /* the largest kernel id written so far */
+	uint64_t kernels, accesses, bad_lines;
+	uint64_t instructions;  /* warp instructions, memory or not (the
+				   kernels' GC_A_INSTS + GC_A_MEM_INSTS) */
+	uint64_t mem_instructions; /* memory warp instructions (GC_A_MEM_INSTS) */
+	uint64_t lines;         /* lines of trace text read (gc_import_text) */
+	uint64_t text_bytes;    /* bytes of trace text read, decompressed */
+};
+
+enum { GC_JUNK_KEEP = 0, GC_JUNK_DROP = 1 };
+
+/* One supported format. */
+typedef struct gc_format {
+	const char *name;
+	const char *what;       /* one line for --help and the man page */
+	/* Nonzero when the first bytes (head, len) and the name look like this
+	 * format; higher wins. */
+	int (*probe)(const char *head, size_t len, const char *path);
+	/* Read all of `in`; return 0 (errors go through im->bad/im->fatal). */
+	int (*import)(gc_import *im, gc_lines *in);
+} gc_format;
+
+void gc_import_init(gc_import *im);
+/* Report a malformed line through im->bad, printf-style. */
+void gc_import_bad(gc_import *im, gc_lines *in, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void gc_import_bad_at(gc_import *im, const char *file, uint64_t line,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The id of a kernel whose trace carries none: one more than the largest
+ * id so far, so that ids are 1..n in order of appearance when no input
+ * carries ids, and never repeat one that an input carried. */
+uint32_t gc_import_next_id(gc_import *im);
+/* Count the lines and bytes of an input read to its end (once per input
+ * file, after its last pass). */
+void gc_import_text(gc_import *im, gc_lines *in);
+void gc_import_kbegin(gc_import *im, const gc_kernel *k);
+void gc_import_access(gc_import *im, const gc_rec *r);
+void gc_import_kend(gc_import *im);
+/* Open the output if no record opened it, and close it with its end
+ * record. */
+void gc_import_finish(gc_import *im);
+
+/* ---- helpers shared by the parsers -------------------------------------- */
+
+/* Access width in bytes from a SASS opcode (the Accel-Sim rule: first
+ * all-digit dot token / 8, else first U<digits> token / 8, else 4). */
+unsigned gc_sass_width(const char *opcode);
+/* Operation and memory space from a SASS opcode; 0 when the opcode is not
+ * a memory instruction. */
+int gc_sass_memop(const char *opcode, uint8_t *op, uint8_t *space, uint8_t *flags);
+/* Parse hex with or without 0x; end set past the digits; 0 on failure. */
+int gc_parse_hex(const char *s, const char **end, uint64_t *v);
+int gc_parse_dec(const char *s, const char **end, int64_t *v);
+/* Unsigned decimal of at most max at *p: 1 and *p moved past it, or 0. */
+int gc_parse_udec(const char **p, uint64_t max, uint64_t *v);
+/* Room for `need` elements of `size` bytes in *p (capacity *cap, doubled
+ * as needed); out of memory goes to im->fatal. */
+void *gc_import_grow(gc_import *im, void *p, size_t *cap, size_t need, size_t size);
+
+#endif

@@ -1,0 +1,214 @@
+/* l1queue.c - the timed event heap and timing wheel (l1queue.h). */
+#include "model/l1queue.h"
+
+#include <stdlib.h>
+
+static int before(const gc_l1event *a, const gc_l1event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->order < b->order);
+}
+
+void gc_l1queue_init(gc_l1queue *q)
+{
+	q->ev = NULL;
+	q->n = q->cap = 0;
+}
+
+void gc_l1queue_free(gc_l1queue *q)
+{
+	free(q->ev);
+	gc_l1queue_init(q);
+}
+
+int gc_l1queue_push(gc_l1queue *q, uint64_t time, uint64_t order, uint32_t item, uint32_t kind)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 64;
+		gc_l1event *ev = realloc(q->ev, cap * sizeof *ev);
+		if (!ev)
+			return -1;
+		q->ev = ev;
+		q->cap = cap;
+	}
+	gc_l1event e = {time, order, item, kind};
+	size_t i = q->n++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!before(&e, &q->ev[p]))
+			break;
+		q->ev[i] = q->ev[p];
+		i = p;
+	}
+	q->ev[i] = e;
+	return 0;
+}
+
+void gc_l1queue_pop(gc_l1queue *q)
+{
+	if (!q->n)
+		return;
+	gc_l1event e = q->ev[--q->n];
+	size_t i = 0, n = q->n;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && before(&q->ev[c + 1], &q->ev[c]))
+			c++;
+		if (!before(&q->ev[c], &e))
+			break;
+		q->ev[i] = q->ev[c];
+		i = c;
+	}
+	if (n)
+		q->ev[i] = e;
+}
+
+/* ---- the timing wheel ------------------------------------------------------- */
+
+#define NIL GC_L1WHEEL_NIL
+#define OVER GC_L1WHEEL_OVER
+
+int gc_l1wheel_init(gc_l1wheel *q, unsigned slots)
+{
+	q->ev = NULL;
+	q->link = NULL;
+	q->cap = 0;
+	q->free_ = NIL;
+	q->slots = slots;
+	q->base = 0;
+	q->n = 0;
+	q->first = NIL;
+	gc_l1queue_init(&q->over);
+	q->head = malloc(slots * sizeof *q->head);
+	q->tail = malloc(slots * sizeof *q->tail);
+	q->bits = calloc((slots + 63) / 64, sizeof *q->bits);
+	if (!q->head || !q->tail || !q->bits) {
+		gc_l1wheel_free(q);
+		return -1;
+	}
+	for (unsigned i = 0; i < slots; i++)
+		q->head[i] = q->tail[i] = NIL;
+	return 0;
+}
+
+void gc_l1wheel_free(gc_l1wheel *q)
+{
+	free(q->ev);
+	free(q->link);
+	free(q->head);
+	free(q->tail);
+	free(q->bits);
+	gc_l1queue_free(&q->over);
+	q->ev = NULL;
+	q->link = q->head = q->tail = NULL;
+	q->bits = NULL;
+	q->cap = 0;
+	q->n = 0;
+	q->first = NIL;
+}
+
+/* The first event of the wheel's earliest slot, or NIL.  Slots in circular
+ * order from the base's are times in increasing order. */
+static uint32_t wheel_first(const gc_l1wheel *q)
+{
+	if (!q->n)
+		return NIL;
+	unsigned words = (q->slots + 63) / 64, mask = q->slots - 1;
+	unsigned s = (unsigned)(q->base & mask);
+	unsigned w = s / 64;
+	uint64_t b = q->bits[w] & (~UINT64_C(0) << (s % 64));
+	for (unsigned i = 0; i <= words; i++) {
+		if (b)
+			return q->head[w * 64 + (unsigned)__builtin_ctzll(b)];
+		w = w + 1 == words ? 0 : w + 1;
+		b = q->bits[w];
+		if (i + 1 == words)
+			b &= ~(~UINT64_C(0) << (s % 64)); /* the base's word again: below it */
+	}
+	return NIL;
+}
+
+/* The first of the wheel's and the heap's. */
+static void find_first(gc_l1wheel *q)
+{
+	uint32_t a = wheel_first(q);
+	if (!q->over.n)
+		q->first = a;
+	else if (a == NIL || before(&q->over.ev[0], &q->ev[a]))
+		q->first = OVER;
+	else
+		q->first = a;
+}
+
+int gc_l1wheel_push(gc_l1wheel *q, uint64_t time, uint64_t order, uint32_t item, uint32_t kind)
+{
+	if (time < q->base || time - q->base >= q->slots) {
+		if (gc_l1queue_push(&q->over, time, order, item, kind) < 0)
+			return -1;
+		find_first(q);
+		return 0;
+	}
+	if (q->free_ == NIL) {
+		uint32_t cap = q->cap ? 2 * q->cap : 64;
+		gc_l1event *ev = realloc(q->ev, cap * sizeof *ev);
+		if (!ev)
+			return -1;
+		q->ev = ev;
+		uint32_t *link = realloc(q->link, cap * sizeof *link);
+		if (!link)
+			return -1;
+		q->link = link;
+		for (uint32_t i = q->cap; i < cap; i++)
+			q->link[i] = i + 1 < cap ? i + 1 : NIL;
+		q->free_ = q->cap;
+		q->cap = cap;
+	}
+	uint32_t i = q->free_;
+	q->free_ = q->link[i];
+	q->ev[i] = (gc_l1event){time, order, item, kind};
+	unsigned s = (unsigned)(time & (q->slots - 1));
+	if (q->head[s] == NIL) {
+		q->head[s] = q->tail[s] = i;
+		q->link[i] = NIL;
+		q->bits[s / 64] |= UINT64_C(1) << (s % 64);
+	} else if (q->ev[q->tail[s]].order <= order) {
+		q->link[q->tail[s]] = i;
+		q->link[i] = NIL;
+		q->tail[s] = i;
+	} else {
+		/* out of order: into its place in the slot's list */
+		uint32_t *p = &q->head[s];
+		while (q->ev[*p].order <= order)
+			p = &q->link[*p];
+		q->link[i] = *p;
+		*p = i;
+	}
+	q->n++;
+	const gc_l1event *f = gc_l1wheel_top(q);
+	if (!f || before(&q->ev[i], f))
+		q->first = i;
+	return 0;
+}
+
+void gc_l1wheel_pop(gc_l1wheel *q)
+{
+	if (q->first == NIL)
+		return;
+	if (q->first == OVER) {
+		gc_l1queue_pop(&q->over);
+	} else {
+		uint32_t i = q->first;
+		unsigned s = (unsigned)(q->ev[i].time & (q->slots - 1));
+		q->base = q->ev[i].time; /* the wheel's events are all at or after it */
+		q->head[s] = q->link[i];
+		if (q->head[s] == NIL) {
+			q->tail[s] = NIL;
+			q->bits[s / 64] &= ~(UINT64_C(1) << (s % 64));
+		}
+		q->link[i] = q->free_;
+		q->free_ = i;
+		q->n--;
+	}
+	find_first(q);
+}

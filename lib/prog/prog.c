@@ -1,0 +1,355 @@
+/* prog.c - program support: messages, options, numbers, outputs, JSON. */
+#include "prog/prog.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <lzma.h>
+#include <zlib.h>
+
+const char *gc_progname = "gc";
+static char *cmdline;
+
+/* ---- messages --------------------------------------------------------- */
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", gc_progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void gc_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void gc_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void gc_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", gc_progname);
+	exit(GC_EXIT_USAGE);
+}
+
+/* ---- command line ----------------------------------------------------- */
+
+static int needs_quotes(const char *s)
+{
+	if (!*s)
+		return 1;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789-_./=:,+@%", *s))
+			return 1;
+	return 0;
+}
+
+void gc_prog_init(const char *name, int argc, char **argv)
+{
+	gc_progname = name;
+	signal(SIGPIPE, SIG_DFL);
+	size_t n = strlen(name) + 1;
+	for (int i = 1; i < argc; i++)
+		n += 4 * strlen(argv[i]) + 3;
+	cmdline = malloc(n + 1);
+	if (!cmdline)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	char *p = cmdline + sprintf(cmdline, "%s", name);
+	for (int i = 1; i < argc; i++) {
+		*p++ = ' ';
+		if (!needs_quotes(argv[i])) {
+			p += sprintf(p, "%s", argv[i]);
+			continue;
+		}
+		*p++ = '\'';
+		for (const char *s = argv[i]; *s; s++) {
+			if (*s == '\'') {
+				memcpy(p, "'\\''", 4);
+				p += 4;
+			} else if (*s == '\n') {
+				*p++ = ' ';
+			} else {
+				*p++ = *s;
+			}
+		}
+		*p++ = '\'';
+	}
+	*p = 0;
+}
+
+const char *gc_cmdline(void)
+{
+	return cmdline ? cmdline : gc_progname;
+}
+
+int gc_getopt(int argc, char **argv, const char *shortopts,
+	      const struct option *longopts)
+{
+	static char buf[128];
+	if (buf[0] != ':')
+		snprintf(buf, sizeof buf, ":%s", shortopts);
+	opterr = 0;
+	int c = getopt_long(argc, argv, buf, longopts, NULL);
+	if (c == '?') {
+		if (optopt && optopt < 0x100)
+			gc_usage_error("unknown option '-%c'", optopt);
+		gc_usage_error("unknown option '%s'", argv[optind - 1]);
+	}
+	if (c == ':') {
+		/* A long option is named as typed (optopt holds its short
+		 * letter when it has one). */
+		const char *typed = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+		if (strncmp(typed, "--", 2) == 0)
+			gc_usage_error("option '%s' needs a value", typed);
+		if (optopt && optopt < 0x100)
+			gc_usage_error("option '-%c' needs a value", optopt);
+		gc_usage_error("option '%s' needs a value", argv[optind - 1]);
+	}
+	return c;
+}
+
+int gc_common_option(gc_common *c, int opt, const char *arg, const char *help)
+{
+	switch (opt) {
+	case 'h':
+		fputs(help, stdout);
+		gc_close_stdout();
+		exit(0);
+	case 'V':
+		printf("%s (gc) %s\n", gc_progname, GC_VERSION_STRING);
+		printf("stream format: reads %d.x, writes %d.%d (%d.%d with reuse distances)\n",
+		       GC_STREAM_MAJOR, GC_STREAM_MAJOR, GC_STREAM_MINOR, GC_STREAM_MAJOR,
+		       GC_STREAM_MINOR_DISTANCE);
+		printf("zlib %s\n", zlibVersion());
+		printf("liblzma %s\n", lzma_version_string());
+		gc_close_stdout();
+		exit(0);
+	case 'q': c->quiet = 1; c->verbose = 0; return 1;
+	case 'v': c->verbose++; c->quiet = 0; return 1;
+	case 'o': c->out = arg; return 1;
+	case 'z': c->gzip = 1; return 1;
+	case GC_OPT_STATS: c->stats = arg; return 1;
+	case GC_OPT_GPU: c->gpu = arg; return 1;
+	case GC_OPT_FORCE: c->force = 1; return 1;
+	case GC_OPT_PROGRESS: c->progress = 1; return 1;
+	}
+	return 0;
+}
+
+const char *gc_one_input(int argc, char **argv)
+{
+	if (optind < argc - 1)
+		gc_usage_error("one input at most (got '%s' and '%s')", argv[optind],
+			       argv[optind + 1]);
+	return optind < argc ? argv[optind] : "-";
+}
+
+/* ---- numbers ---------------------------------------------------------- */
+
+uint64_t gc_num(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	const char *s = arg;
+	int base = 10;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		/* strtoull(base 16) would take a second prefix: 0x0x10. */
+		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+			gc_usage_error("%s: '%s' is not a number", opt, arg);
+	}
+	if (!((*s >= '0' && *s <= '9') || (base == 16 && strchr("abcdefABCDEF", *s) && *s)))
+		gc_usage_error("%s: '%s' is not a number", opt, arg);
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, base);
+	if (errno == ERANGE)
+		gc_usage_error("%s: '%s' is too large", opt, arg);
+	unsigned mul = 0;
+	if (*end && base == 10) {
+		switch (*end) {
+		case 'k': case 'K': mul = 10; break;
+		case 'm': case 'M': mul = 20; break;
+		case 'g': case 'G': mul = 30; break;
+		default: gc_usage_error("%s: '%s' is not a number", opt, arg);
+		}
+		end++;
+	}
+	if (*end)
+		gc_usage_error("%s: '%s' is not a number", opt, arg);
+	if (mul && v > (ULLONG_MAX >> mul))
+		gc_usage_error("%s: '%s' is too large", opt, arg);
+	v <<= mul;
+	if (v < min || v > max)
+		gc_usage_error("%s: %llu is out of range (%llu to %llu)", opt, v,
+			       (unsigned long long)min, (unsigned long long)max);
+	return v;
+}
+
+double gc_real(const char *opt, const char *arg, double min, double max)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || *end || errno == ERANGE || isnan(v))
+		gc_usage_error("%s: '%s' is not a number", opt, arg);
+	if (v < min || v > max)
+		gc_usage_error("%s: %g is out of range (%g to %g)", opt, v, min, max);
+	return v;
+}
+
+/* ---- streams ---------------------------------------------------------- */
+
+gc_reader *gc_open_stream(const char *path)
+{
+	gc_reader *r = gc_reader_open(path);
+	if (!r)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (gc_reader_failed(r))
+		gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
+	return r;
+}
+
+void gc_require_kind(const gc_reader *r, int kind)
+{
+	int k = gc_reader_header(r)->kind;
+	if (k != kind)
+		gc_die(GC_EXIT_DATA, "%s: %s reads %s; this stream holds %s",
+		       gc_reader_name(r), gc_progname, gc_kind_name(kind), gc_kind_name(k));
+}
+
+void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (w)
+		gc_writer_abandon(w);
+	uint64_t n = gc_reader_records(r), rs = gc_reader_header(r)->record_size;
+	gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): %s", gc_reader_name(r),
+	       (unsigned long long)n, (unsigned long long)(gc_reader_bytes(r) - rs), msg);
+}
+
+gc_writer *gc_open_output(const gc_common *c, const gc_header *h)
+{
+	gc_writer *w = gc_writer_open(c->out, h, (c->gzip ? GC_W_GZIP : 0) |
+					       (c->force ? GC_W_FORCE : 0));
+	if (!w)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (gc_writer_failed(w))
+		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
+	return w;
+}
+
+void gc_close_output(gc_writer *w)
+{
+	if (gc_writer_close(w) < 0)
+		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
+}
+
+void gc_close_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		gc_die(GC_EXIT_DATA, "stdout: write error: %s", strerror(errno));
+	if (fclose(stdout) != 0)
+		gc_die(GC_EXIT_DATA, "stdout: write error: %s", strerror(errno));
+}
+
+FILE *gc_open_text(const char *path)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		gc_die(GC_EXIT_DATA, "%s: %s", path, strerror(errno));
+	return f;
+}
+
+void gc_close_text(FILE *f, const char *path)
+{
+	if (f == stdout) {
+		gc_close_stdout();
+		return;
+	}
+	if (fflush(f) != 0 || ferror(f) || fclose(f) != 0)
+		gc_die(GC_EXIT_DATA, "%s: write error: %s", path, strerror(errno));
+}
+
+/* ---- progress --------------------------------------------------------- */
+
+static int progress_shown;
+
+void gc_progress(int enabled, uint64_t done, uint64_t total)
+{
+	static struct timespec last;
+	static unsigned calls;
+	if (!enabled || (++calls & 0xfff) || !isatty(2))
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - last.tv_sec) * 1000000000L + (now.tv_nsec - last.tv_nsec) < 250000000L)
+		return;
+	last = now;
+	if (total)
+		fprintf(stderr, "\r%s: %5.1f%% (%llu MiB of %llu MiB)", gc_progname,
+			100.0 * (double)done / (double)total, (unsigned long long)(done >> 20),
+			(unsigned long long)(total >> 20));
+	else
+		fprintf(stderr, "\r%s: %llu MiB", gc_progname, (unsigned long long)(done >> 20));
+	progress_shown = 1;
+}
+
+void gc_progress_end(int enabled)
+{
+	if (enabled && progress_shown) {
+		fputs("\r\033[K", stderr);
+		progress_shown = 0;
+	}
+}
+
+void *gc_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return p;
+}
+
+void *gc_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return p;
+}
+
+char *gc_xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return d;
+}

@@ -1,0 +1,113 @@
+/*
+ * prog.h - program support for the filters' main(): messages, exit
+ * statuses, the shared options, number parsing, JSON summaries.  This is
+ * the only part of lib/ that prints or exits.
+ *
+ * Exit statuses: 0 success, 1 bad data or I/O failure, 2 bad usage or bad
+ * configuration.
+ */
+#ifndef GC_PROG_H
+#define GC_PROG_H
+
+#include "stream/stream.h"
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GC_EXIT_DATA 1
+#define GC_EXIT_USAGE 2
+
+extern const char *gc_progname;
+
+/* Record the tool's name and command line (for provenance), reset SIGPIPE
+ * to its default so `| head` ends quietly. */
+void gc_prog_init(const char *name, int argc, char **argv);
+_Noreturn void gc_die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void gc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: message" and "Try 'prog --help' for more information.", exit 2. */
+_Noreturn void gc_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* The options every tool shares. */
+typedef struct gc_common {
+	const char *out;   /* -o FILE */
+	const char *stats; /* --stats FILE */
+	const char *gpu;   /* --gpu NAME|FILE */
+	int verbose, quiet, force, gzip, progress;
+} gc_common;
+
+enum {
+	GC_OPT_STATS = 0x1000,
+	GC_OPT_GPU,
+	GC_OPT_FORCE,
+	GC_OPT_PROGRESS,
+	GC_OPT_TOOL = 0x1100, /* tools number their own long-only options from here */
+};
+
+#define GC_COMMON_SHORTOPTS "hVqvo:z"
+#define GC_COMMON_LONGOPTS                                          \
+	{"help", no_argument, NULL, 'h'},                           \
+	{"version", no_argument, NULL, 'V'},                        \
+	{"quiet", no_argument, NULL, 'q'},                          \
+	{"verbose", no_argument, NULL, 'v'},                        \
+	{"output", required_argument, NULL, 'o'},                   \
+	{"gzip", no_argument, NULL, 'z'},                           \
+	{"stats", required_argument, NULL, GC_OPT_STATS},           \
+	{"gpu", required_argument, NULL, GC_OPT_GPU},               \
+	{"force", no_argument, NULL, GC_OPT_FORCE},                 \
+	{"progress", no_argument, NULL, GC_OPT_PROGRESS}
+
+/* getopt_long that turns unknown options and missing values into usage
+ * errors (exit 2) naming the option. */
+int gc_getopt(int argc, char **argv, const char *shortopts,
+	      const struct option *longopts);
+/* Handle one of the shared options; returns 1 when it was one.  -h prints
+ * `help` on stdout and exits 0; -V prints the versions and exits 0. */
+int gc_common_option(gc_common *c, int opt, const char *arg, const char *help);
+/* The single input operand: none or "-" is standard input; more is a usage
+ * error. */
+const char *gc_one_input(int argc, char **argv);
+
+/* Numbers: decimal or 0x hex, optional K, M, G suffix (x1024, x1024^2,
+ * x1024^3); out of [min, max] or malformed is a usage error naming opt. */
+uint64_t gc_num(const char *opt, const char *arg, uint64_t min, uint64_t max);
+double gc_real(const char *opt, const char *arg, double min, double max);
+
+/* The command line as one shell-quoted string, for provenance. */
+const char *gc_cmdline(void);
+
+/* Open a stream or die (exit 1 with the reader's message). */
+gc_reader *gc_open_stream(const char *path);
+/* Die unless the stream holds `kind`: "gc-l2 reads requests; this stream
+ * holds DRAM transactions". */
+void gc_require_kind(const gc_reader *r, int kind);
+/* A bad value in the data record just read: "prog: input: record N
+ * (offset X): what", the writer w (if not NULL) abandoned so the output
+ * stays detectably truncated, exit 1. */
+_Noreturn void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Open the output stream for header h (gzip and --force from c) or die. */
+gc_writer *gc_open_output(const gc_common *c, const gc_header *h);
+/* Close it, dying on a write error (exit 1). */
+void gc_close_output(gc_writer *w);
+/* Flush and close stdout, dying on error (a full disk, /dev/full). */
+void gc_close_stdout(void);
+/* Open a text output file ("-" or NULL: stdout) or die. */
+FILE *gc_open_text(const char *path);
+void gc_close_text(FILE *f, const char *path);
+
+/* Memory or death: "out of memory", exit 1 (for main's side only). */
+void *gc_xrealloc(void *p, size_t n);
+void *gc_xcalloc(size_t n, size_t size);
+char *gc_xstrdup(const char *s);
+
+/* ---- progress --------------------------------------------------------- */
+
+/* Draw "done of total" on stderr when enabled and stderr is a terminal, at
+ * most a few times a second; call freely.  gc_progress_end clears it. */
+void gc_progress(int enabled, uint64_t done, uint64_t total);
+void gc_progress_end(int enabled);
+
+#endif

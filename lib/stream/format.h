@@ -1,0 +1,184 @@
+/*
+ * format.h - the gc stream's data model: record kinds and types, the
+ * decoded record, kernels, the header, and the names of ops, spaces and
+ * outcomes (format.c).  The byte layout is normative in gc-stream(5);
+ * reading and writing it is stream.h.
+ */
+#ifndef GC_FORMAT_H
+#define GC_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GC_VERSION_STRING "0.1.0"
+#define GC_STREAM_MAJOR 1
+#define GC_STREAM_MINOR 0
+
+#define GC_HEADER_FIXED 64           /* bytes before the text area */
+#define GC_HEADER_MAX (1u << 20)     /* largest header a reader accepts */
+#define GC_RECORD_BASE 32            /* size of every record kind in 1.0 */
+#define GC_RECORD_MAX 256
+#define GC_NAME_CHUNK 30             /* name bytes carried by one name record */
+#define GC_NAME_MAX 4096             /* longest kernel name */
+#define GC_ATTR_MAX 16               /* attributes per kernel */
+#define GC_ADDR48_MAX ((UINT64_C(1) << 48) - 1)
+
+/* Record kinds (header field); every record of a stream is of its kind. */
+enum gc_kind {
+	GC_KIND_ACCESS = 1,  /* one per active lane of a memory instruction */
+	GC_KIND_REQUEST = 2, /* one per cache line a warp instruction touches */
+	GC_KIND_DRAM = 3,    /* one per DRAM transaction */
+};
+
+/* Header feature flags.  Required flags a reader must understand; optional
+ * flags it may ignore.  No required flag is defined in 1.0. */
+#define GC_REQ_KNOWN 0u
+#define GC_OPT_SCHEDULED (1u << 0) /* timestamps are issue times */
+#define GC_OPT_ANNOTATED (1u << 1) /* outcome bytes are valid */
+#define GC_OPT_DISTANCE (1u << 2)  /* 1.1: a reuse distance at byte 32 (gc-rd) */
+#define GC_STREAM_MINOR_DISTANCE 1 /* the minor version a distance stream has */
+#define GC_RECORD_DISTANCE 40      /* its record size, at least */
+#define GC_DIST_INF UINT64_MAX         /* distance of a first use */
+#define GC_DIST_NONE (UINT64_MAX - 1)  /* no distance measured */
+
+/* Record types (byte 0 of every record). */
+enum gc_type {
+	GC_LOAD = 1,
+	GC_STORE = 2,
+	GC_ATOMIC = 3,  /* atomics and reductions, performed at L2 */
+	GC_T_KBEGIN = 0x80,
+	GC_T_KATTR = 0x81,
+	GC_T_KNAME = 0x82,
+	GC_T_KEND = 0x83,
+	GC_T_TIME = 0x84,
+	GC_T_END = 0x8f,
+};
+
+enum gc_space {
+	GC_GLOBAL = 0,
+	GC_LOCAL = 1,
+	GC_SHARED = 2,
+	GC_CONST = 3,
+	GC_TEXTURE = 4,
+	GC_GENERIC = 5, /* unresolved generic address */
+	GC_NSPACES = 6,
+};
+
+/* Record flags (high nibble of byte 1). */
+#define GC_F_BYPASS_L1 0x1u /* cache-global: L1 passes it on to L2 */
+#define GC_F_KNOWN 0x1u
+
+/* Outcome byte of requests and DRAM transactions (GC_OPT_ANNOTATED). */
+#define GC_OUT_RESULT(o) ((o) & 3u)
+#define GC_OUT_CLASS(o) (((o) >> 2) & 7u)
+#define GC_OUT_MAKE(res, cls) ((uint8_t)((res) | ((cls) << 2)))
+enum gc_result { GC_R_NONE = 0, GC_R_HIT = 1, GC_R_SECTOR_MISS = 2, GC_R_MISS = 3 };
+enum gc_class {
+	GC_C_NONE = 0,
+	GC_C_COMPULSORY = 1,
+	GC_C_CAPACITY = 2,
+	GC_C_CONFLICT = 3,
+	GC_C_LATENCY = 4, /* merged into an in-flight miss */
+	GC_C_MSHR = 5,    /* issued after an MSHR stall */
+	GC_NCLASSES = 6,
+};
+#define GC_OUT_WRITEBACK 0x20u
+#define GC_OUT_BYPASS 0x40u
+#define GC_OUT_KNOWN 0x7fu
+
+/* A data record as the program sees it.  The encoded record is 32 bytes;
+ * `kernel` and the high half of `time` come from the stream's context. */
+typedef struct gc_rec {
+	uint8_t op;      /* GC_LOAD, GC_STORE, GC_ATOMIC */
+	uint8_t space;   /* enum gc_space */
+	uint8_t flags;   /* GC_F_* */
+	uint8_t outcome; /* requests: GC_OUT_*; accesses: 0 */
+	uint8_t lane;    /* accesses */
+	uint8_t mask;    /* requests: sector mask, bit i = sector i of the line */
+	uint16_t size;   /* accesses: bytes per lane (1..255); requests: bytes */
+	uint16_t sm;
+	uint16_t warp;   /* warp within the block */
+	uint32_t kernel; /* id of the enclosing kernel */
+	uint32_t block;  /* linear block id, x fastest */
+	uint32_t pc;
+	uint32_t seq;    /* per-warp dynamic instruction sequence number */
+	uint64_t addr;   /* accesses: byte address; requests: line address */
+	uint64_t time;
+	uint64_t dist;   /* GC_OPT_DISTANCE streams: reuse distance (GC_DIST_*) */
+} gc_rec;
+
+/* Kernel attribute keys (unknown keys are carried through untouched). */
+enum gc_attr_key {
+	GC_A_INSTS = 1,      /* non-memory warp instructions */
+	GC_A_MEM_INSTS = 2,  /* memory warp instructions */
+	GC_A_STREAM = 3,     /* CUDA stream id */
+	GC_A_BINARY = 4,     /* binary version (sm_XY as XY) */
+	GC_A_SHMEM_BASE = 5, /* shared window base of generic addresses */
+	GC_A_LOCAL_BASE = 6, /* local window base of generic addresses */
+};
+
+typedef struct gc_kernel {
+	uint32_t id;
+	uint32_t grid[3];   /* grid[0] up to 2^32-1, grid[1..2] up to 65535 */
+	uint16_t block[3];
+	uint16_t regs;      /* registers per thread */
+	uint32_t shmem;     /* shared memory per block, bytes */
+	int nattr;
+	uint16_t attr_key[GC_ATTR_MAX];
+	uint64_t attr_val[GC_ATTR_MAX];
+	char name[GC_NAME_MAX + 1];
+} gc_kernel;
+
+void gc_kernel_init(gc_kernel *k, uint32_t id, const char *name);
+/* Set (add or replace) an attribute; -1 when the table is full. */
+int gc_kernel_set_attr(gc_kernel *k, uint16_t key, uint64_t val);
+/* 1 and *val set when present, else 0. */
+int gc_kernel_get_attr(const gc_kernel *k, uint16_t key, uint64_t *val);
+uint64_t gc_kernel_threads_per_block(const gc_kernel *k);
+uint64_t gc_kernel_blocks(const gc_kernel *k);
+
+/* ---- header ---------------------------------------------------------- */
+
+#define GC_KV_MAX 256 /* keys per header: 72 gpu.* keys and the stages' own */
+
+typedef struct gc_header {
+	uint16_t major, minor;
+	uint16_t kind;
+	uint16_t record_size;
+	uint32_t required;
+	uint32_t optional;
+	int nkv;
+	char *key[GC_KV_MAX];
+	char *val[GC_KV_MAX];
+} gc_header;
+
+void gc_header_init(gc_header *h, enum gc_kind kind);
+void gc_header_free(gc_header *h);
+/* Deep copy; -1 on allocation failure. */
+int gc_header_copy(gc_header *dst, const gc_header *src);
+const char *gc_header_get(const gc_header *h, const char *key);
+/* Add or replace; keys are [A-Za-z0-9_.-]+, values have no newline.
+ * -1 on a bad key or value, a full table or no memory. */
+int gc_header_set(gc_header *h, const char *key, const char *val);
+/* Append " | entry" to the provenance key (or start it). */
+int gc_header_add_provenance(gc_header *h, const char *entry);
+/* The text area as written: "key=value\n" lines.  Caller frees. */
+char *gc_header_text(const gc_header *h, size_t *len);
+const char *gc_kind_name(int kind);
+
+/* ---- names ------------------------------------------------------------ */
+
+const char *gc_op_name(int op);       /* "load", "store", "atomic" */
+const char *gc_space_name(int space); /* "global", ... */
+int gc_op_parse(const char *s);       /* -1 if unknown */
+int gc_space_parse(const char *s);
+const char *gc_class_name(int cls);   /* "compulsory", ... ; "" for none */
+const char *gc_result_name(int res);  /* "hit", "sector-miss", "miss" */
+/* Outcome as text ("miss/capacity+wb"), or "0xNN" for unknown bits.  A
+ * buffer of GC_OUTCOME_BUFSZ bytes holds the longest,
+ * "sector-miss/compulsory+wb+bypass" (32 characters and the NUL). */
+#define GC_OUTCOME_BUFSZ 40
+void gc_outcome_format(uint8_t outcome, char *buf, size_t len);
+int gc_outcome_parse(const char *s, uint8_t *out);
+
+#endif

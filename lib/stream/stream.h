@@ -1,0 +1,70 @@
+/*
+ * stream.h - reading and writing a gc stream (stream.c).
+ *
+ * The byte layout is normative in gc-stream(5); the types the records
+ * decode to are format.h, included here.  The library never prints and
+ * never exits: every failure returns -1 (or NULL) and leaves a one-line
+ * message, already naming the input and the record, in the handle
+ * (gc_reader_error, gc_writer_error).
+ */
+#ifndef GC_STREAM_H
+#define GC_STREAM_H
+
+#include "stream/format.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- reading ---------------------------------------------------------- */
+
+enum gc_event { GC_ERR = -1, GC_EOF = 0, GC_DATA = 1, GC_KBEGIN = 2, GC_KEND = 3 };
+
+typedef struct gc_reader gc_reader;
+
+/* Open path ("-" or NULL: standard input) and read its header.  Returns a
+ * handle even on failure (so the message can be read), NULL only when out
+ * of memory; gc_reader_failed() tells. */
+gc_reader *gc_reader_open(const char *path);
+int gc_reader_failed(const gc_reader *r);
+const gc_header *gc_reader_header(const gc_reader *r);
+const char *gc_reader_name(const gc_reader *r);
+/* Next event: GC_DATA fills *rec; GC_KBEGIN makes gc_reader_kernel()
+ * valid (and sets rec->kernel); GC_KEND sets rec->kernel; GC_EOF after a
+ * verified end-of-stream record; GC_ERR with the message in the handle. */
+int gc_read(gc_reader *r, gc_rec *rec);
+/* Up to max data records into recs (time-base records taken on the way):
+ * how many.  Fewer when the next record is no plain data record (a kernel
+ * record, the end, an error, a record gc_read refuses): gc_read takes it
+ * next.  The batch form of gc_read for the hot loops.  nums, when not
+ * NULL, gets each record's number in the stream (what gc_reader_records
+ * says just after gc_read returns it), for messages that name it. */
+size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max);
+const gc_kernel *gc_reader_kernel(const gc_reader *r);
+const char *gc_reader_error(const gc_reader *r);
+uint64_t gc_reader_records(const gc_reader *r); /* records consumed */
+uint64_t gc_reader_bytes(const gc_reader *r);   /* stream bytes consumed */
+int gc_reader_compressed(const gc_reader *r);
+void gc_reader_close(gc_reader *r);
+
+/* ---- writing ---------------------------------------------------------- */
+
+#define GC_W_GZIP 1  /* write gzip */
+#define GC_W_FORCE 2 /* allow binary output to a terminal */
+
+typedef struct gc_writer gc_writer;
+
+/* Open path ("-" or NULL: standard output) and write the header. */
+gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags);
+int gc_writer_failed(const gc_writer *w);
+const char *gc_writer_error(const gc_writer *w);
+/* Each returns 0, or -1 with the message in the handle. */
+int gc_write(gc_writer *w, const gc_rec *rec);
+int gc_write_kbegin(gc_writer *w, const gc_kernel *k);
+int gc_write_kend(gc_writer *w, uint32_t kernel);
+/* Write the end-of-stream record, flush and close (not stdout's fd). */
+int gc_writer_close(gc_writer *w);
+/* Free without an end record: output stays detectably truncated. */
+void gc_writer_abandon(gc_writer *w);
+uint64_t gc_writer_records(const gc_writer *w);
+
+#endif
