@@ -64,7 +64,7 @@ $(O)/libgc.a: $(LIB_OBJ)
 $(O)/bin/%: filters/%.c $(O)/libgc.a lib/*/*.h | $(O)/bin
 	$(CC) $(GC_CFLAGS) $(CFLAGS) $(GC_LDFLAGS) $(LDFLAGS) -o $@ $< $(O)/libgc.a $(GC_LDLIBS)
 
-$(O)/tests/%: tests/src/%.c $(O)/libgc.a lib/*/*.h | $(O)/tests
+$(O)/tests/%: tests/src/%.c $(O)/libgc.a lib/*/*.h tests/src/*.h | $(O)/tests
 	$(CC) $(GC_CFLAGS) $(CFLAGS) $(GC_LDFLAGS) $(LDFLAGS) -o $@ $< $(O)/libgc.a $(GC_LDLIBS)
 
 $(O)/bin $(O)/tests:
