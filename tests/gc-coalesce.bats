@@ -59,7 +59,7 @@ hkey() {
 }
 
 same() {
-	diff <(gc-stats --dump "$1" | grep -v '^# header provenance=') \
+	expect_same <(gc-stats --dump "$1" | grep -v '^# header provenance=') \
 		<(gc-stats --dump "$2" | grep -v '^# header provenance=')
 }
 
@@ -138,10 +138,10 @@ same() {
 	expect_eq "$(reqs "$T/cs.gcs" | awk '{ print $8, $9, $10 }' | tr '\n' ';')" "0x1000 128 0xf;0x1080 128 0xf;"
 	# the rule follows the GPU by default: Fermi's preset, then Volta's
 	gc-coalesce "$T/h.gcs" >"$T/hd.gcs"
-	cmp <(reqs "$T/hd.gcs") <(reqs "$T/hf.gcs")
+	expect_same <(reqs "$T/hd.gcs") <(reqs "$T/hf.gcs") "Fermi's default"
 	expect_eq "$(hkey "$T/hd.gcs" sector_size)" 128
 	gc-coalesce --gpu volta-v100 "$T/h.gcs" >"$T/hv.gcs"
-	cmp <(reqs "$T/hv.gcs") <(reqs "$T/hs.gcs")
+	expect_same <(reqs "$T/hv.gcs") <(reqs "$T/hs.gcs") "Volta's default"
 }
 
 @test "gc-coalesce: --arch sets the GPU's coalesce.arch in the header" {
@@ -247,7 +247,7 @@ same() {
 	gc-stats --dump "$T/in.gcs" | awk -F, '$8 == "load" || $8 == "store" { print $3 ":" $4 ":" $7, $13 }' |
 		uniq >"$T/a"
 	reqs "$T/r.gcs" | awk '{ print $2 ":" $3 ":" $5, $1 }' | uniq >"$T/b"
-	cmp "$T/a" "$T/b"
+	expect_same "$T/a" "$T/b" "instruction and request times"
 	reqs "$T/r.gcs" | awk '$1 < t { print "backwards at " NR } { t = $1 }' >"$T/back"
 	[ ! -s "$T/back" ]
 	# determinism
@@ -273,7 +273,16 @@ same() {
 	sh_status 1 "gc-coalesce '$T/op.gcs' >'$T/o.gcs'"
 	expect_match "$(cat "$T/err")" "^gc-coalesce: $T/op.gcs: record 4 \(offset [0-9]+\): block 0 warp 0 seq 0: store at pc 0x10, but the instruction is a load at pc 0x10$"
 	sh_status 1 "gc-stats '$T/o.gcs'"
-	gc-coalesce "$T/op.gcs" 2>/dev/null | true
+	# the same through a pipe: exit 1, the message, and what came out
+	# before it is no complete stream either
+	{
+		st=0
+		gc-coalesce "$T/op.gcs" 2>"$T/err2" || st=$?
+		echo "$st" >"$T/st"
+	} | cat >"$T/p.gcs"
+	expect_eq "$(cat "$T/st")" 1 "exit status into a pipe"
+	expect_match "$(cat "$T/err2")" "^gc-coalesce: $T/op.gcs: record 4 \(offset [0-9]+\): block 0 warp 0 seq 0: store at pc 0x10, but the instruction is a load at pc 0x10$"
+	sh_status 1 "gc-stats '$T/p.gcs'"
 	lanes 1 "4096" 4 | acsv | gc-coalesce >"$T/req.gcs"
 	sh_status 1 "gc-coalesce '$T/req.gcs'"
 	expect_eq "$(cat "$T/err")" "gc-coalesce: $T/req.gcs: gc-coalesce reads accesses; this stream holds requests"

@@ -103,9 +103,9 @@ mk() {
 	gc-dram $CONS -o - --stats "$T/j1" "$T/dram.gcs" | tail -n +2 >"$T/a"
 	gc-dram $CONS -o - --stats "$T/j2" <"$T/dram.gcs" | tail -n +2 >"$T/b"
 	gc-dram $CONS -o - --stats "$T/j3" - <"$T/dram.gcs" | tail -n +2 >"$T/c"
-	cmp "$T/a" "$T/b"
-	cmp "$T/a" "$T/c"
-	cmp <(grep -v '"input"' "$T/j1") <(grep -v '"input"' "$T/j2")
+	expect_same "$T/a" "$T/b" stdin
+	expect_same "$T/a" "$T/c" -
+	expect_same <(grep -v '"input"' "$T/j1") <(grep -v '"input"' "$T/j2") "--stats"
 	gzip -c "$T/dram.gcs" >"$T/dram.gcs.gz"
 	gc-dram $CONS -o - <"$T/dram.gcs.gz" | tail -n +2 | cmp - "$T/a"
 	gc-dram <"$T/dram.gcs.gz" | cmp - "$T/dram.gcs"

@@ -17,7 +17,7 @@ imp() {
 
 # ndata [ERE]: data lines of $T/d (matching ERE).
 ndata() {
-	grep -E '^[0-9]' "$T/d" | grep -cE "${1:-.}" || true
+	grep -E '^[0-9]' "$T/d" | grep -cE "${1:-.}" || [ $? -eq 1 ]
 }
 
 # bad FILE MESSAGE [OPTIONS]: gc-import fails with exactly

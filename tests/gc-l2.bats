@@ -424,10 +424,10 @@ randreq() {
 	gc-l2 --gpu volta-v100 <"$T/r.gcs" >"$T/c"
 	gc-l2 --gpu volta-v100 - <"$T/r.gcs" >"$T/d"
 	# the provenance holds the command line; the records are the same
-	cmp <(records "$T/a") <(records "$T/c")
-	cmp <(records "$T/a") <(records "$T/d")
+	expect_same <(records "$T/a") <(records "$T/c") stdin
+	expect_same <(records "$T/a") <(records "$T/d") -
 	gc-l2 --gpu volta-v100 -o "$T/e" "$T/r.gcs"
-	cmp <(records "$T/a") <(records "$T/e")
+	expect_same <(records "$T/a") <(records "$T/e") "-o"
 }
 
 @test "gc-l2: gzip input gives the same output as plain; -z writes gzip" {
@@ -438,7 +438,7 @@ randreq() {
 	cmp "$T/a" "$T/b"
 	gc-l2 $TINY -z <"$T/seq.gcs" >"$T/c"
 	gzip -t "$T/c"
-	cmp <(records "$T/c") <(records "$T/a")
+	expect_same <(records "$T/c") <(records "$T/a") "-z"
 }
 
 @test "gc-l2: a full disk is an error" {
@@ -522,7 +522,7 @@ randreq() {
 	# the V100 preset's own slice, spelled as its gpgpusim.config does
 	gc-l2 --cache S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 --stats "$T/a.json" "$T/r.gcs" >"$T/a.gcs"
 	gc-l2 --stats "$T/b.json" "$T/r.gcs" >"$T/b.gcs"
-	cmp <(gc-stats --dump "$T/a.gcs" | grep -v '^#') <(gc-stats --dump "$T/b.gcs" | grep -v '^#')
+	expect_same <(gc-stats --dump "$T/a.gcs" | grep -v '^#') <(gc-stats --dump "$T/b.gcs" | grep -v '^#')
 	# twice the sets: a 12 MB L2
 	gc-l2 --cache S:64:128:24,L:B:m:L:L,A:192:4,32:0,32 --stats "$T/c.json" "$T/r.gcs" >/dev/null
 	gc-stats --merge "$T/b.json" "$T/c.json" >"$T/m.csv"
@@ -544,7 +544,7 @@ randreq() {
 	gc-l2 "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/default"
 	gc-l2 --gpu "$T/flushing.gpu" "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/preset"
 	gc-l2 --gpu "$T/flushing.gpu" --warm "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/preset-warm"
-	! cmp -s "$T/flush" "$T/warm"
+	expect_differ "$T/flush" "$T/warm" "flush and warm"
 	cmp "$T/default" "$T/warm"
 	cmp "$T/preset" "$T/flush"
 	cmp "$T/preset-warm" "$T/warm"

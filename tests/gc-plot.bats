@@ -98,7 +98,7 @@ C
 @test "gc-plot: bad data names file, line and column; nothing on stdout" {
 	printf 'a,b\n1,2\n3,x\n' >"$T/bad.csv"
 	sh_status 1 "gc-plot --x a --y b '$T/bad.csv'"
-	expect_eq "$(cat "$T/out")" ""
+	expect_empty "$(cat "$T/out")" stdout
 	expect_match "$(cat "$T/err")" "bad.csv:3: column b: 'x' is not a number"
 	printf 'a,b\n1,2,3\n' >"$T/bad2.csv"
 	sh_status 1 "gc-plot --x a --y b '$T/bad2.csv'"

@@ -81,6 +81,8 @@ jv() {
 
 # close A B [TOL]: |A - B| <= TOL (default 1e-12, relative to max(1, |B|)).
 close() {
+	expect_num "$1" "value"
+	expect_num "$2" "expected value"
 	awk -v a="$1" -v b="$2" -v t="${3:-1e-12}" 'BEGIN {
 		d = a - b; if (d < 0) d = -d
 		m = b < 0 ? -b : b; if (m < 1) m = 1
@@ -233,6 +235,7 @@ close() {
 	gc-rd --lines 64 --ways 4 --json "$T/c.gcs" >"$T/j"
 	grep -q '"lru_hits": 0,' "$T/j"
 	v=$(sed -n 's/^    "sdcm_hit_rate": \(.*\)$/\1/p' "$T/j")
+	expect_num "$v" sdcm_hit_rate
 	awk -v v="$v" 'BEGIN { exit !(v >= 0 && v < 0.001) }' || { echo "sdcm $v" >&2; return 1; }
 	# every reuse is at distance 255
 	expect_eq "$(hist "$T/c.gcs" --exact 1K)" "255:4864 inf:256"
@@ -249,6 +252,8 @@ close() {
 		h=$(gc-l1 --emit all --sets 1 --ways "$n" --line 128 --sector 32 --index linear \
 			--replacement lru --skip-global no "$T/q.gcs" | gc-stats --json |
 			sed -n 's/^  "hits": \([0-9]*\),/\1/p')
+		expect_num "$h" "gc-l1 hits at $n ways"
+		expect_num "$m" "gc-rd misses at $n ways"
 		expect_eq "$((h + m))" 3000 "gc-l1 hits + gc-rd misses at $n ways"
 	done
 }
@@ -280,6 +285,7 @@ close() {
 		close "$s" "$e" 0.0067
 	done
 	r=$(jv rate "$T/s")
+	expect_num "$r" rate
 	awk -v r="$r" 'BEGIN { exit !(r < 0.5) }'
 }
 
@@ -308,7 +314,7 @@ close() {
 	grep -q '^header            rd_gran=line$' "$T/rep"
 	# the records are unchanged: the dumps agree but for the distance,
 	# which the annotated dump carries in the info column
-	diff <(gc-stats --dump "$T/r.gcs" | grep -v '^#') \
+	expect_same <(gc-stats --dump "$T/r.gcs" | grep -v '^#') \
 		<(gc-stats --dump "$T/a.gcs" | grep -v '^#' | sed 's/,dist=[0-9a-z]*$/,/')
 	# gc-stats --by pc: first uses per PC add up to gc-rd's compulsory
 	gc-stats --by pc "$T/a.gcs" | grep -A10 '^by pc' >"$T/pc"
@@ -318,7 +324,7 @@ close() {
 	gc-stats --json --by pc "$T/a.gcs" | grep -q '"median_distance": '
 	# a second gc-rd reads the annotated stream and writes the same distances
 	gc-rd --annotate "$T/a.gcs" >"$T/b.gcs"
-	cmp <(dists "$T/a.gcs") <(dists "$T/b.gcs")
+	expect_same <(dists "$T/a.gcs") <(dists "$T/b.gcs")
 }
 
 @test "gc-rd: a reader refuses the distance flag on 32-byte records" {
@@ -371,17 +377,17 @@ close() {
 	gc-rd <"$T/t1.gcs" | tail -n +2 >"$T/b"
 	gc-rd - <"$T/t1.gcs" >"$T/c"
 	expect_eq "$(head -1 "$T/c")" "input             stdin"
-	cmp "$T/a" "$T/b"
-	tail -n +2 "$T/c" | cmp - "$T/b"
+	expect_same "$T/a" "$T/b" stdin
+	expect_same <(tail -n +2 "$T/c") "$T/b" -
 }
 
 @test "gc-rd: gzip input gives the same output as plain" {
 	rd-gen -n 2000 -m 100 >"$T/r.gcs"
 	gzip -c "$T/r.gcs" >"$T/r.gcs.gz"
-	cmp <(gc-rd --json "$T/r.gcs" | grep -v '"input"') <(gc-rd --json "$T/r.gcs.gz" | grep -v '"input"')
+	expect_same <(gc-rd --json "$T/r.gcs" | grep -v '"input"') <(gc-rd --json "$T/r.gcs.gz" | grep -v '"input"')
 	gc-rd --annotate -z "$T/r.gcs" | gzip -dc >"$T/a.gcs"
 	gc-rd --annotate "$T/r.gcs.gz" >"$T/b.gcs"
-	cmp <(dists "$T/a.gcs") <(dists "$T/b.gcs")
+	expect_same <(dists "$T/a.gcs") <(dists "$T/b.gcs")
 	expect_eq "$(dists "$T/a.gcs" | wc -l)" 2000
 }
 
@@ -441,6 +447,6 @@ close() {
 
 @test "gc-rd: deterministic: the same input and options, the same bytes" {
 	rd-gen -n 5000 -m 300 >"$T/r.gcs"
-	cmp <(gc-rd --json --sample 64 --by pc "$T/r.gcs") <(gc-rd --json --sample 64 --by pc "$T/r.gcs")
-	cmp <(gc-rd --annotate "$T/r.gcs") <(gc-rd --annotate "$T/r.gcs")
+	expect_same <(gc-rd --json --sample 64 --by pc "$T/r.gcs") <(gc-rd --json --sample 64 --by pc "$T/r.gcs")
+	expect_same <(gc-rd --annotate "$T/r.gcs") <(gc-rd --annotate "$T/r.gcs")
 }

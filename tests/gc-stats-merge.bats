@@ -47,7 +47,7 @@ J
 @test "gc-stats --merge: bad JSON names the file, line and column; nothing on stdout" {
 	printf '{"a": [1,\n 2' >"$T/bad.json"
 	sh_status 1 "gc-stats --merge '$T/a.json' '$T/bad.json'"
-	expect_eq "$(cat "$T/out")" ""
+	expect_empty "$(cat "$T/out")" stdout
 	expect_match "$(cat "$T/err")" "^gc-stats: .*bad.json: line 2, column 3: "
 	printf '{"a": 01}' >"$T/bad2.json"
 	sh_status 1 "gc-stats --merge '$T/bad2.json'"

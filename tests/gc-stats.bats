@@ -82,7 +82,7 @@ jv() {
 	grep -q '^    "global": 5,$' "$T/j"
 	grep -q '^    "local": 1,$' "$T/j"
 	grep -q '^    "shared": 1,$' "$T/j"
-	! grep -q '"hits"' "$T/j"
+	run_status 1 grep -q '"hits"' "$T/j"
 	# per kernel: records 5 and 2
 	[ "$(grep -c '^      "records": ' "$T/j")" -eq 2 ]
 	grep -q '^      "records": 5$' "$T/j"

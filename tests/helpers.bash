@@ -44,10 +44,66 @@ sh_status() {
 	fi
 }
 
-# expect_eq ACTUAL EXPECTED [WHAT]
+# expect_eq ACTUAL EXPECTED [WHAT]: equal, and not both empty: two values
+# that both came out empty (a failed command in $(...), a grep or an awk
+# that found nothing) are no match.  expect_empty checks for nothing.
 expect_eq() {
+	if [ -z "$1" ] && [ -z "$2" ]; then
+		echo "${3:-value}: got nothing, and nothing was expected (expect_empty?)" >&2
+		return 1
+	fi
 	if [ "$1" != "$2" ]; then
 		echo "${3:-value}: got '$1', expected '$2'" >&2
+		return 1
+	fi
+}
+
+# expect_empty ACTUAL [WHAT]
+expect_empty() {
+	if [ -n "$1" ]; then
+		echo "${2:-value}: got '$1', expected nothing" >&2
+		return 1
+	fi
+}
+
+# expect_num ACTUAL [WHAT]: a decimal number (what awk would otherwise
+# read an empty or broken value as 0).
+expect_num() {
+	local re='^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$'
+	if ! [[ $1 =~ $re ]]; then
+		echo "${2:-value}: got '$1', expected a number" >&2
+		return 1
+	fi
+}
+
+# expect_same A B [WHAT]: files A and B (or <(...) substitutions) hold the
+# same bytes, and not none: a command that failed on both sides of a
+# comparison writes nothing to either.
+expect_same() {
+	cat -- "$1" >"$T/.same-a" || return 1
+	cat -- "$2" >"$T/.same-b" || return 1
+	if [ ! -s "$T/.same-a" ] && [ ! -s "$T/.same-b" ]; then
+		echo "${3:-output}: both sides are empty" >&2
+		return 1
+	fi
+	if ! cmp -s "$T/.same-a" "$T/.same-b"; then
+		echo "${3:-output}: the two sides differ" >&2
+		diff -u "$T/.same-a" "$T/.same-b" >&2
+		return 1
+	fi
+}
+
+# expect_differ A B [WHAT]: files A and B (or <(...) substitutions) are
+# both not empty and differ.
+expect_differ() {
+	cat -- "$1" >"$T/.differ-a" || return 1
+	cat -- "$2" >"$T/.differ-b" || return 1
+	if [ ! -s "$T/.differ-a" ] || [ ! -s "$T/.differ-b" ]; then
+		echo "${3:-output}: a side is empty ($(wc -c <"$T/.differ-a") and $(wc -c <"$T/.differ-b") bytes)" >&2
+		return 1
+	fi
+	if cmp -s "$T/.differ-a" "$T/.differ-b"; then
+		echo "${3:-output}: the two sides are the same" >&2
 		return 1
 	fi
 }
