@@ -31,13 +31,13 @@ mini() {
 
 @test "layers: lib/ follows the layer table of lib/README" {
 	run_status 0 sh "$GC_ROOT/tests/lint-layers" "$GC_ROOT"
-	expect_eq "$output" ""
+	expect_empty "$output"
 }
 
 @test "layers: a well-formed made-up tree passes" {
 	mini
 	run_status 0 sh "$GC_ROOT/tests/lint-layers" "$T/m"
-	expect_eq "$output" ""
+	expect_empty "$output"
 }
 
 @test "layers: an include against the table is named with its line" {
