@@ -39,14 +39,6 @@
 #define LANES 32
 #define MAX_ADDRS 64 /* LDGSTS: two operands' addresses on one line */
 
-static const char *opt_app_config;
-static int opt_level = 1;
-
-void gc_ppt_configure(const char *app_config, int level)
-{
-	opt_app_config = app_config;
-	opt_level = level;
-}
 
 /* One kernel_<k> entry of app_config. */
 struct entry {
@@ -557,7 +549,7 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 
 		uint64_t slot = 0, npred = 0, amask = 0, pmask = 0;
 		int has_masks = 0, bad = 0, line_hex = hex;
-		if (syntax == 2 && (opt_level & 4)) {
+		if (syntax == 2 && (im->ppt_level & 4)) {
 			while (*p == ' ' || *p == '\t')
 				p++;
 			if (!field(&p, line_hex, UINT16_MAX, &slot) || !end_of_token(p)) {
@@ -565,7 +557,7 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 				continue;
 			}
 		}
-		if (syntax == 2 && (opt_level & 8)) {
+		if (syntax == 2 && (im->ppt_level & 8)) {
 			const char *e;
 			while (*p == ' ' || *p == '\t')
 				p++;
@@ -622,7 +614,7 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 
 		/* Which warp: the hardware slot's number of first appearance. */
 		size_t wi = 0;
-		if (syntax == 2 && (opt_level & 4)) {
+		if (syntax == 2 && (im->ppt_level & 4)) {
 			while (wi < nw && w[wi].slot != slot)
 				wi++;
 		}
@@ -953,8 +945,8 @@ int gc_ppt_import(gc_import *im, gc_lines *in)
 	if (kind == 1) {
 		k.k = kn;
 		k.has_k = 1;
-		if (opt_app_config) {
-			config_load(im, opt_app_config, &cf);
+		if (im->app_config) {
+			config_load(im, im->app_config, &cf);
 			k.e = config_find(&cf, kn);
 		}
 	}
