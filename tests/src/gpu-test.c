@@ -321,35 +321,43 @@ static void selftest_keys(void)
 
 static void selftest_values(void)
 {
-	CHECK_STR(set_msg("l1.way", "4"), "unknown key 'l1.way'");
-	CHECK_STR(set_msg("sm.count", "x"),
-		  "bad value 'x' for key 'sm.count' (expected an integer from 1 to 65535)");
-	CHECK_STR(set_msg("l1.line", "96"),
-		  "bad value '96' for key 'l1.line' (expected a power of two from 4 to 4096)");
-	CHECK_STR(set_msg("sm.unified_size", "2G"),
-		  "bad value '2G' for key 'sm.unified_size' (expected a size in bytes from 0 to 1G; "
-		  "K, M, G multiply by 1024)");
-	CHECK_STR(set_msg("l1.replacement", "plru"),
-		  "bad value 'plru' for key 'l1.replacement' (expected one of lru, fifo, random "
-		  "(or L, F))");
-	CHECK_STR(set_msg("miss.sigma", "nan"),
-		  "bad value 'nan' for key 'miss.sigma' (expected a number from 0 to 1000000)");
-	CHECK_STR(set_msg("l1.skip_global", "1"),
-		  "bad value '1' for key 'l1.skip_global' (expected yes or no)");
-	CHECK_STR(set_msg("cc", "7"),
-		  "bad value '7' for key 'cc' (expected MAJOR.MINOR such as 7.0)");
-	CHECK_STR(set_msg("sm.shmem_options", "16K,,48K"),
-		  "bad value '16K,,48K' for key 'sm.shmem_options' (expected none, or up to 16 "
-		  "ascending sizes separated by commas: an empty size)");
-	/* Aliases: the GPGPU-Sim letters and numbers. */
-	CHECK_STR(set_msg("l1.index", "H"), "ok");
-	CHECK_STR(set_msg("coalesce.arch", "61"), "ok");
-	CHECK_STR(set_msg("l2.partition_index", "2"), "ok");
-	CHECK_STR(set_msg("l2.partition_index", "bitwise-permutation"),
-		  "l2.partition_index bitwise-permutation needs a power-of-two l2.channels, not 5");
-	/* A derived size follows the geometry of the layer. */
-	CHECK_STR(set_msg("l1.sets", "64"),
-		  "l1.size 32K + sm.shmem 48K is not sm.unified_size 64K");
+	/* key, value, and the message (ok: accepted) */
+	static const struct {
+		const char *key, *val, *want;
+	} t[] = {
+		{"l1.way", "4", "unknown key 'l1.way'"},
+		{"sm.count", "x",
+		 "bad value 'x' for key 'sm.count' (expected an integer from 1 to 65535)"},
+		{"l1.line", "96",
+		 "bad value '96' for key 'l1.line' (expected a power of two from 4 to 4096)"},
+		{"sm.unified_size", "2G",
+		 "bad value '2G' for key 'sm.unified_size' (expected a size in bytes from 0 to 1G; "
+		 "K, M, G multiply by 1024)"},
+		{"l1.replacement", "plru",
+		 "bad value 'plru' for key 'l1.replacement' (expected one of lru, fifo, random "
+		 "(or L, F))"},
+		{"miss.sigma", "nan",
+		 "bad value 'nan' for key 'miss.sigma' (expected a number from 0 to 1000000)"},
+		{"l1.skip_global", "1",
+		 "bad value '1' for key 'l1.skip_global' (expected yes or no)"},
+		{"cc", "7", "bad value '7' for key 'cc' (expected MAJOR.MINOR such as 7.0)"},
+		{"sm.shmem_options", "16K,,48K",
+		 "bad value '16K,,48K' for key 'sm.shmem_options' (expected none, or up to 16 "
+		 "ascending sizes separated by commas: an empty size)"},
+		/* Aliases: the GPGPU-Sim letters and numbers. */
+		{"l1.index", "H", "ok"},
+		{"coalesce.arch", "61", "ok"},
+		{"l2.partition_index", "2", "ok"},
+		{"l2.partition_index", "bitwise-permutation",
+		 "l2.partition_index bitwise-permutation needs a power-of-two l2.channels, not 5"},
+		/* A derived size follows the geometry of the layer. */
+		{"l1.sets", "64", "l1.size 32K + sm.shmem 48K is not sm.unified_size 64K"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		const char *got = set_msg(t[i].key, t[i].val);
+		CHECK_MSG(strcmp(got, t[i].want) == 0, "%s=%s:\n#     got:  '%s'\n#     want: '%s'",
+			  t[i].key, t[i].val, got, t[i].want);
+	}
 }
 
 static void selftest_cache(void)
@@ -368,24 +376,30 @@ static void selftest_cache(void)
 		gc_gpu_cache_format(&c, buf, sizeof buf);
 		CHECK_STR(buf, strings[i]);
 	}
-	CHECK_STR(cache_why("S:4:100:64,L:T:m:L:L,A:512:8,16:0,32"),
-		  "line '100' is not a power of two from 4 to 4096");
-	CHECK_STR(cache_why("S:4:64:64,L:T:m:L:L,A:512:8,16:0,32"),
-		  "sector caches (S) need 128-byte lines (4 sectors of 32 bytes)");
-	CHECK_STR(cache_why("S:4:128:64,L:T:m:L:C,A:512:8,16:0,32"),
-		  "set index C (custom) is not implemented (GPGPU-Sim maps everything to set 0)");
-	CHECK_STR(cache_why("N:4:128:24,L:R:f:N:L,T:512:8,128:2"),
-		  "MSHR kind T is a texture cache's; data caches use A or S");
-	CHECK_STR(cache_why("S:4:128:64,L:T:m:L:L"),
-		  "too few fields (at least <geometry>,<policies>,<mshr>)");
-	CHECK_STR(cache_why("S:4:128:64,L:T:m:L:L,A:512:8,16,32"),
-		  "a port width needs <mq>:<fifo> before it");
-	CHECK_STR(cache_why("S:3:128:64,L:T:m:L:L,A:512:8,16:0,32"),
-		  "sets '3' is not a power of two");
-	CHECK_STR(cache_why("none"), "'none' (no cache) has no geometry");
-	CHECK_STR(cache_why("64:128:8,L:B:m:N,A:16:4,4"), "ok");
-	CHECK_STR(cache_why("64:128:8,L:B:m:N:L:X,A:16:4,4"),
-		  "<rp>:<wp>:<ap>:<wap>[:<sif>] has 6 fields");
+	/* Strings refused (and two accepted: ok) with the reason. */
+	static const struct {
+		const char *s, *want;
+	} bad[] = {
+		{"S:4:100:64,L:T:m:L:L,A:512:8,16:0,32",
+		 "line '100' is not a power of two from 4 to 4096"},
+		{"S:4:64:64,L:T:m:L:L,A:512:8,16:0,32",
+		 "sector caches (S) need 128-byte lines (4 sectors of 32 bytes)"},
+		{"S:4:128:64,L:T:m:L:C,A:512:8,16:0,32",
+		 "set index C (custom) is not implemented (GPGPU-Sim maps everything to set 0)"},
+		{"N:4:128:24,L:R:f:N:L,T:512:8,128:2",
+		 "MSHR kind T is a texture cache's; data caches use A or S"},
+		{"S:4:128:64,L:T:m:L:L", "too few fields (at least <geometry>,<policies>,<mshr>)"},
+		{"S:4:128:64,L:T:m:L:L,A:512:8,16,32", "a port width needs <mq>:<fifo> before it"},
+		{"S:3:128:64,L:T:m:L:L,A:512:8,16:0,32", "sets '3' is not a power of two"},
+		{"none", "'none' (no cache) has no geometry"},
+		{"64:128:8,L:B:m:N,A:16:4,4", "ok"},
+		{"64:128:8,L:B:m:N:L:X,A:16:4,4", "<rp>:<wp>:<ap>:<wap>[:<sif>] has 6 fields"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *got = cache_why(bad[i].s);
+		CHECK_MSG(strcmp(got, bad[i].want) == 0, "%s:\n#     got:  '%s'\n#     want: '%s'",
+			  bad[i].s, got, bad[i].want);
+	}
 }
 
 static void selftest_layers(void)
