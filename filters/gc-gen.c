@@ -7,6 +7,7 @@
  * by warp, each warp's instructions in order), unscheduled: sm 0, time 0.
  * Every address is computable by hand from gc-gen(1).
  */
+#include "base/rng.h"
 #include "config/gpu.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
@@ -136,30 +137,6 @@ static const char help[] =
 	"  -v, --verbose        print the array layout and a summary on stderr\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
-
-/* ---- random numbers --------------------------------------------------- */
-
-#define GOLDEN UINT64_C(0x9E3779B97F4A7C15)
-
-/* splitmix64's output for state z (after the state was advanced). */
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return z ^ (z >> 31);
-}
-
-/* Output i (from 0) of splitmix64 seeded with `seed`, in any order. */
-static uint64_t rand_at(uint64_t seed, uint64_t i)
-{
-	return mix64(seed + (i + 1) * GOLDEN);
-}
-
-static uint64_t rand_next(uint64_t *state)
-{
-	*state += GOLDEN;
-	return mix64(*state);
-}
 
 /* ---- emission --------------------------------------------------------- */
 
@@ -425,7 +402,7 @@ static void push_col(struct gen *g, uint32_t c)
 /* Insert v into the open-addressing set; 1 when it was already there. */
 static int set_insert(struct gen *g, uint64_t v)
 {
-	size_t mask = g->setcap - 1, i = (size_t)(mix64(v) & mask);
+	size_t mask = g->setcap - 1, i = (size_t)(gc_mix64(v) & mask);
 	while (g->set[i]) {
 		if (g->set[i] == v + 1)
 			return 1;
@@ -457,7 +434,7 @@ static void spmv_row(struct gen *g)
 		}
 		uint64_t thr = (uint64_t)(g->density * 18446744073709551616.0);
 		for (uint64_t c = 0; c < g->w; c++)
-			if (rand_next(&g->rng) < thr)
+			if (gc_splitmix64(&g->rng) < thr)
 				push_col(g, (uint32_t)c);
 		return;
 	}
@@ -465,7 +442,7 @@ static void spmv_row(struct gen *g)
 		return;
 	memset(g->set, 0, g->setcap * sizeof *g->set);
 	for (uint64_t j = g->w - g->nnz; j < g->w; j++) {
-		uint64_t t = rand_next(&g->rng) % (j + 1);
+		uint64_t t = gc_splitmix64(&g->rng) % (j + 1);
 		if (set_insert(g, t)) {
 			set_insert(g, j);
 			t = j;
@@ -529,7 +506,7 @@ static void gather_warp(struct gen *g, const struct warp *wp)
 	emit_all(g, wp, GC_LOAD, 0x10, G_IDX, wp->x);
 	if (!g->counting)
 		for (int i = 0; i < wp->n; i++)
-			idx[i] = rand_at(g->seed, wp->x[i]) % g->n;
+			idx[i] = gc_splitmix64_at(g->seed, wp->x[i]) % g->n;
 	emit_all(g, wp, GC_LOAD, 0x20, G_A, idx);
 	emit_all(g, wp, GC_STORE, 0x30, G_B, wp->x);
 }

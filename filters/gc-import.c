@@ -276,8 +276,10 @@ int main(int argc, char **argv)
 	im.junk_policy = cl.junk;
 	im.junk_below = cl.junk_below;
 	im.warp_size = cl.warp_size;
-	gc_ppt_configure(cl.app_config, cl.ppt_level);
-	gc_ocelot_configure(cl.grid[0] ? cl.grid : NULL);
+	im.app_config = cl.app_config;
+	im.ppt_level = cl.ppt_level;
+	if (cl.grid[0])
+		memcpy(im.grid, cl.grid, sizeof im.grid);
 	gc_header_add_provenance(&im.h, gc_cmdline());
 	if (cl.c.gpu) {
 		gc_gpu_config gpu;

@@ -346,252 +346,350 @@ static int by_x(const void *a, const void *b)
 	return d < 0 ? -1 : d > 0;
 }
 
+/* One picture as it is made: the table, its columns, the kept rows, the
+ * categories and series, and the SVG in memory. */
+struct job {
+	const struct cmdline *cl;
+	struct table t;
+	int xc, yc[MAX_Y], bc, zc; /* columns of --x, --y, --by (-1), --z (-1) */
+	size_t *keep, nkeep;       /* the rows that --where keeps */
+	int xnum;                  /* the x axis is numeric */
+	struct cats xs, ys, series;
+	char *pic;                 /* the picture, written only when complete */
+	size_t piclen;
+	FILE *out;
+	gc_plot p;
+	char ylab[256];            /* the --y columns, joined */
+	const char *xl, *yl;       /* the axis labels */
+};
+
+/* The columns the options name, and the rows --where keeps. */
+static void pick_rows(struct job *j)
+{
+	const struct cmdline *cl = j->cl;
+	const struct table *t = &j->t;
+	j->xc = column(t, "--x", cl->x);
+	for (int i = 0; i < cl->ny; i++)
+		j->yc[i] = column(t, "--y", cl->ycols[i]);
+	j->bc = cl->by ? column(t, "--by", cl->by) : -1;
+	j->zc = cl->z ? column(t, "--z", cl->z) : -1;
+	int wc[MAX_WHERE];
+	for (int i = 0; i < cl->nwhere; i++)
+		wc[i] = column(t, "--where", cl->where_col[i]);
+	j->keep = gc_xrealloc(NULL, (t->nrows + 1) * sizeof *j->keep);
+	j->nkeep = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		int ok = 1;
+		for (int i = 0; i < cl->nwhere && ok; i++)
+			ok = strcmp(t->rows[r][wc[i]], cl->where_val[i]) == 0;
+		if (ok)
+			j->keep[j->nkeep++] = r;
+	}
+	if (!j->nkeep)
+		gc_die(GC_EXIT_DATA, "%s: no rows to plot%s", t->name,
+		       cl->nwhere ? " (none matches --where)" : "");
+}
+
+/* The x axis (numeric when every kept x is a number, lines only), the
+ * categories and the series. */
+static void categorise(struct job *j)
+{
+	const struct cmdline *cl = j->cl;
+	char ***rows = j->t.rows;
+	j->xnum = cl->kind == K_LINE;
+	for (size_t k = 0; k < j->nkeep && j->xnum; k++)
+		j->xnum = is_number(rows[j->keep[k]][j->xc]);
+	if (cl->logx && !j->xnum)
+		gc_usage_error("--logx: column %s holds values that are not numbers", cl->x);
+	for (size_t k = 0; k < j->nkeep; k++) {
+		char **row = rows[j->keep[k]];
+		if (!j->xnum)
+			cat_index(&j->xs, row[j->xc], 1);
+		if (cl->kind == K_HEAT)
+			cat_index(&j->ys, row[j->yc[0]], 1);
+		if (j->bc >= 0)
+			cat_index(&j->series, row[j->bc], 1);
+	}
+	if (j->bc < 0 && cl->kind != K_HEAT)
+		for (int i = 0; i < cl->ny; i++)
+			cat_index(&j->series, cl->ycols[i], 1);
+	if (j->series.n > MAX_SERIES)
+		gc_die(GC_EXIT_DATA, "%s: %zu series (at most %d: narrow them with --where)",
+		       j->t.name, j->series.n, MAX_SERIES);
+}
+
+/* The picture's start in memory, so that a bad value met half-way leaves
+ * nothing on the output: labels, the room of the legend, the title. */
+static void begin_picture(struct job *j)
+{
+	const struct cmdline *cl = j->cl;
+	j->out = open_memstream(&j->pic, &j->piclen);
+	if (!j->out)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	j->ylab[0] = '\0';
+	for (int i = 0; i < cl->ny; i++)
+		snprintf(j->ylab + strlen(j->ylab), sizeof j->ylab - strlen(j->ylab), "%s%s",
+			 i ? ", " : "", cl->ycols[i]);
+	j->xl = cl->xlabel ? cl->xlabel : cl->x;
+	j->yl = cl->ylabel ? cl->ylabel : j->ylab;
+	double legend = 0;
+	if (cl->kind == K_HEAT) {
+		legend = 90;
+	} else if (j->series.n > 1) {
+		size_t longest = 0;
+		for (size_t s = 0; s < j->series.n; s++)
+			if (strlen(j->series.v[s]) > longest)
+				longest = strlen(j->series.v[s]);
+		legend = 30 + 6.5 * (double)(longest > 30 ? 30 : longest);
+	}
+	gc_plot_begin(&j->p, j->out, cl->width, cl->height, cl->title, legend);
+	fputs("<style>.light { fill: white; }</style>\n", j->out);
+}
+
+/* Heat-map cells: x categories x y categories, one value each (NAN: none);
+ * *lo and *hi set to the range of the values. */
+static double *heat_cells(struct job *j, double *lo, double *hi)
+{
+	const struct table *t = &j->t;
+	const struct cmdline *cl = j->cl;
+	size_t nc = j->xs.n * j->ys.n;
+	double *cell = gc_xrealloc(NULL, nc * sizeof *cell);
+	for (size_t i = 0; i < nc; i++)
+		cell[i] = NAN;
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t k = 0; k < j->nkeep; k++) {
+		size_t r = j->keep[k];
+		size_t i = cat_index(&j->xs, t->rows[r][j->xc], 0) * j->ys.n +
+			   cat_index(&j->ys, t->rows[r][j->yc[0]], 0);
+		double v = number(t, r, j->zc);
+		if (isnan(v))
+			continue;
+		if (!isnan(cell[i]))
+			gc_die(GC_EXIT_DATA, "%s:%llu: a second %s for %s=%s, %s=%s (narrow "
+			       "the rows with --where)", t->name, (unsigned long long)t->lineno[r],
+			       cl->z, cl->x, t->rows[r][j->xc], cl->ycols[0], t->rows[r][j->yc[0]]);
+		cell[i] = v;
+		*lo = v < *lo ? v : *lo;
+		*hi = v > *hi ? v : *hi;
+	}
+	return cell;
+}
+
+/* The colour scale of a heat-map in the legend column. */
+static void heat_scale(struct job *j, double lo, double hi)
+{
+	FILE *out = j->out;
+	double sx = j->p.right + 24, sy = j->p.top, sh = j->p.bottom - j->p.top;
+	for (int i = 0; i < 32; i++) {
+		char col[8];
+		gc_plot_ramp(1 - (i + 0.5) / 32, col);
+		gc_svg_rect(out, sx, sy + sh * i / 32, 14, sh / 32 + 0.5, col, "scale", NULL);
+	}
+	char a[64], b[64];
+	gc_plot_num(hi, a, sizeof a);
+	gc_plot_num(lo, b, sizeof b);
+	gc_svg_text(out, sx + 18, sy + 10, "start", 11, 0, "scale", a);
+	gc_svg_text(out, sx + 18, sy + sh, "start", 11, 0, "scale", b);
+	gc_svg_text(out, sx, sy - 6, "start", 11, 0, "scale", j->cl->z);
+}
+
+static void draw_heat(struct job *j)
+{
+	const struct cmdline *cl = j->cl;
+	gc_plot *p = &j->p;
+	double lo, hi;
+	double *cell = heat_cells(j, &lo, &hi);
+	gc_plot_axis_cat(&p->x, j->xl, j->xs.v, j->xs.n);
+	gc_plot_axis_cat(&p->y, j->yl, j->ys.v, j->ys.n);
+	gc_plot_frame(p);
+	double bw = gc_plot_band(p, 0), bh = gc_plot_band(p, 1);
+	for (size_t xi = 0; xi < j->xs.n; xi++)
+		for (size_t yi = 0; yi < j->ys.n; yi++) {
+			double v = cell[xi * j->ys.n + yi];
+			double cx = gc_plot_x(p, (double)xi), cy = gc_plot_y(p, (double)yi);
+			char col[8], txt[64], tip[512];
+			if (isnan(v))
+				continue;
+			double u = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+			gc_plot_ramp(u, col);
+			gc_plot_num(v, txt, sizeof txt);
+			snprintf(tip, sizeof tip, "%s=%s %s=%s %s=%s", cl->x, j->xs.v[xi],
+				 cl->ycols[0], j->ys.v[yi], cl->z, txt);
+			gc_svg_rect(j->out, cx - bw / 2, cy - bh / 2, bw, bh, col, "cell", tip);
+			if (bw > 28 && bh > 14)
+				gc_svg_text(j->out, cx, cy + 4, "middle", 10, 0,
+					    strcmp(gc_plot_ramp_ink(u), "white") == 0 ? "value light"
+										     : "value",
+					    txt);
+		}
+	heat_scale(j, lo, hi);
+	if (cl->c.verbose)
+		fprintf(stderr, "gc-plot: heat-map of %zu x %zu cells, %s from %g to %g\n",
+			j->xs.n, j->ys.n, cl->z, lo, hi);
+	free(cell);
+}
+
+/* Points per series: (x, y), x a number or a category index. */
+struct points {
+	struct point **pts;
+	size_t *np;
+	double xlo, xhi, ylo, yhi;
+};
+
+static void collect_points(struct job *j, struct points *q)
+{
+	const struct cmdline *cl = j->cl;
+	const struct table *t = &j->t;
+	size_t ns = j->series.n;
+	q->pts = gc_xrealloc(NULL, ns * sizeof *q->pts);
+	q->np = gc_xrealloc(NULL, ns * sizeof *q->np);
+	for (size_t s = 0; s < ns; s++) {
+		q->pts[s] = gc_xrealloc(NULL, j->nkeep * sizeof **q->pts);
+		q->np[s] = 0;
+	}
+	q->xlo = INFINITY, q->xhi = -INFINITY, q->ylo = INFINITY, q->yhi = -INFINITY;
+	for (size_t k = 0; k < j->nkeep; k++) {
+		size_t r = j->keep[k];
+		double x = j->xnum ? number(t, r, j->xc)
+				   : (double)cat_index(&j->xs, t->rows[r][j->xc], 0);
+		for (size_t s = 0; s < ns; s++) {
+			int col = j->bc >= 0 ? j->yc[0] : j->yc[s];
+			if (j->bc >= 0 && strcmp(t->rows[r][j->bc], j->series.v[s]) != 0)
+				continue;
+			double y = number(t, r, col);
+			if (isnan(y) || (cl->logy && y <= 0) || (cl->logx && x <= 0))
+				continue;
+			q->pts[s][q->np[s]++] = (struct point){x, y};
+			q->xlo = x < q->xlo ? x : q->xlo;
+			q->xhi = x > q->xhi ? x : q->xhi;
+			q->ylo = y < q->ylo ? y : q->ylo;
+			q->yhi = y > q->yhi ? y : q->yhi;
+		}
+	}
+	if (!(q->ylo <= q->yhi))
+		gc_die(GC_EXIT_DATA, "%s: no numbers to plot in %s", t->name, j->ylab);
+}
+
+/* Series s as bars, side by side within each x category's band. */
+static void draw_bars(struct job *j, const struct points *q, size_t s, double band)
+{
+	const gc_plot *p = &j->p;
+	const char *colr = gc_plot_color(s);
+	double bw = band * 0.8 / (double)j->series.n;
+	double base = gc_plot_y(p, j->cl->logy ? p->y.lo : (p->y.lo > 0 ? p->y.lo : 0));
+	for (size_t i = 0; i < q->np[s]; i++) {
+		const struct point *pt = &q->pts[s][i];
+		double cx = gc_plot_x(p, pt->x) - band * 0.4 + bw * (double)s;
+		double y = gc_plot_y(p, pt->y);
+		char tip[512], v[64];
+		gc_plot_num(pt->y, v, sizeof v);
+		snprintf(tip, sizeof tip, "%s, %s: %s", j->series.v[s], j->xs.v[(size_t)pt->x], v);
+		gc_svg_rect(j->out, cx, y < base ? y : base, bw, fabs(base - y), colr, "bar", tip);
+	}
+}
+
+/* Series s as a line through its points (sorted by x when x is a number). */
+static void draw_line(struct job *j, struct points *q, size_t s)
+{
+	const gc_plot *p = &j->p;
+	const char *colr = gc_plot_color(s);
+	size_t n = q->np[s];
+	if (j->xnum)
+		qsort(q->pts[s], n, sizeof **q->pts, by_x);
+	double *xy = gc_xrealloc(NULL, (2 * n + 2) * sizeof *xy);
+	for (size_t i = 0; i < n; i++) {
+		xy[2 * i] = gc_plot_x(p, q->pts[s][i].x);
+		xy[2 * i + 1] = gc_plot_y(p, q->pts[s][i].y);
+	}
+	if (n > 1)
+		gc_svg_polyline(j->out, xy, n, colr, 2, "series");
+	for (size_t i = 0; i < n; i++)
+		gc_svg_rect(j->out, xy[2 * i] - 2.5, xy[2 * i + 1] - 2.5, 5, 5, colr, "point", NULL);
+	free(xy);
+}
+
+static void draw_series(struct job *j)
+{
+	const struct cmdline *cl = j->cl;
+	gc_plot *p = &j->p;
+	struct points q;
+	collect_points(j, &q);
+	if (j->xnum)
+		gc_plot_axis_num(&p->x, j->xl, q.xlo, q.xhi, cl->logx);
+	else
+		gc_plot_axis_cat(&p->x, j->xl, j->xs.v, j->xs.n);
+	if (!cl->logy && cl->kind == K_BAR && q.ylo > 0)
+		q.ylo = 0;
+	gc_plot_axis_num(&p->y, j->yl, q.ylo, q.yhi, cl->logy);
+	gc_plot_frame(p);
+	double band = gc_plot_band(p, 0);
+	for (size_t s = 0; s < j->series.n; s++) {
+		if (cl->kind == K_BAR)
+			draw_bars(j, &q, s, band);
+		else
+			draw_line(j, &q, s);
+	}
+	if (j->series.n > 1)
+		gc_plot_legend(p, j->series.v, j->series.n);
+	if (cl->c.verbose)
+		for (size_t s = 0; s < j->series.n; s++)
+			fprintf(stderr, "gc-plot: series %s: %zu points\n", j->series.v[s], q.np[s]);
+	for (size_t s = 0; s < j->series.n; s++)
+		free(q.pts[s]);
+	free(q.pts);
+	free(q.np);
+}
+
+/* The finished picture to the output. */
+static void write_picture(struct job *j)
+{
+	gc_plot_end(&j->p);
+	if (fclose(j->out) != 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	FILE *out = gc_open_text(j->cl->c.out);
+	fwrite(j->pic, 1, j->piclen, out);
+	gc_close_text(out, j->cl->c.out);
+	free(j->pic);
+}
+
+static void free_job(struct job *j)
+{
+	struct table *t = &j->t;
+	for (size_t r = 0; r < t->nrows; r++) {
+		free(t->bufs[r]);
+		free(t->rows[r]);
+	}
+	free(t->rows);
+	free(t->bufs);
+	free(t->lineno);
+	for (size_t i = 0; i < t->ncols; i++)
+		free(t->cols[i]);
+	free(t->cols);
+	free(j->keep);
+	free(j->xs.v);
+	free(j->ys.v);
+	free(j->series.v);
+}
+
 int main(int argc, char **argv)
 {
 	struct cmdline cl;
-	struct table t;
+	struct job j;
 
 	gc_prog_init("gc-plot", argc, argv);
 	parse_cmdline(argc, argv, &cl);
-	read_table(&t, cl.input);
-
-	/* Columns and the kept rows. */
-	int xc = column(&t, "--x", cl.x);
-	int yc[MAX_Y];
-	for (int i = 0; i < cl.ny; i++)
-		yc[i] = column(&t, "--y", cl.ycols[i]);
-	int bc = cl.by ? column(&t, "--by", cl.by) : -1;
-	int zc = cl.z ? column(&t, "--z", cl.z) : -1;
-	int wc[MAX_WHERE];
-	for (int i = 0; i < cl.nwhere; i++)
-		wc[i] = column(&t, "--where", cl.where_col[i]);
-	size_t *keep = gc_xrealloc(NULL, (t.nrows + 1) * sizeof *keep), nkeep = 0;
-	for (size_t r = 0; r < t.nrows; r++) {
-		int ok = 1;
-		for (int i = 0; i < cl.nwhere && ok; i++)
-			ok = strcmp(t.rows[r][wc[i]], cl.where_val[i]) == 0;
-		if (ok)
-			keep[nkeep++] = r;
-	}
-	if (!nkeep)
-		gc_die(GC_EXIT_DATA, "%s: no rows to plot%s", t.name,
-		       cl.nwhere ? " (none matches --where)" : "");
-
-	/* The x axis: numeric when every kept x is a number (lines only). */
-	int xnum = cl.kind == K_LINE;
-	for (size_t k = 0; k < nkeep && xnum; k++)
-		xnum = is_number(t.rows[keep[k]][xc]);
-	if (cl.logx && !xnum)
-		gc_usage_error("--logx: column %s holds values that are not numbers", cl.x);
-	struct cats xs = {0}, ys = {0}, series = {0};
-	for (size_t k = 0; k < nkeep; k++) {
-		if (!xnum)
-			cat_index(&xs, t.rows[keep[k]][xc], 1);
-		if (cl.kind == K_HEAT)
-			cat_index(&ys, t.rows[keep[k]][yc[0]], 1);
-		if (bc >= 0)
-			cat_index(&series, t.rows[keep[k]][bc], 1);
-	}
-	if (bc < 0 && cl.kind != K_HEAT)
-		for (int i = 0; i < cl.ny; i++)
-			cat_index(&series, cl.ycols[i], 1);
-	if (series.n > MAX_SERIES)
-		gc_die(GC_EXIT_DATA, "%s: %zu series (at most %d: narrow them with --where)", t.name,
-		       series.n, MAX_SERIES);
-
-	/* The picture is made in memory and written only when complete, so
-	 * a bad value met half-way leaves nothing on the output. */
-	char *pic = NULL;
-	size_t piclen = 0;
-	FILE *out = open_memstream(&pic, &piclen);
-	if (!out)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	gc_plot p;
-	char ylab[256];
-	if (!cl.ylabel) {
-		ylab[0] = '\0';
-		for (int i = 0; i < cl.ny; i++)
-			snprintf(ylab + strlen(ylab), sizeof ylab - strlen(ylab), "%s%s", i ? ", " : "",
-				 cl.ycols[i]);
-	}
-	const char *xl = cl.xlabel ? cl.xlabel : cl.x;
-	const char *yl = cl.ylabel ? cl.ylabel : ylab;
-	double legend = 0;
-	if (cl.kind == K_HEAT) {
-		legend = 90;
-	} else if (series.n > 1) {
-		size_t longest = 0;
-		for (size_t s = 0; s < series.n; s++)
-			if (strlen(series.v[s]) > longest)
-				longest = strlen(series.v[s]);
-		legend = 30 + 6.5 * (double)(longest > 30 ? 30 : longest);
-	}
-	gc_plot_begin(&p, out, cl.width, cl.height, cl.title, legend);
-	fputs("<style>.light { fill: white; }</style>\n", out);
-
-	if (cl.kind == K_HEAT) {
-		/* Cells: x categories x y categories, one value each. */
-		size_t nc = xs.n * ys.n;
-		double *cell = gc_xrealloc(NULL, nc * sizeof *cell);
-		for (size_t i = 0; i < nc; i++)
-			cell[i] = NAN;
-		double lo = INFINITY, hi = -INFINITY;
-		for (size_t k = 0; k < nkeep; k++) {
-			size_t r = keep[k];
-			size_t i = cat_index(&xs, t.rows[r][xc], 0) * ys.n +
-				   cat_index(&ys, t.rows[r][yc[0]], 0);
-			double v = number(&t, r, zc);
-			if (isnan(v))
-				continue;
-			if (!isnan(cell[i]))
-				gc_die(GC_EXIT_DATA, "%s:%llu: a second %s for %s=%s, %s=%s (narrow "
-				       "the rows with --where)", t.name,
-				       (unsigned long long)t.lineno[r], cl.z, cl.x, t.rows[r][xc],
-				       cl.ycols[0], t.rows[r][yc[0]]);
-			cell[i] = v;
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		}
-		gc_plot_axis_cat(&p.x, xl, xs.v, xs.n);
-		gc_plot_axis_cat(&p.y, yl, ys.v, ys.n);
-		gc_plot_frame(&p);
-		double bw = gc_plot_band(&p, 0), bh = gc_plot_band(&p, 1);
-		for (size_t xi = 0; xi < xs.n; xi++)
-			for (size_t yi = 0; yi < ys.n; yi++) {
-				double v = cell[xi * ys.n + yi];
-				double cx = gc_plot_x(&p, (double)xi), cy = gc_plot_y(&p, (double)yi);
-				char col[8], txt[64], tip[512];
-				if (isnan(v))
-					continue;
-				double u = hi > lo ? (v - lo) / (hi - lo) : 0.5;
-				gc_plot_ramp(u, col);
-				gc_plot_num(v, txt, sizeof txt);
-				snprintf(tip, sizeof tip, "%s=%s %s=%s %s=%s", cl.x, xs.v[xi], cl.ycols[0],
-					 ys.v[yi], cl.z, txt);
-				gc_svg_rect(out, cx - bw / 2, cy - bh / 2, bw, bh, col, "cell", tip);
-				if (bw > 28 && bh > 14)
-					gc_svg_text(out, cx, cy + 4, "middle", 10, 0,
-						    strcmp(gc_plot_ramp_ink(u), "white") == 0 ? "value light"
-											     : "value",
-						    txt);
-			}
-		/* The colour scale in the legend column. */
-		double sx = p.right + 24, sy = p.top, sh = p.bottom - p.top;
-		for (int i = 0; i < 32; i++) {
-			char col[8];
-			gc_plot_ramp(1 - (i + 0.5) / 32, col);
-			gc_svg_rect(out, sx, sy + sh * i / 32, 14, sh / 32 + 0.5, col, "scale", NULL);
-		}
-		char a[64], b[64];
-		gc_plot_num(hi, a, sizeof a);
-		gc_plot_num(lo, b, sizeof b);
-		gc_svg_text(out, sx + 18, sy + 10, "start", 11, 0, "scale", a);
-		gc_svg_text(out, sx + 18, sy + sh, "start", 11, 0, "scale", b);
-		gc_svg_text(out, sx, sy - 6, "start", 11, 0, "scale", cl.z);
-		if (cl.c.verbose)
-			fprintf(stderr, "gc-plot: heat-map of %zu x %zu cells, %s from %g to %g\n",
-				xs.n, ys.n, cl.z, lo, hi);
-		free(cell);
-	} else {
-		/* Points per series: (x, y), x a number or a category index. */
-		struct point **pts = gc_xrealloc(NULL, series.n * sizeof *pts);
-		size_t *np = gc_xrealloc(NULL, series.n * sizeof *np);
-		for (size_t s = 0; s < series.n; s++) {
-			pts[s] = gc_xrealloc(NULL, nkeep * sizeof **pts);
-			np[s] = 0;
-		}
-		double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-		for (size_t k = 0; k < nkeep; k++) {
-			size_t r = keep[k];
-			double x = xnum ? number(&t, r, xc)
-					: (double)cat_index(&xs, t.rows[r][xc], 0);
-			for (size_t s = 0; s < series.n; s++) {
-				int col = bc >= 0 ? yc[0] : yc[s];
-				if (bc >= 0 && strcmp(t.rows[r][bc], series.v[s]) != 0)
-					continue;
-				double y = number(&t, r, col);
-				if (isnan(y) || (cl.logy && y <= 0) || (cl.logx && x <= 0))
-					continue;
-				pts[s][np[s]++] = (struct point){x, y};
-				xlo = x < xlo ? x : xlo;
-				xhi = x > xhi ? x : xhi;
-				ylo = y < ylo ? y : ylo;
-				yhi = y > yhi ? y : yhi;
-			}
-		}
-		if (!(ylo <= yhi))
-			gc_die(GC_EXIT_DATA, "%s: no numbers to plot in %s", t.name, ylab);
-		if (xnum)
-			gc_plot_axis_num(&p.x, xl, xlo, xhi, cl.logx);
-		else
-			gc_plot_axis_cat(&p.x, xl, xs.v, xs.n);
-		if (!cl.logy && cl.kind == K_BAR && ylo > 0)
-			ylo = 0;
-		gc_plot_axis_num(&p.y, yl, ylo, yhi, cl.logy);
-		gc_plot_frame(&p);
-		double band = gc_plot_band(&p, 0);
-		for (size_t s = 0; s < series.n; s++) {
-			const char *colr = gc_plot_color(s);
-			if (cl.kind == K_BAR) {
-				double bw = band * 0.8 / (double)series.n;
-				double base = gc_plot_y(&p, cl.logy ? p.y.lo : (p.y.lo > 0 ? p.y.lo : 0));
-				for (size_t i = 0; i < np[s]; i++) {
-					double cx = gc_plot_x(&p, pts[s][i].x) - band * 0.4 + bw * (double)s;
-					double y = gc_plot_y(&p, pts[s][i].y);
-					char tip[512], v[64];
-					gc_plot_num(pts[s][i].y, v, sizeof v);
-					snprintf(tip, sizeof tip, "%s, %s: %s", series.v[s],
-						 xs.v[(size_t)pts[s][i].x], v);
-					gc_svg_rect(out, cx, y < base ? y : base, bw, fabs(base - y), colr,
-						    "bar", tip);
-				}
-				continue;
-			}
-			if (xnum)
-				qsort(pts[s], np[s], sizeof **pts, by_x);
-			double *xy = gc_xrealloc(NULL, (2 * np[s] + 2) * sizeof *xy);
-			for (size_t i = 0; i < np[s]; i++) {
-				xy[2 * i] = gc_plot_x(&p, pts[s][i].x);
-				xy[2 * i + 1] = gc_plot_y(&p, pts[s][i].y);
-			}
-			if (np[s] > 1)
-				gc_svg_polyline(out, xy, np[s], colr, 2, "series");
-			for (size_t i = 0; i < np[s]; i++)
-				gc_svg_rect(out, xy[2 * i] - 2.5, xy[2 * i + 1] - 2.5, 5, 5, colr, "point",
-					    NULL);
-			free(xy);
-		}
-		if (series.n > 1)
-			gc_plot_legend(&p, series.v, series.n);
-		if (cl.c.verbose)
-			for (size_t s = 0; s < series.n; s++)
-				fprintf(stderr, "gc-plot: series %s: %zu points\n", series.v[s], np[s]);
-		for (size_t s = 0; s < series.n; s++)
-			free(pts[s]);
-		free(pts);
-		free(np);
-	}
-	gc_plot_end(&p);
-	if (fclose(out) != 0)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	out = gc_open_text(cl.c.out);
-	fwrite(pic, 1, piclen, out);
-	gc_close_text(out, cl.c.out);
-	free(pic);
-
-	for (size_t r = 0; r < t.nrows; r++) {
-		free(t.bufs[r]);
-		free(t.rows[r]);
-	}
-	free(t.rows);
-	free(t.bufs);
-	free(t.lineno);
-	for (size_t i = 0; i < t.ncols; i++)
-		free(t.cols[i]);
-	free(t.cols);
-	free(keep);
-	free(xs.v);
-	free(ys.v);
-	free(series.v);
+	memset(&j, 0, sizeof j);
+	j.cl = &cl;
+	read_table(&j.t, cl.input);
+	pick_rows(&j);
+	categorise(&j);
+	begin_picture(&j);
+	if (cl.kind == K_HEAT)
+		draw_heat(&j);
+	else
+		draw_series(&j);
+	write_picture(&j);
+	free_job(&j);
 	return 0;
 }

@@ -15,6 +15,7 @@
  */
 #include "base/bits.h"
 #include "base/hash.h"
+#include "base/rowmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
 #include "model/rd.h"
@@ -123,11 +124,7 @@ struct rd {
 	/* histograms */
 	gc_rd_hist all;
 	uint64_t records, refs, norefs;
-	struct group *groups;
-	size_t ngroups, gcap;
-	gc_hmap gkeys;
-	uint64_t prev_gkey;
-	struct group *prev_group;
+	gc_rowmap groups;     /* --by key -> struct group */
 	uint64_t launches;
 	uint32_t kernel;
 
@@ -321,7 +318,7 @@ static void rd_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
 
 	gc_rd_hist_init(&x->all, x->sampled ? SAMPLED_BOUND : 0);
 	gc_hmap_init(&x->skeys, 0);
-	gc_hmap_init(&x->gkeys, 0);
+	gc_rowmap_init(&x->groups, sizeof(struct group), 64);
 	if (cl->by != BY_SM) {
 		x->nstacks = x->scap = cl->sets;
 		x->stacks = gc_xrealloc(NULL, x->nstacks * sizeof *x->stacks);
@@ -383,6 +380,12 @@ static void reset_stacks(struct rd *x)
 	}
 }
 
+/* Row i of --by, in order of first appearance. */
+static inline struct group *group_at(const struct rd *x, size_t i)
+{
+	return (struct group *)gc_rowmap_rows(&x->groups) + i;
+}
+
 static struct group *group_for(struct rd *x, const gc_rec *rec)
 {
 	uint64_t key;
@@ -391,35 +394,23 @@ static struct group *group_for(struct rd *x, const gc_rec *rec)
 	case BY_KERNEL: key = x->launches; break;
 	default: key = (uint64_t)rec->kernel << 32 | rec->pc; break;
 	}
-	if (x->prev_group && key == x->prev_gkey)
-		return x->prev_group;
 	int added;
-	uint64_t *v = gc_hmap_put(&x->gkeys, key, &added);
-	if (!v)
+	struct group *g = gc_rowmap_row(&x->groups, key, &added);
+	if (!g)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (added) {
-		if (x->ngroups == x->gcap) {
-			x->gcap = x->gcap ? 2 * x->gcap : 64;
-			x->groups = gc_xrealloc(x->groups, x->gcap * sizeof *x->groups);
-		}
-		struct group *g = &x->groups[x->ngroups];
-		memset(g, 0, sizeof *g);
 		g->key = key;
 		g->kernel = rec->kernel;
 		g->launch = x->launches;
 		gc_rd_hist_init(&g->h, GROUP_BOUND);
-		*v = x->ngroups++;
 	}
-	x->prev_gkey = key;
-	x->prev_group = &x->groups[*v];
-	return x->prev_group;
+	return g;
 }
 
 static void kernel_begin(struct rd *x, const gc_kernel *k)
 {
 	x->launches++;
 	x->kernel = k->id;
-	x->prev_group = NULL;
 	if (x->cl->by == BY_KERNEL && x->records)
 		reset_stacks(x);
 }
@@ -537,16 +528,18 @@ static void finish(struct rd *x)
 {
 	if (gc_rd_hist_flush(&x->all) < 0)
 		oom();
-	for (size_t i = 0; i < x->ngroups; i++)
-		if (gc_rd_hist_flush(&x->groups[i].h) < 0)
+	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++)
+		if (gc_rd_hist_flush(&group_at(x, i)->h) < 0)
 			oom();
 	if (!x->sampled)
 		return;
 	if (x->refs)
 		adjust(&x->all, x->refs);
-	for (size_t i = 0; i < x->ngroups; i++)
-		if (x->groups[i].refs)
-			adjust(&x->groups[i].h, x->groups[i].refs);
+	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
+		struct group *g = group_at(x, i);
+		if (g->refs)
+			adjust(&g->h, g->refs);
+	}
 }
 
 /* ---- figures ---------------------------------------------------------------------- */
@@ -675,8 +668,8 @@ static void report_groups(FILE *f, const struct rd *x)
 	if (x->clines)
 		fprintf(f, "  %8s  %8s", "lru-hit", "sdcm-hit");
 	fputc('\n', f);
-	for (size_t i = 0; i < x->ngroups; i++) {
-		const struct group *g = &x->groups[i];
+	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
+		const struct group *g = group_at(x, i);
 		char med[24], p90[24], pc[24];
 		if (x->cl->by == BY_SM) {
 			fprintf(f, "  %6llu", (unsigned long long)g->key);
@@ -790,8 +783,8 @@ static void csv_groups(FILE *f, const struct rd *x)
 		fprintf(f, "kernel,pc");
 	fprintf(f, ",references,compulsory,median,p90%s\n",
 		x->clines ? ",lru_hit_rate,sdcm_hit_rate" : "");
-	for (size_t i = 0; i < x->ngroups; i++) {
-		const struct group *g = &x->groups[i];
+	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
+		const struct group *g = group_at(x, i);
 		char med[24], p90[24];
 		if (x->cl->by == BY_SM)
 			fprintf(f, "%llu", (unsigned long long)g->key);
@@ -927,8 +920,8 @@ static void json(FILE *f, const struct rd *x, const char *input)
 	if (x->cl->by) {
 		gc_json_str(&j, "by", by_names[x->cl->by]);
 		gc_json_arr(&j, "breakdown");
-		for (size_t i = 0; i < x->ngroups; i++) {
-			const struct group *g = &x->groups[i];
+		for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
+			const struct group *g = group_at(x, i);
 			gc_json_obj(&j, NULL);
 			if (x->cl->by == BY_SM) {
 				gc_json_u64(&j, "sm", g->key);
@@ -1137,12 +1130,11 @@ static void rd_free(struct rd *x)
 			gc_rd_free(&x->stacks[i].s.st);
 	}
 	free(x->stacks);
-	for (size_t i = 0; i < x->ngroups; i++)
-		gc_rd_hist_free(&x->groups[i].h);
-	free(x->groups);
+	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++)
+		gc_rd_hist_free(&group_at(x, i)->h);
+	gc_rowmap_free(&x->groups);
 	gc_rd_hist_free(&x->all);
 	gc_hmap_free(&x->skeys);
-	gc_hmap_free(&x->gkeys);
 }
 
 int main(int argc, char **argv)

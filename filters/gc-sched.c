@@ -25,6 +25,7 @@
  * buffered whole; --whole-kernels asks for that from the start.
  */
 #include "base/hash.h"
+#include "base/rng.h"
 #include "config/gpu.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
@@ -463,14 +464,6 @@ static struct block *next_block(struct sched *s)
 
 /* ---- issuing ----------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *z)
-{
-	uint64_t x = (*z += UINT64_C(0x9E3779B97F4A7C15));
-	x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return x ^ (x >> 31);
-}
-
 /* Loose round robin: the first live warp from (cs, cp) on, slot by slot. */
 static int pick_lrr(struct sched *s, struct sm *m, uint32_t *slot, uint32_t *pos)
 {
@@ -573,7 +566,7 @@ static void issue(struct sched *s, unsigned smi, uint64_t t)
 	if (alive && s->cl->policy == POL_GTO) {
 		m->again = 1;
 	} else if (alive && s->cl->policy == POL_PSELF) {
-		double u = (double)(splitmix64(&m->rng) >> 11) * 0x1.0p-53;
+		double u = gc_splitmix64_unit(&m->rng);
 		m->again = u < s->cl->pself;
 	}
 	m->cs = sl;

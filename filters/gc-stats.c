@@ -13,6 +13,7 @@
  */
 #include "base/bits.h"
 #include "base/hash.h"
+#include "base/rowmap.h"
 #include "prog/prog.h"
 #include "report/json.h"
 #include "report/jsonflat.h"
@@ -111,11 +112,9 @@ struct stats {
 	struct kern *cur;
 
 	enum by by;
-	gc_hmap keys;         /* breakdown key -> index into rows */
-	struct row *rows;
-	size_t nrows, rcap, kfirst; /* rows of the current kernel from kfirst */
-	uint64_t prev_key;
-	struct row *prev_row;
+	gc_rowmap byrows;     /* breakdown key -> struct row, while reading */
+	struct row *rows;     /* the rows once read (finish_rows) */
+	size_t nrows;
 };
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -224,7 +223,7 @@ static void stats_init(struct stats *s, const struct cmdline *cl, const gc_reade
 	gc_hset_init(&s->bare, 0);
 	gc_hset_init(&s->wide_lines, 0);
 	s->prev_wide_line = UINT64_MAX; /* not a line number: lines are long here */
-	gc_hmap_init(&s->keys, 0);
+	gc_rowmap_init(&s->byrows, sizeof(struct row), 64);
 }
 
 /* ---- counting ----------------------------------------------------------- */
@@ -365,26 +364,13 @@ static uint64_t by_key(const struct stats *s, const gc_rec *r)
 static void count_by(struct stats *s, const gc_rec *r, int hit, int miss)
 {
 	uint64_t key = by_key(s, r);
-	struct row *w = s->prev_row;
-	if (!w || key != s->prev_key) {
-		int added;
-		uint64_t *v = gc_hmap_put(&s->keys, key, &added);
-		if (!v)
-			gc_die(GC_EXIT_DATA, "out of memory");
-		if (added) {
-			if (s->nrows == s->rcap) {
-				s->rcap = s->rcap ? 2 * s->rcap : 64;
-				s->rows = gc_xrealloc(s->rows, s->rcap * sizeof *s->rows);
-			}
-			w = &s->rows[s->nrows];
-			memset(w, 0, sizeof *w);
-			w->kernel = s->by == BY_SM ? 0 : r->kernel;
-			w->key = s->by == BY_KERNEL ? r->kernel : key;
-			*v = s->nrows++;
-		}
-		w = &s->rows[*v];
-		s->prev_key = key;
-		s->prev_row = w;
+	int added;
+	struct row *w = gc_rowmap_row(&s->byrows, key, &added);
+	if (!w)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (added) {
+		w->kernel = s->by == BY_SM ? 0 : r->kernel;
+		w->key = s->by == BY_KERNEL ? r->kernel : key;
 	}
 	w->records++;
 	w->ops[r->op]++;
@@ -442,10 +428,7 @@ static void kernel_begin(struct stats *s, const gc_kernel *k)
 	s->cur = e;
 	if (s->by != BY_NONE && s->by != BY_SM) {
 		/* Keys are per kernel launch: forget the last launch's. */
-		for (size_t i = s->kfirst; i < s->nrows; i++)
-			gc_hmap_del(&s->keys, s->by == BY_KERNEL ? 0 : s->rows[i].key);
-		s->kfirst = s->nrows;
-		s->prev_row = NULL;
+		gc_rowmap_forget(&s->byrows);
 	}
 }
 
@@ -473,6 +456,7 @@ static int row_cmp(const void *a, const void *b)
  * twice). */
 static void finish_rows(struct stats *s)
 {
+	s->rows = gc_rowmap_take(&s->byrows, &s->nrows);
 	if (!s->nrows)
 		return;
 	qsort(s->rows, s->nrows, sizeof *s->rows, row_cmp);
@@ -1118,7 +1102,7 @@ int main(int argc, char **argv)
 	gc_hmap_free(&s.groups);
 	gc_hset_free(&s.wide_lines);
 	gc_hset_free(&s.bare);
-	gc_hmap_free(&s.keys);
+	gc_rowmap_free(&s.byrows);
 	gc_reader_close(r);
 	return 0;
 }

@@ -26,9 +26,7 @@ kdump() {
 	records "$1" | grep -E '^ *(12[89]|13[01]|143) ' | decode
 }
 records() {
-	local hs
-	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
-	od -An -v -tu1 -w32 -j"$hs" "$1"
+	od -An -v -tu1 -w32 -j"$(stream_hsize "$1")" "$1"
 }
 decode() {
 	awk '
@@ -75,16 +73,7 @@ data() {
 # body FILE: the records as bytes (the header, which names the input in
 # its provenance, left out), for comparing streams.
 body() {
-	local hs
-	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
-	tail -c +"$((hs + 1))" "$1" | md5sum
-}
-
-# htext FILE: the header's key=value lines.
-htext() {
-	local hs
-	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
-	head -c "$hs" "$1" | tail -c +65 | tr -d '\000'
+	tail -c +"$(($(stream_hsize "$1") + 1))" "$1" | md5sum
 }
 
 # attrsum FILE KEY: the sum of one kernel attribute over all kernels.
@@ -96,13 +85,10 @@ attrsum() {
 	} END { print s + 0 }'
 }
 
-# jnum JSON KEY: a top-level number from gc-stats --json; jspace JSON
-# SPACE: one entry of its by_space breakdown.
-jnum() {
-	printf '%s\n' "$1" | tr -d ' ' | grep -m1 "^\"$2\":" | sed 's/.*://; s/,$//'
-}
+# jspace SPACE: one entry of the by_space breakdown of gc-stats --json in
+# $T/j (jnum, in helpers.bash, reads its numbers).
 jspace() {
-	printf '%s\n' "$1" | tr -d ' ' | sed -n '/^"by_space":/,/^}/p' | grep -m1 "^\"$2\":" |
+	tr -d ' ' <"$T/j" | sed -n '/^"by_space":/,/^}/p' | grep -m1 "^\"$1\":" |
 		sed 's/.*://; s/,$//'
 }
 
@@ -152,20 +138,20 @@ oracle() {
 @test "accelsim: .traceg, raw .trace and kernelslist are detected from content" {
 	cp "$A/version-4.traceg" "$T/noname"
 	sh_status 0 "gc-import '$T/noname' > '$T/a.gcs'"
-	expect_match "$(htext "$T/a.gcs")" "source_format=accelsim"
-	expect_match "$(htext "$T/a.gcs")" "accelsim_input=traceg"
-	expect_match "$(htext "$T/a.gcs")" "accelsim_tracer_version=4"
-	expect_match "$(htext "$T/a.gcs")" "accelsim_nvbit_version=1.5.5"
+	expect_match "$(stream_htext "$T/a.gcs")" "source_format=accelsim"
+	expect_match "$(stream_htext "$T/a.gcs")" "accelsim_input=traceg"
+	expect_match "$(stream_htext "$T/a.gcs")" "accelsim_tracer_version=4"
+	expect_match "$(stream_htext "$T/a.gcs")" "accelsim_nvbit_version=1.5.5"
 	cp "$A/raw.trace" "$T/noname2"
 	sh_status 0 "gc-import '$T/noname2' > '$T/b.gcs'"
-	expect_match "$(htext "$T/b.gcs")" "accelsim_input=trace"
+	expect_match "$(stream_htext "$T/b.gcs")" "accelsim_input=trace"
 	sh_status 0 "gc-import '$VA/kernelslist.g' > '$T/c.gcs'"
-	expect_match "$(htext "$T/c.gcs")" "accelsim_input=kernelslist"
-	expect_match "$(htext "$T/c.gcs")" "accelsim_memcpy_htod=3"
-	expect_match "$(htext "$T/c.gcs")" "accelsim_memcpy_htod_bytes=1200"
-	expect_match "$(htext "$T/c.gcs")" "accelsim_list_ignored=0"
+	expect_match "$(stream_htext "$T/c.gcs")" "accelsim_input=kernelslist"
+	expect_match "$(stream_htext "$T/c.gcs")" "accelsim_memcpy_htod=3"
+	expect_match "$(stream_htext "$T/c.gcs")" "accelsim_memcpy_htod_bytes=1200"
+	expect_match "$(stream_htext "$T/c.gcs")" "accelsim_list_ignored=0"
 	sh_status 0 "gc-import --format accelsim '$A/version-none.traceg' > '$T/d.gcs'"
-	expect_match "$(htext "$T/d.gcs")" "accelsim_tracer_version=none"
+	expect_match "$(stream_htext "$T/d.gcs")" "accelsim_tracer_version=none"
 }
 
 # ---- the real traces ---------------------------------------------------
@@ -173,14 +159,14 @@ oracle() {
 @test "accelsim: vectoradd (v4): 200 global loads, 100 global stores, 1,200 bytes" {
 	sh_status 0 "gc-import '$VA/kernel-1.traceg' > '$T/va.gcs'"
 	run_status 0 gc-stats --json "$T/va.gcs"
-	local j=$output
-	expect_eq "$(jnum "$j" kernels)" 1 kernels
-	expect_eq "$(jnum "$j" records)" 300 records
-	expect_eq "$(jnum "$j" loads)" 200 loads
-	expect_eq "$(jnum "$j" stores)" 100 stores
-	expect_eq "$(jnum "$j" atomics)" 0 atomics
-	expect_eq "$(jnum "$j" bytes)" 1200 bytes
-	expect_eq "$(jspace "$j" global)" 300 global
+	printf '%s\n' "$output" >"$T/j"
+	expect_eq "$(jnum kernels)" 1 kernels
+	expect_eq "$(jnum records)" 300 records
+	expect_eq "$(jnum loads)" 200 loads
+	expect_eq "$(jnum stores)" 100 stores
+	expect_eq "$(jnum atomics)" 0 atomics
+	expect_eq "$(jnum bytes)" 1200 bytes
+	expect_eq "$(jspace global)" 300 global
 	# The same from the text: 12 memory instructions, 332 others.
 	expect_eq "$(grep -v '^-' "$VA/kernel-1.traceg" | oracle | tr '\n' ' ')" \
 		"LDG 200 800 STG 100 400 insts 12 332 " oracle
@@ -200,10 +186,10 @@ oracle() {
 @test "accelsim: matrixmul (v4): 2,048 global loads, 1,024 global stores, 43,008 shared" {
 	sh_status 0 "gc-import '$MM/kernelslist.g' > '$T/mm.gcs'"
 	run_status 0 gc-stats --json "$T/mm.gcs"
-	local j=$output
-	expect_eq "$(jnum "$j" kernels)" 1 kernels
-	expect_eq "$(jspace "$j" global)" 3072 global
-	expect_eq "$(jspace "$j" shared)" 43008 shared
+	printf '%s\n' "$output" >"$T/j"
+	expect_eq "$(jnum kernels)" 1 kernels
+	expect_eq "$(jspace global)" 3072 global
+	expect_eq "$(jspace shared)" 43008 shared
 	expect_eq "$(data "$T/mm.gcs" | grep -c '^load global')" 2048 "global loads"
 	expect_eq "$(data "$T/mm.gcs" | grep -c '^store global')" 1024 "global stores"
 	expect_eq "$(grep -v '^-' "$MM/kernel-1.traceg" | oracle | tr '\n' ' ')" \
@@ -220,17 +206,17 @@ oracle() {
 @test "accelsim: raw Turing trace (v5, lineinfo): 300,000 lanes in arrival order" {
 	sh_status 0 "gc-import '$TU/kernel-1-ctx_0x1868c30.trace' > '$T/tu.gcs'"
 	run_status 0 gc-stats --json "$T/tu.gcs"
-	local j=$output
-	expect_eq "$(jnum "$j" records)" 300000 records
-	expect_eq "$(jnum "$j" loads)" 200000 loads
-	expect_eq "$(jnum "$j" stores)" 100000 stores
-	expect_eq "$(jnum "$j" bytes)" 2400000 bytes
+	printf '%s\n' "$output" >"$T/j"
+	expect_eq "$(jnum records)" 300000 records
+	expect_eq "$(jnum loads)" 200000 loads
+	expect_eq "$(jnum stores)" 100000 stores
+	expect_eq "$(jnum bytes)" 2400000 bytes
 	expect_eq "$(grep -v '^-' "$TU/kernel-1-ctx_0x1868c30.trace" | oracle 5 | tr '\n' ' ')" \
 		"LDG 200000 1600000 STG 100000 800000 insts 9375 37566 " oracle
 	expect_eq "$(attrsum "$T/tu.gcs" 1)" 37566 insts
 	expect_eq "$(attrsum "$T/tu.gcs" 2)" 9375 mem_insts
-	expect_match "$(htext "$T/tu.gcs")" "accelsim_input=trace"
-	expect_match "$(htext "$T/tu.gcs")" "accelsim_tracer_version=5"
+	expect_match "$(stream_htext "$T/tu.gcs")" "accelsim_input=trace"
+	expect_match "$(stream_htext "$T/tu.gcs")" "accelsim_tracer_version=5"
 	data "$T/tu.gcs" > "$T/tu.txt"
 	# Arrival order: the first memory line of the file comes first.
 	local first
@@ -244,7 +230,7 @@ oracle() {
 	# Its kernelslist names a .trace.xz that is not there: the .trace is used.
 	sh_status 0 "gc-import '$TU/kernelslist_ctx_0x1868c30' > '$T/tul.gcs'"
 	expect_eq "$(body "$T/tul.gcs")" "$(body "$T/tu.gcs")"
-	expect_match "$(htext "$T/tul.gcs")" "accelsim_memcpy_htod=3"
+	expect_match "$(stream_htext "$T/tul.gcs")" "accelsim_memcpy_htod=3"
 }
 
 @test "accelsim: BFS kernelslist.g (v3, xz): 16 kernels, 38,584 memory warp instructions" {
@@ -261,11 +247,12 @@ oracle() {
 		grep -v '^-' | oracle | tr '\n' ' ')
 	expect_eq "$o" "LDG 145956 313488 STG 35860 58936 insts 38584 116255 " oracle
 	run_status 0 gc-stats --json "$T/bfs.gcs"
-	expect_eq "$(jnum "$output" kernels)" 16 kernels
-	expect_eq "$(jnum "$output" records)" 181816 records
-	expect_eq "$(jnum "$output" bytes)" 372424 bytes
-	expect_match "$(htext "$T/bfs.gcs")" "accelsim_memcpy_htod=14"
-	expect_match "$(htext "$T/bfs.gcs")" "accelsim_tracer_version=3"
+	printf '%s\n' "$output" >"$T/j"
+	expect_eq "$(jnum kernels)" 16 kernels
+	expect_eq "$(jnum records)" 181816 records
+	expect_eq "$(jnum bytes)" 372424 bytes
+	expect_match "$(stream_htext "$T/bfs.gcs")" "accelsim_memcpy_htod=14"
+	expect_match "$(stream_htext "$T/bfs.gcs")" "accelsim_tracer_version=3"
 	# Kernel ids and names from the headers; odd ids are Kernel, even Kernel2.
 	expect_eq "$(grep -A7 '^kbegin k2 ' "$T/k.txt" | tail -1)" "name _Z7Kernel2PbS_S_S_i"
 	expect_eq "$(grep -A7 '^kbegin k15 ' "$T/k.txt" | tail -1)" "name _Z6KernelP4NodePiPbS2_S2_S1_i"
@@ -286,8 +273,8 @@ oracle() {
 	# Without base addresses (version none) only four attributes.
 	expect_eq "$(dump "$T/version-none.gcs" | head -1)" \
 		"kbegin k1 grid=1,1,1 block=32,1,1 regs=8 shmem=0 attrs=4"
-	expect_match "$(htext "$T/version-1.2.gcs")" "accelsim_tracer_version=1.2"
-	expect_match "$(htext "$T/version-5.gcs")" "accelsim_tracer_version=5"
+	expect_match "$(stream_htext "$T/version-1.2.gcs")" "accelsim_tracer_version=1.2"
+	expect_match "$(stream_htext "$T/version-5.gcs")" "accelsim_tracer_version=5"
 }
 
 @test "accelsim: the size comes from the opcode, whatever mem_width says" {
@@ -339,7 +326,7 @@ oracle() {
 	dump "$T/k.gcs" > "$T/k.txt"
 	diff -u "$A/list.expect" "$T/k.txt" >&2
 	local h
-	h=$(htext "$T/k.gcs")
+	h=$(stream_htext "$T/k.gcs")
 	expect_match "$h" "accelsim_memcpy_htod=2"
 	expect_match "$h" "accelsim_memcpy_htod_bytes=33768"
 	expect_match "$h" "accelsim_list_ignored=3"

@@ -5,14 +5,9 @@
 
 load helpers
 
-# hsize FILE: the stream's header size (bytes 12-15).
-hsize() {
-	od -An -tu4 -j12 -N4 "$1" | tr -d ' '
-}
-
 # types FILE: the type byte of every record, one a line.
 types() {
-	od -An -tx1 -v -w32 -j "$(hsize "$1")" "$1" | awk '{ print $1 }'
+	od -An -tx1 -v -w32 -j "$(stream_hsize "$1")" "$1" | awk '{ print $1 }'
 }
 
 # bad_line SED MESSAGE [LINE]: the access fixture edited by SED is refused

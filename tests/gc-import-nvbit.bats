@@ -8,18 +8,6 @@ load helpers
 
 NV="$FIX/nvbit"
 
-
-# imp [OPTIONS] FILE: import into $T/s and decode into $T/d.
-imp() {
-	gc-import "$@" >"$T/s" || return 1
-	decode_stream "$T/s" >"$T/d"
-}
-
-# ndata [ERE]: data lines of $T/d (matching ERE).
-ndata() {
-	grep -E '^[0-9]' "$T/d" | grep -cE "${1:-.}" || [ $? -eq 1 ]
-}
-
 # lanes N: the 32 lane slots of an access line, lanes 0..N-1 active.
 lanes() {
 	local i
@@ -40,20 +28,11 @@ launch() {
 		"$1" "$2" "$3"
 }
 
-# bad FILE MESSAGE [OPTIONS]: gc-import fails with exactly
-# "gc-import: MESSAGE" on stderr and exit status 1.
-bad() {
-	local f=$1 msg=$2
-	shift 2
-	sh_status 1 "gc-import $* '$f' >'$T/o'"
-	expect_eq "$(cat "$T/err")" "gc-import: $msg"
-}
-
 @test "nvbit: detected from content, source_format and warp_size in the header" {
 	for f in v155 v17 old nolaunch; do
 		gc-import "$NV/$f.txt" >"$T/s"
-		head -c 400 "$T/s" | tr -d '\000' | grep -aq '^source_format=nvbit$'
-		head -c 400 "$T/s" | tr -d '\000' | grep -aq '^warp_size=32$'
+		stream_htext "$T/s" | grep -q '^source_format=nvbit$'
+		stream_htext "$T/s" | grep -q '^warp_size=32$'
 	done
 	gc-import --list-formats | grep -q '^nvbit '
 }
@@ -192,48 +171,48 @@ bad() {
 @test "nvbit: every malformed line has its message" {
 	local f=$T/bad.txt
 	{ launch k 0 2,1,1; acc 0 0,0,0 1 LDG.E 4 | sed 's/ 0x0000000000000000 $//'; } >"$f"
-	bad "$f" "$f:2: expected 32 lane addresses, found 31"
+	import_bad "$f" "$f:2: expected 32 lane addresses, found 31"
 	{ launch k 0 2,1,1; acc 0 0,0,0 1 LDG.E 4 | sed 's/ 0x0000000000000000 $/ 0x0 0x0/'; } >"$f"
-	bad "$f" "$f:2: more than 32 lane addresses"
+	import_bad "$f" "$f:2: more than 32 lane addresses"
 	{ launch k 0 2,1,1; acc 0 0,0,0 1 LDG.E 4 | sed 's/0x00007f0000000004/0x00007f00zz000004/'; } >"$f"
-	bad "$f" "$f:2: bad lane address '0x00007f00zz000004'"
+	import_bad "$f" "$f:2: bad lane address '0x00007f00zz000004'"
 	{ launch k 0 2,1,1; acc 0 0,0,0 1 IMAD.MOV.U32 4; } >"$f"
-	bad "$f" "$f:2: 'IMAD.MOV.U32' is not a memory instruction"
+	import_bad "$f" "$f:2: 'IMAD.MOV.U32' is not a memory instruction"
 	{ launch k 0 2,1,1; acc 0 0,0,0 1 LDG.E.2048 4; } >"$f"
-	bad "$f" "$f:2: access width 256 from 'LDG.E.2048' is out of range"
+	import_bad "$f" "$f:2: access width 256 from 'LDG.E.2048' is out of range"
 	{ launch k 0 2,1,1; acc 0 2,0,0 1 LDG.E 4; } >"$f"
-	bad "$f" "$f:2: CTA 2,0,0 is outside the grid 2,1,1 of its LAUNCH line"
+	import_bad "$f" "$f:2: CTA 2,0,0 is outside the grid 2,1,1 of its LAUNCH line"
 	{ launch k 0 2,1,1; acc 0 0,0 1 LDG.E 4; } >"$f"
-	bad "$f" "$f:2: malformed access line: bad CTA coordinates"
+	import_bad "$f" "$f:2: malformed access line: bad CTA coordinates"
 	{ launch k 0 2,1,1; acc 0 0,0,0 w1 LDG.E 4; } >"$f"
-	bad "$f" "$f:2: malformed access line: bad warp slot"
+	import_bad "$f" "$f:2: malformed access line: bad warp slot"
 	{ launch k 0 2,1,1; acc 0 0,0,0 1 LDG.E 4 | sed 's/ - warp / - wrp /'; } >"$f"
-	bad "$f" "$f:2: malformed access line: expected ' - warp '"
+	import_bad "$f" "$f:2: malformed access line: expected ' - warp '"
 	{ launch k 0 2,1,1; acc x 0,0,0 1 LDG.E 4; } >"$f"
-	bad "$f" "$f:2: malformed access line: bad grid_launch_id"
+	import_bad "$f" "$f:2: malformed access line: bad grid_launch_id"
 	{ launch k 0 2,1,1; acc 0 0,0,0 1 LDG.E 4 | sed 's/ - LDG.E - / - LDG.E /'; } >"$f"
-	bad "$f" "$f:2: malformed access line: expected ' - ' after the opcode"
+	import_bad "$f" "$f:2: malformed access line: expected ' - ' after the opcode"
 	{ launch k 0 2,1,1; acc 0 0,0,0 1 LDG.E 4 | sed 's/CTX 0x00005581f3a2c0b0/CTX 0xzz/'; } >"$f"
-	bad "$f" "$f:2: malformed MEMTRACE line: bad CTX field"
+	import_bad "$f" "$f:2: malformed MEMTRACE line: bad CTX field"
 	{ launch k 0 2,x,1; } >"$f"
-	bad "$f" "$f:1: malformed LAUNCH line: bad grid size '2,x,1'"
+	import_bad "$f" "$f:1: malformed LAUNCH line: bad grid size '2,x,1'"
 	{ launch k 0 2,1,1 | sed 's/ - nregs 8/ - nregs 99999/'; } >"$f"
-	bad "$f" "$f:1: malformed LAUNCH line: bad nregs '99999'"
+	import_bad "$f" "$f:1: malformed LAUNCH line: bad nregs '99999'"
 	{ launch k 0 2,1,1 | sed 's/ - Kernel name k//'; } >"$f"
-	bad "$f" "$f:1: malformed LAUNCH line: no 'Kernel name' field"
+	import_bad "$f" "$f:1: malformed LAUNCH line: no 'Kernel name' field"
 	{ launch k 0 2,1,1 | sed 's/ - LAUNCH - / - LAUNCH - Knl /'; } >"$f"
-	bad "$f" "$f:1: malformed LAUNCH line: unknown field 'Knl Kernel pc 0x00007f2a1c000100'"
+	import_bad "$f" "$f:1: malformed LAUNCH line: unknown field 'Knl Kernel pc 0x00007f2a1c000100'"
 	# 1.7 prints the launch's own id, 1.5.x the next one; nothing else.
 	{ launch k 7 2,1,1; acc 3 0,0,0 1 LDG.E 4; } >"$f"
-	bad "$f" "$f:2: access lines of grid launch 3 follow the LAUNCH line of grid launch 7"
+	import_bad "$f" "$f:2: access lines of grid launch 3 follow the LAUNCH line of grid launch 7"
 	{ acc 0 0,0,0 1 LDG.E 4; acc 1 0,0,0 1 LDG.E 4; acc 0 0,0,0 1 LDG.E 4; } >"$f"
-	bad "$f" "$f:3: grid launch 0 resumes after another launch's lines (interleaved launches are not supported)"
+	import_bad "$f" "$f:3: grid launch 0 resumes after another launch's lines (interleaved launches are not supported)"
 	# A CTA whose linear block id needs more than 32 bits stops the import.
 	{ launch k 0 2147483647,65535,1; acc 0 5,0,0 1 LDG.E 2; acc 0 0,3,0 1 LDG.E 2; } >"$f"
-	bad "$f" "$f: CTA 0,3,0 of kernel 1: its linear block id 6442450941 does not fit 32 bits"
+	import_bad "$f" "$f: CTA 0,3,0 of kernel 1: its linear block id 6442450941 does not fit 32 bits"
 	# The older layout: the same parser behind "CTA ".
 	printf 'CTA 0,0,0 - warp 1 - LDG.E - 0x1\n' >"$f"
-	bad "$f" "$f:1: expected 32 lane addresses, found 1"
+	import_bad "$f" "$f:1: expected 32 lane addresses, found 1"
 }
 
 @test "nvbit: --lenient skips malformed lines, counts them, keeps the rest" {
@@ -264,11 +243,6 @@ bad() {
 	expect_match "$(cat "$T/err")" "unknown trace format"
 	imp --format nvbit "$T/late.txt"
 	expect_eq "$(grep '^Z' "$T/d")" 'Z 8 3'
-}
-
-# jnum KEY: the first "KEY": N of gc-stats --json in $T/j.
-jnum() {
-	grep -m1 "\"$1\":" "$T/j" | sed 's/.*: *//; s/,$//'
 }
 
 @test "nvbit: gc-stats agrees; the dump restores the stream exactly" {

@@ -18,34 +18,13 @@ load helpers
 
 OC="$FIX/ocelot"
 
-
-# imp [OPTIONS] FILE: import into $T/s and decode into $T/d.
-imp() {
-	gc-import "$@" >"$T/s" || return 1
-	decode_stream "$T/s" >"$T/d"
-}
-
-# ndata [ERE]: data lines of $T/d (matching ERE).
-ndata() {
-	grep -E '^[0-9]' "$T/d" | grep -cE "${1:-.}" || [ $? -eq 1 ]
-}
-
-# bad FILE MESSAGE [OPTIONS]: gc-import fails with exactly
-# "gc-import: MESSAGE" on stderr and exit status 1.
-bad() {
-	local f=$1 msg=$2
-	shift 2
-	sh_status 1 "gc-import $* '$f' >'$T/o'"
-	expect_eq "$(cat "$T/err")" "gc-import: $msg"
-}
-
 @test "ocelot: detected from the blocksize line; name from the file" {
 	gc-import "$OC/matmul_00.trc" >"$T/s"
-	head -c 400 "$T/s" | tr -d '\000' | grep -aq '^source_format=ocelot$'
-	head -c 400 "$T/s" | tr -d '\000' | grep -aq '^warp_size=32$'
+	stream_htext "$T/s" | grep -q '^source_format=ocelot$'
+	stream_htext "$T/s" | grep -q '^warp_size=32$'
 	gc-import --warp-size 4 <"$OC/matmul_00.trc" >"$T/s"
-	head -c 400 "$T/s" | tr -d '\000' | grep -aq '^source_format=ocelot$'
-	head -c 400 "$T/s" | tr -d '\000' | grep -aq '^warp_size=4$'
+	stream_htext "$T/s" | grep -q '^source_format=ocelot$'
+	stream_htext "$T/s" | grep -q '^warp_size=4$'
 	gc-import --list-formats | grep -q '^ocelot '
 }
 
@@ -103,23 +82,23 @@ bad() {
 @test "ocelot: every malformed line has its message" {
 	local f=$T/bad_00.trc
 	printf 'blocksize: 4 0 1\n0 0 1000 4\n' >"$f"
-	bad "$f" "$f:1: expected 'blocksize: X Y Z' with positive sizes"
+	import_bad "$f" "$f:1: expected 'blocksize: X Y Z' with positive sizes"
 	printf '0 0 1000 4\n' >"$f"
-	bad "$f" "$f:1: expected 'blocksize: X Y Z' with positive sizes" --format ocelot
+	import_bad "$f" "$f:1: expected 'blocksize: X Y Z' with positive sizes" --format ocelot
 	printf '\n\n' >"$f"
-	bad "$f" "$f:2: no 'blocksize:' line" --format ocelot
+	import_bad "$f" "$f:2: no 'blocksize:' line" --format ocelot
 	printf 'blocksize: 4 1 1\n0 0 0x1000 4\n' >"$f"
-	bad "$f" "$f:2: expected 'THREAD DIRECTION ADDRESS BYTES' in decimal"
+	import_bad "$f" "$f:2: expected 'THREAD DIRECTION ADDRESS BYTES' in decimal"
 	printf 'blocksize: 4 1 1\n0 0 1000\n' >"$f"
-	bad "$f" "$f:2: expected 'THREAD DIRECTION ADDRESS BYTES' in decimal"
+	import_bad "$f" "$f:2: expected 'THREAD DIRECTION ADDRESS BYTES' in decimal"
 	printf 'blocksize: 4 1 1\n0 2 1000 4\n' >"$f"
-	bad "$f" "$f:2: direction 2 is neither 0 (load) nor 1 (store)"
+	import_bad "$f" "$f:2: direction 2 is neither 0 (load) nor 1 (store)"
 	printf 'blocksize: 4 1 1\n0 0 1000 0\n' >"$f"
-	bad "$f" "$f:2: access size 0 is out of range (1-255)"
+	import_bad "$f" "$f:2: access size 0 is out of range (1-255)"
 	printf 'blocksize: 4 2 1\n0 0 1000 4\n48 0 1000 4\n' >"$f"
-	bad "$f" "$f:3: thread 48 is in block 6, outside --grid 2,3,1" --grid 2,3,1
+	import_bad "$f" "$f:3: thread 48 is in block 6, outside --grid 2,3,1" --grid 2,3,1
 	printf 'blocksize: 1 1 1\n4294967296 0 1000 4\n' >"$f"
-	bad "$f" "$f:2: thread 4294967296 is in block 4294967296, beyond 32-bit block ids"
+	import_bad "$f" "$f:2: thread 4294967296 is in block 4294967296, beyond 32-bit block ids"
 }
 
 @test "ocelot: --lenient skips malformed lines, counts them, keeps the rest" {
@@ -145,11 +124,6 @@ bad() {
 	cmp "$T/a" "$T/b"
 	gc-import <"$OC/matmul_00.trc" >"$T/c"
 	cmp "$T/a" "$T/c"
-}
-
-# jnum KEY: the first "KEY": N of gc-stats --json in $T/j.
-jnum() {
-	grep -m1 "\"$1\":" "$T/j" | sed 's/.*: *//; s/,$//'
 }
 
 @test "ocelot: gc-stats agrees; the dump restores the stream exactly" {

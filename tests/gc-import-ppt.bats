@@ -8,44 +8,18 @@ load helpers
 
 PPT="$FIX/ppt"
 
-
-# imp [OPTIONS] FILE: import into $T/s and decode into $T/d.
-imp() {
-	gc-import "$@" >"$T/s" || return 1
-	decode_stream "$T/s" >"$T/d"
-}
-
-# ndata [ERE]: data lines of $T/d (matching ERE).
-ndata() {
-	grep -E '^[0-9]' "$T/d" | grep -cE "${1:-.}" || [ $? -eq 1 ]
-}
-
-# bad FILE MESSAGE [OPTIONS]: gc-import fails with exactly
-# "gc-import: MESSAGE" on stderr and exit status 1.
-bad() {
-	local f=$1 msg=$2
-	shift 2
-	sh_status 1 "gc-import $* '$f' >'$T/o'"
-	expect_eq "$(cat "$T/err")" "gc-import: $msg"
-}
-
-# header FILE: the header text of a stream.
-header() {
-	head -c 400 "$1" | tr -d '\000'
-}
-
 @test "ppt-gpu: detected from app_config names, ===== records, .mem names and record lines" {
 	local m=$PPT/run-classic/memory_traces
 	for f in run-classic/app_config run-subcore/app_config.py run-classic/memory_traces/kernel_1_block_0.mem; do
 		gc-import "$PPT/$f" >"$T/s"
-		header "$T/s" | grep -aq '^source_format=ppt-gpu$'
+		stream_htext "$T/s" | grep -q '^source_format=ppt-gpu$'
 	done
 	# From content alone (standard input has no name).
 	gc-import <"$m/kernel_1_block_0.mem" >"$T/s"
-	header "$T/s" | grep -aq '^source_format=ppt-gpu$'
+	stream_htext "$T/s" | grep -q '^source_format=ppt-gpu$'
 	gc-import <"$PPT/run-subcore/memory_traces/kernel_1_block_0.mem" >"$T/s"
-	header "$T/s" | grep -aq '^source_format=ppt-gpu$'
-	header "$T/s" | grep -aq '^warp_size=32$'
+	stream_htext "$T/s" | grep -q '^source_format=ppt-gpu$'
+	stream_htext "$T/s" | grep -q '^warp_size=32$'
 	gc-import --list-formats | grep -q '^ppt-gpu '
 }
 
@@ -146,69 +120,69 @@ header() {
 		'K 1 "stdin" 1,1,1 32,1,1 0 0 0,0,0,0x0,0,atomic,global+bypass,4,0x7f3354f00000 '
 	# A block beyond the app_config grid.
 	printf '\n=====\nLDG.E 0x7f0000000000 \n' >"$T/kernel_1_block_5.mem"
-	bad "$T/kernel_1_block_5.mem" "$T/kernel_1_block_5.mem:3: block 5 is outside the grid of kernel 1 (3 blocks)" \
+	import_bad "$T/kernel_1_block_5.mem" "$T/kernel_1_block_5.mem:3: block 5 is outside the grid of kernel 1 (3 blocks)" \
 		--app-config "$PPT/run-classic/app_config"
 }
 
 @test "ppt-gpu: runs and files that cannot be read" {
-	bad "$PPT/run-classic/memory_traces/kernel_1_sm_0.mem" \
+	import_bad "$PPT/run-classic/memory_traces/kernel_1_sm_0.mem" \
 		"$PPT/run-classic/memory_traces/kernel_1_sm_0.mem: per-SM trace files carry no block ids; import the per-block files (ENV_TRACING_LEVEL bit 1)"
 	mkdir "$T/run"
 	cp "$PPT/run-subcore/app_config.py" "$T/run/"
-	bad "$T/run/app_config.py" "$T/run/app_config.py: no block files: $T/run/memory_traces: No such file or directory"
+	import_bad "$T/run/app_config.py" "$T/run/app_config.py: no block files: $T/run/memory_traces: No such file or directory"
 	mkdir "$T/run/memory_traces"
 	cp "$PPT/run-subcore/memory_traces/kernel_1_block_0.mem" "$T/run/memory_traces/"
 	gzip -c "$PPT/run-subcore/memory_traces/kernel_1_block_0.mem" >"$T/run/memory_traces/kernel_1_block_0.mem.gz"
-	bad "$T/run/app_config.py" "$T/run/memory_traces/kernel_1_block_0.mem and $T/run/memory_traces/kernel_1_block_0.mem.gz hold the same block"
+	import_bad "$T/run/app_config.py" "$T/run/memory_traces/kernel_1_block_0.mem and $T/run/memory_traces/kernel_1_block_0.mem.gz hold the same block"
 }
 
 @test "ppt-gpu: every malformed record line has its message" {
 	local f=$T/kernel_1_block_0.mem
 	printf '\n=====\nIMAD 0x7f0000000000 \n' >"$f"
-	bad "$f" "$f:3: 'IMAD' is not a memory instruction"
+	import_bad "$f" "$f:3: 'IMAD' is not a memory instruction"
 	printf '\n=====\nLDG.E.2048 0x7f0000000000 \n' >"$f"
-	bad "$f" "$f:3: access width 256 from 'LDG.E.2048' is out of range"
+	import_bad "$f" "$f:3: access width 256 from 'LDG.E.2048' is out of range"
 	printf 'LDG.E 7f00 7g00 \n' >"$f"
-	bad "$f" "$f:1: bad address '7g00'"
+	import_bad "$f" "$f:1: bad address '7g00'"
 	printf 'LDG.E %s\n' "$(seq -s ' ' 4096 4128)" >"$f"
-	bad "$f" "$f:1: 33 addresses for one warp"
+	import_bad "$f" "$f:1: 33 addresses for one warp"
 	printf 'LDGSTS.E.128 %s\n' "$(seq -s ' ' 4096 4160)" >"$f"
-	bad "$f" "$f:1: more than 64 addresses"
+	import_bad "$f" "$f:1: more than 64 addresses"
 	printf 'LDG.E x1 7f00 \n' >"$f"
-	bad "$f" "$f:1: bad warp id 'x1'" --ppt-level 4
+	import_bad "$f" "$f:1: bad warp id 'x1'" --ppt-level 4
 	printf 'LDG.E 99 f f 7f00 \n' >"$f"
-	bad "$f" "$f:1: bad predicated-off thread count" --ppt-level 8
+	import_bad "$f" "$f:1: bad predicated-off thread count" --ppt-level 8
 	printf 'LDG.E 1 zz f 7f00 \n' >"$f"
-	bad "$f" "$f:1: bad active mask" --ppt-level 8
+	import_bad "$f" "$f:1: bad active mask" --ppt-level 8
 	printf 'LDG.E 1 f 1ffffffff 7f00 \n' >"$f"
-	bad "$f" "$f:1: bad predicate mask" --ppt-level 8
+	import_bad "$f" "$f:1: bad predicate mask" --ppt-level 8
 }
 
 @test "ppt-gpu: every malformed app_config has its message" {
 	local f=$T/app_config.py
 	mkdir "$T/memory_traces"
 	printf 'kernel_1 : {}\n' >"$f"
-	bad "$f" "$f:1: expected '=' after 'kernel_1'"
+	import_bad "$f" "$f:1: expected '=' after 'kernel_1'"
 	printf 'kernel_1 = {\n  "kernel_name" : "k",\n  "grid_size" : 0,\n}\n' >"$f"
-	bad "$f" "$f:3: \"grid_size\" must be a positive number or a list of up to 3"
+	import_bad "$f" "$f:3: \"grid_size\" must be a positive number or a list of up to 3"
 	printf 'kernel_1 = { "block_size" : [1, 2, 3, 4] }\n' >"$f"
-	bad "$f" "$f:1: \"block_size\" must be a positive number or a list of up to 3"
+	import_bad "$f" "$f:1: \"block_size\" must be a positive number or a list of up to 3"
 	printf 'kernel_1 = { "num_registers" : 70000 }\n' >"$f"
-	bad "$f" "$f:1: \"num_registers\" must be a number from 0 to 65535"
+	import_bad "$f" "$f:1: \"num_registers\" must be a number from 0 to 65535"
 	printf 'kernel_1 = { "kernel_name" : 5 }\n' >"$f"
-	bad "$f" "$f:1: \"kernel_name\" must be a string"
+	import_bad "$f" "$f:1: \"kernel_name\" must be a string"
 	printf 'kernel_1 = { "kernel_name" : "k }\n' >"$f"
-	bad "$f" "$f:1: unterminated string"
+	import_bad "$f" "$f:1: unterminated string"
 	printf 'kernel_1 = { "grid_size" : 12x }\n' >"$f"
-	bad "$f" "$f:1: bad number '12x'"
+	import_bad "$f" "$f:1: bad number '12x'"
 	printf 'kernel_1 = { "grid_size" : 2 "block_size" : 32 }\n' >"$f"
-	bad "$f" "$f:1: expected ',' or '}'"
+	import_bad "$f" "$f:1: expected ',' or '}'"
 	printf 'kernel_1 = 5\n' >"$f"
-	bad "$f" "$f:1: 'kernel_1' must be a dictionary"
+	import_bad "$f" "$f:1: 'kernel_1' must be a dictionary"
 	printf 'kernel_1 = {\n' >"$f"
-	bad "$f" "$f:2: unexpected end of file"
+	import_bad "$f" "$f:2: unexpected end of file"
 	printf '# a comment\n= 5\n' >"$f"
-	bad "$f" "$f:2: expected NAME = VALUE"
+	import_bad "$f" "$f:2: expected NAME = VALUE"
 	# Python's other values are accepted and ignored.
 	printf '# run\nkernel_1 = {"kernel_name": '"'"'k'"'"', "extra": (True, None, [1, "x"]),}\napp_kernels_id = [1]\n' >"$f"
 	imp "$f"
@@ -236,11 +210,6 @@ header() {
 	diff "$T/da" "$T/db"
 	(cd "$T/plain" && gc-import app_config >../c)
 	cmp "$T/a" "$T/c"
-}
-
-# jnum KEY: the first "KEY": N of gc-stats --json in $T/j.
-jnum() {
-	grep -m1 "\"$1\":" "$T/j" | sed 's/.*: *//; s/,$//'
 }
 
 @test "ppt-gpu: gc-stats agrees; the dump restores the stream exactly" {

@@ -162,6 +162,16 @@ help_matches_man() {
 	fi
 }
 
+# stream_hsize FILE: the header size of a gc stream (bytes 12-15).
+stream_hsize() {
+	od -An -tu4 -j12 -N4 "$1" | tr -d ' '
+}
+
+# stream_htext FILE: the header's key=value lines (after its 64 fixed bytes).
+stream_htext() {
+	head -c "$(stream_hsize "$1")" "$1" | tail -c +65 | tr -d '\000'
+}
+
 # decode_stream FILE: one line per record of a gc stream, decoded with od
 # and awk from the byte layout of gc-stream(5), apart from the library.
 #   K ID "NAME" GX,GY,GZ BX,BY,BZ REGS SHMEM     kernel begin
@@ -170,9 +180,7 @@ help_matches_man() {
 #   E ID COUNT                                  kernel end
 #   Z RECORDS DATA                              end of stream
 decode_stream() {
-	local hs
-	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
-	od -An -v -tu1 -w32 -j "$hs" "$1" | awk '
+	od -An -v -tu1 -w32 -j "$(stream_hsize "$1")" "$1" | awk '
 	function u(a, n,    v, i) { v = 0; for (i = a + n; i > a; i--) v = v * 256 + $i; return v }
 	function hex(a, n,    s, i) {
 		s = ""
@@ -199,4 +207,31 @@ decode_stream() {
 	$1 == 132 { next }
 	{ print "? " $1 }
 	END { flush() }'
+}
+
+# ---- the importer tests -----------------------------------------------------
+
+# imp [OPTIONS] FILE: gc-import into $T/s, decoded (decode_stream) into $T/d.
+imp() {
+	gc-import "$@" >"$T/s" || return 1
+	decode_stream "$T/s" >"$T/d"
+}
+
+# ndata [ERE]: the data lines of $T/d (matching ERE), counted.
+ndata() {
+	grep -E '^[0-9]' "$T/d" | grep -cE "${1:-.}" || [ $? -eq 1 ]
+}
+
+# import_bad FILE MESSAGE [OPTIONS]: gc-import fails with exactly
+# "gc-import: MESSAGE" on stderr and exit status 1.
+import_bad() {
+	local f=$1 msg=$2
+	shift 2
+	sh_status 1 "gc-import $* '$f' >'$T/o'"
+	expect_eq "$(cat "$T/err")" "gc-import: $msg"
+}
+
+# jnum KEY: the number of the first "KEY": in $T/j (gc-stats --json).
+jnum() {
+	grep -m1 "\"$1\":" "$T/j" | sed 's/.*: *//; s/,$//'
 }

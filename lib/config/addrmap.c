@@ -6,6 +6,7 @@
 #include "base/bits.h"
 
 #include "base/ipoly.h"
+#include "base/rng.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -226,14 +227,6 @@ static inline unsigned raw_chip(const gc_addrmap *m, uint64_t addr, uint64_t *re
 	return chip;
 }
 
-static inline uint64_t mix64(uint64_t z)
-{
-	z += UINT64_C(0x9e3779b97f4a7c15);
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 /* The global sub-partition after partition indexing. */
 static inline unsigned index_sub(const gc_addrmap *m, uint64_t addr, unsigned chip,
 				 unsigned local, uint64_t hi)
@@ -254,7 +247,7 @@ static inline unsigned index_sub(const gc_addrmap *m, uint64_t addr, unsigned ch
 		int base = m->dramid >= 0 ? m->dramid
 					  : __builtin_ctzll(m->mask[GC_AM_CHIP] | m->sub_mask | 1);
 		int sh = base - (int)m->sub_bits;
-		return (unsigned)(mix64(addr >> (sh > 0 ? sh : 0)) % total);
+		return (unsigned)(gc_splitmix64_at(addr >> (sh > 0 ? sh : 0), 0) % total);
 	}
 	case GC_PINDEX_IPOLY_MODULO: {
 		/* total = 2^k * odd: IPOLY (or XOR) over the 2^k part, a rotation

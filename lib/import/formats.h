@@ -16,17 +16,14 @@ int gc_accelsim_import(gc_import *im, gc_lines *in);
 int gc_nvbit_probe(const char *head, size_t len, const char *path);
 int gc_nvbit_import(gc_import *im, gc_lines *in);
 
-/* imp_ppt.c: PPT-GPU memory traces (kernel_K_block_B.mem, app_config[.py]).
- * app_config: geometry for .mem inputs (NULL: none); level: the tracer's
- * ENV_TRACING_LEVEL (4: a warp id field, 8: the predicate fields). */
+/* imp_ppt.c: PPT-GPU memory traces (kernel_K_block_B.mem, app_config[.py]);
+ * options im->app_config and im->ppt_level. */
 int gc_ppt_probe(const char *head, size_t len, const char *path);
 int gc_ppt_import(gc_import *im, gc_lines *in);
-void gc_ppt_configure(const char *app_config, int level);
 
-/* imp_ocelot.c: Ocelot .trc traces of the reuse-distance cache model.
- * grid: the launch's grid dimensions (NULL: one-dimensional). */
+/* imp_ocelot.c: Ocelot .trc traces of the reuse-distance cache model;
+ * option im->grid. */
 int gc_ocelot_probe(const char *head, size_t len, const char *path);
 int gc_ocelot_import(gc_import *im, gc_lines *in);
-void gc_ocelot_configure(const uint32_t grid[3]);
 
 #endif

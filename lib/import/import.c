@@ -13,6 +13,7 @@ void gc_import_init(gc_import *im)
 	gc_header_init(&im->h, GC_KIND_ACCESS);
 	im->warp_size = 32;
 	im->junk_below = 0x1000;
+	im->ppt_level = 1;
 }
 
 void gc_import_bad_at(gc_import *im, const char *file, uint64_t line, const char *fmt, ...)

@@ -29,6 +29,12 @@ struct gc_import {
 	int warp_size;          /* lanes per warp (default 32) */
 	int junk_policy;        /* GC_JUNK_*: PPT-GPU junk lane addresses */
 	uint64_t junk_below;    /* addresses below this are junk (drop policy) */
+	const char *app_config; /* PPT-GPU: the app_config geometry for .mem
+				   inputs (NULL: none) */
+	int ppt_level;          /* PPT-GPU: the tracer's ENV_TRACING_LEVEL (4:
+				   a warp id field, 8: the predicate fields) */
+	uint32_t grid[3];       /* Ocelot: the traced launch's grid (all 0:
+				   one-dimensional) */
 	/* A malformed line: never returns unless lenient (then the parser
 	 * skips the line). */
 	void (*bad)(gc_import *im, const char *file, uint64_t line, const char *msg);

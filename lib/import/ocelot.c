@@ -27,14 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t opt_grid[3]; /* 0: not given */
-
-void gc_ocelot_configure(const uint32_t grid[3])
-{
-	for (int i = 0; i < 3; i++)
-		opt_grid[i] = grid ? grid[i] : 0;
-}
-
 struct acc {
 	uint64_t addr;
 	uint32_t block, seq;
@@ -43,24 +35,13 @@ struct acc {
 };
 
 
-/* Unsigned decimal (at most max) followed by a blank or the end. */
+/* Unsigned decimal (at most max) after blanks, followed by a blank or the
+ * end. */
 static int num(const char **p, uint64_t max, uint64_t *v)
 {
-	const char *s = *p;
-	uint64_t x = 0;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s < '0' || *s > '9')
+	const char *s = *p + strspn(*p, " \t");
+	if (!gc_parse_udec(&s, max, v) || (*s && *s != ' ' && *s != '\t'))
 		return 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (x > (max - d) / 10)
-			return 0;
-		x = x * 10 + d;
-	}
-	if (*s && *s != ' ' && *s != '\t')
-		return 0;
-	*v = x;
 	*p = s;
 	return 1;
 }
@@ -102,169 +83,201 @@ int gc_ocelot_probe(const char *head, size_t len, const char *path)
 	return n > 4 && strcmp(name + n - 4, ".trc") == 0 ? 40 : 0;
 }
 
-int gc_ocelot_import(gc_import *im, gc_lines *in)
+/* One file as it is read: the accesses in file order, and what groups
+ * them into warp instructions. */
+struct trc {
+	uint64_t bdim[3], threads, ws;
+	const uint64_t *g; /* the grid of --grid, or NULL */
+	uint64_t gd[3], nblocks;
+	struct acc *a;
+	size_t na, ca;
+	gc_hmap warps; /* block << 16 | warp -> last instruction << 32 | next seq */
+	uint64_t ninst, event, maxbid;
+	uint64_t prev_bid, prev_t;
+	int prev_op, prev_size, any;
+};
+
+/* The 'blocksize:' line and what follows from it; 0, or -1 when the file
+ * must be skipped (reported). */
+static int read_blocksize(gc_import *im, gc_lines *in, struct trc *f)
 {
 	char *line;
-	uint64_t bdim[3];
-	const char *p;
-	char buf[32];
-
-	snprintf(buf, sizeof buf, "%d", im->warp_size);
-	if (!gc_header_get(&im->h, "warp_size"))
-		gc_header_set(&im->h, "warp_size", buf);
-
-	/* The header line. */
 	for (;;) {
 		if (gc_lines_next(in, &line) < 0) {
 			if (!gc_lines_failed(in)) /* else gc-import reports the read error */
 				gc_import_bad(im, in, "no 'blocksize:' line");
-			return 0;
+			return -1;
 		}
 		if (!blank(line))
 			break;
 	}
-	p = line;
-	while (*p == ' ' || *p == '\t')
-		p++;
+	const char *p = line + strspn(line, " \t");
 	int ok = strncmp(p, "blocksize:", 10) == 0;
 	p += ok ? 10 : 0;
 	for (int i = 0; i < 3 && ok; i++)
-		ok = num(&p, UINT16_MAX, &bdim[i]) && bdim[i] > 0;
+		ok = num(&p, UINT16_MAX, &f->bdim[i]) && f->bdim[i] > 0;
 	if (!ok || !blank(p)) {
 		/* Nothing after it can be placed: the file is skipped. */
 		gc_import_bad(im, in, "expected 'blocksize: X Y Z' with positive sizes");
-		return 0;
+		return -1;
 	}
-	const uint64_t threads = bdim[0] * bdim[1] * bdim[2];
-	const uint64_t ws = (uint64_t)im->warp_size;
-	if ((threads + ws - 1) / ws > UINT16_MAX) {
+	f->threads = f->bdim[0] * f->bdim[1] * f->bdim[2];
+	f->ws = (uint64_t)im->warp_size;
+	if ((f->threads + f->ws - 1) / f->ws > UINT16_MAX) {
 		gc_import_bad(im, in, "block of %llu threads has too many warps",
-			      (unsigned long long)threads);
-		return 0;
+			      (unsigned long long)f->threads);
+		return -1;
 	}
-	const uint64_t *g = NULL;
-	uint64_t gd[3], nblocks = (uint64_t)UINT32_MAX + 1;
-	if (opt_grid[0]) {
+	f->g = NULL;
+	f->nblocks = (uint64_t)UINT32_MAX + 1;
+	if (im->grid[0]) {
 		for (int i = 0; i < 3; i++)
-			gd[i] = opt_grid[i];
-		g = gd;
-		nblocks = gd[0] * gd[1] * gd[2];
+			f->gd[i] = im->grid[i];
+		f->g = f->gd;
+		f->nblocks = f->gd[0] * f->gd[1] * f->gd[2];
 	}
+	return 0;
+}
 
-	struct acc *a = NULL;
-	size_t na = 0, ca = 0;
-	gc_hmap warps; /* block << 16 | warp -> last instruction << 32 | next seq */
-	gc_hmap_init(&warps, 0);
-	uint64_t ninst = 0, event = 0, maxbid = 0;
-	uint64_t prev_bid = UINT64_MAX, prev_t = 0;
-	int prev_op = 0, prev_size = 0, any = 0;
-
-	while (gc_lines_next(in, &line) >= 0) {
-		uint64_t gid, dir, addr, bytes;
-		p = line;
-		if (blank(p))
-			continue;
-		if (!num(&p, UINT64_MAX, &gid) || !num(&p, UINT64_MAX, &dir) ||
-		    !num(&p, UINT64_MAX, &addr) || !num(&p, UINT64_MAX, &bytes) || !blank(p)) {
-			gc_import_bad(im, in, "expected 'THREAD DIRECTION ADDRESS BYTES' in decimal");
-			continue;
-		}
-		if (dir > 1) {
-			gc_import_bad(im, in, "direction %llu is neither 0 (load) nor 1 (store)",
-				      (unsigned long long)dir);
-			continue;
-		}
-		if (bytes < 1 || bytes > 255) {
-			gc_import_bad(im, in, "access size %llu is out of range (1-255)",
-				      (unsigned long long)bytes);
-			continue;
-		}
-		uint64_t bid = gid / threads, t = gid % threads, block = bid;
-		if (bid >= nblocks) {
-			if (g)
-				gc_import_bad(im, in, "thread %llu is in block %llu, outside --grid "
-					      "%u,%u,%u", (unsigned long long)gid,
-					      (unsigned long long)bid, opt_grid[0], opt_grid[1],
-					      opt_grid[2]);
-			else
-				gc_import_bad(im, in, "thread %llu is in block %llu, beyond 32-bit "
-					      "block ids", (unsigned long long)gid,
-					      (unsigned long long)bid);
-			continue;
-		}
-		if (g) {
-			/* x-major (x*GY*GZ + y*GZ + z) to x-fastest. */
-			uint64_t bx = bid / (g[1] * g[2]), by = bid / g[2] % g[1], bz = bid % g[2];
-			block = bx + g[0] * (by + g[1] * bz);
-		}
-		int op = dir ? GC_STORE : GC_LOAD;
-		if (bid != prev_bid || op != prev_op || (int)bytes != prev_size || t <= prev_t)
-			event++;
-		prev_bid = bid;
-		prev_op = op;
-		prev_size = (int)bytes;
-		prev_t = t;
-		if (!any || bid > maxbid)
-			maxbid = bid;
-		any = 1;
-
-		uint16_t warp = (uint16_t)(t / ws);
-		int added;
-		uint64_t *w = gc_hmap_put(&warps, block << 16 | warp, &added);
-		if (!w)
-			im->fatal(im, "out of memory");
-		if (added || *w >> 32 != (event & 0xffffffffu)) {
-			/* The warp's first thread in this instruction: a new warp
-			 * instruction, numbered after the warp's previous one. */
-			uint64_t seq = added ? 0 : (*w & 0xffffffffu) + 1;
-			*w = (event & 0xffffffffu) << 32 | seq;
-			ninst++;
-		}
-		a = gc_import_grow(im, a, &ca, na + 1, sizeof *a);
-		a[na].addr = addr;
-		a[na].block = (uint32_t)block;
-		a[na].seq = (uint32_t)*w;
-		a[na].warp = warp;
-		a[na].lane = (uint8_t)(t % ws);
-		a[na].op = (uint8_t)op;
-		a[na].size = (uint8_t)bytes;
-		na++;
+/* The block (x-fastest) of thread gid's block bid; -1 when out of range
+ * (reported). */
+static int64_t place_block(gc_import *im, gc_lines *in, const struct trc *f, uint64_t gid,
+			   uint64_t bid)
+{
+	if (bid >= f->nblocks) {
+		if (f->g)
+			gc_import_bad(im, in, "thread %llu is in block %llu, outside --grid "
+				      "%u,%u,%u", (unsigned long long)gid, (unsigned long long)bid,
+				      im->grid[0], im->grid[1], im->grid[2]);
+		else
+			gc_import_bad(im, in, "thread %llu is in block %llu, beyond 32-bit "
+				      "block ids", (unsigned long long)gid,
+				      (unsigned long long)bid);
+		return -1;
 	}
-	gc_hmap_free(&warps);
-	if (gc_lines_failed(in)) { /* gc-import reports the read error */
-		free(a);
-		return 0;
-	}
+	if (!f->g)
+		return (int64_t)bid;
+	/* x-major (x*GY*GZ + y*GZ + z) to x-fastest. */
+	const uint64_t *g = f->g;
+	uint64_t bx = bid / (g[1] * g[2]), by = bid / g[2] % g[1], bz = bid % g[2];
+	return (int64_t)(bx + g[0] * (by + g[1] * bz));
+}
 
+/* One access line, kept in f->a (a bad one is reported and skipped). */
+static void read_access(gc_import *im, gc_lines *in, struct trc *f, const char *line)
+{
+	uint64_t gid, dir, addr, bytes;
+	const char *p = line;
+	if (blank(p))
+		return;
+	if (!num(&p, UINT64_MAX, &gid) || !num(&p, UINT64_MAX, &dir) ||
+	    !num(&p, UINT64_MAX, &addr) || !num(&p, UINT64_MAX, &bytes) || !blank(p)) {
+		gc_import_bad(im, in, "expected 'THREAD DIRECTION ADDRESS BYTES' in decimal");
+		return;
+	}
+	if (dir > 1) {
+		gc_import_bad(im, in, "direction %llu is neither 0 (load) nor 1 (store)",
+			      (unsigned long long)dir);
+		return;
+	}
+	if (bytes < 1 || bytes > 255) {
+		gc_import_bad(im, in, "access size %llu is out of range (1-255)",
+			      (unsigned long long)bytes);
+		return;
+	}
+	uint64_t bid = gid / f->threads, t = gid % f->threads;
+	int64_t placed = place_block(im, in, f, gid, bid);
+	if (placed < 0)
+		return;
+	uint64_t block = (uint64_t)placed;
+	int op = dir ? GC_STORE : GC_LOAD;
+	if (bid != f->prev_bid || op != f->prev_op || (int)bytes != f->prev_size || t <= f->prev_t)
+		f->event++;
+	f->prev_bid = bid;
+	f->prev_op = op;
+	f->prev_size = (int)bytes;
+	f->prev_t = t;
+	if (!f->any || bid > f->maxbid)
+		f->maxbid = bid;
+	f->any = 1;
+
+	uint16_t warp = (uint16_t)(t / f->ws);
+	int added;
+	uint64_t *w = gc_hmap_put(&f->warps, block << 16 | warp, &added);
+	if (!w)
+		im->fatal(im, "out of memory");
+	if (added || *w >> 32 != (f->event & 0xffffffffu)) {
+		/* The warp's first thread in this instruction: a new warp
+		 * instruction, numbered after the warp's previous one. */
+		uint64_t seq = added ? 0 : (*w & 0xffffffffu) + 1;
+		*w = (f->event & 0xffffffffu) << 32 | seq;
+		f->ninst++;
+	}
+	f->a = gc_import_grow(im, f->a, &f->ca, f->na + 1, sizeof *f->a);
+	struct acc *e = &f->a[f->na++];
+	e->addr = addr;
+	e->block = (uint32_t)block;
+	e->seq = (uint32_t)*w;
+	e->warp = warp;
+	e->lane = (uint8_t)(t % f->ws);
+	e->op = (uint8_t)op;
+	e->size = (uint8_t)bytes;
+}
+
+/* The file's one kernel and its accesses. */
+static void emit_kernel(gc_import *im, gc_lines *in, const struct trc *f)
+{
 	gc_kernel k;
 	char name[256];
 	kernel_name(gc_lines_name(in), name, sizeof name);
 	gc_kernel_init(&k, gc_import_next_id(im), name);
-	if (g) {
+	if (f->g) {
 		for (int i = 0; i < 3; i++)
-			k.grid[i] = (uint32_t)g[i];
-	} else if (any) {
-		k.grid[0] = (uint32_t)(maxbid + 1);
+			k.grid[i] = (uint32_t)f->g[i];
+	} else if (f->any) {
+		k.grid[0] = (uint32_t)(f->maxbid + 1);
 	}
 	for (int i = 0; i < 3; i++)
-		k.block[i] = (uint16_t)bdim[i];
-	gc_kernel_set_attr(&k, GC_A_MEM_INSTS, ninst);
+		k.block[i] = (uint16_t)f->bdim[i];
+	gc_kernel_set_attr(&k, GC_A_MEM_INSTS, f->ninst);
 	gc_import_kbegin(im, &k);
 	gc_rec r;
 	memset(&r, 0, sizeof r);
 	r.kernel = k.id;
 	r.space = GC_GLOBAL;
-	for (size_t i = 0; i < na; i++) {
-		r.op = a[i].op;
-		r.size = a[i].size;
-		r.block = a[i].block;
-		r.warp = a[i].warp;
-		r.lane = a[i].lane;
-		r.seq = a[i].seq;
-		r.addr = a[i].addr;
+	for (size_t i = 0; i < f->na; i++) {
+		const struct acc *e = &f->a[i];
+		r.op = e->op;
+		r.size = e->size;
+		r.block = e->block;
+		r.warp = e->warp;
+		r.lane = e->lane;
+		r.seq = e->seq;
+		r.addr = e->addr;
 		gc_import_access(im, &r);
 	}
 	gc_import_kend(im);
-	free(a);
+}
+
+int gc_ocelot_import(gc_import *im, gc_lines *in)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%d", im->warp_size);
+	if (!gc_header_get(&im->h, "warp_size"))
+		gc_header_set(&im->h, "warp_size", buf);
+
+	struct trc f;
+	memset(&f, 0, sizeof f);
+	if (read_blocksize(im, in, &f) < 0)
+		return 0;
+	gc_hmap_init(&f.warps, 0);
+	f.prev_bid = UINT64_MAX;
+	char *line;
+	while (gc_lines_next(in, &line) >= 0)
+		read_access(im, in, &f, line);
+	gc_hmap_free(&f.warps);
+	if (!gc_lines_failed(in)) /* else gc-import reports the read error */
+		emit_kernel(im, in, &f);
+	free(f.a);
 	return 0;
 }

@@ -39,14 +39,6 @@
 #define LANES 32
 #define MAX_ADDRS 64 /* LDGSTS: two operands' addresses on one line */
 
-static const char *opt_app_config;
-static int opt_level = 1;
-
-void gc_ppt_configure(const char *app_config, int level)
-{
-	opt_app_config = app_config;
-	opt_level = level;
-}
 
 /* One kernel_<k> entry of app_config. */
 struct entry {
@@ -501,21 +493,194 @@ static int end_of_token(const char *p)
 }
 
 /* Read one block file (block `block` of kernel k) into k. */
+/* One instruction line of a block file, as parsed. */
+struct pline {
+	char opc[64];
+	uint8_t op, space, flags;
+	unsigned width;
+	uint64_t slot;          /* the warp id field (level 4), else 0 */
+	uint64_t amask, pmask;  /* active and predicate masks (level 8) */
+	int has_masks;
+	int na;
+	uint64_t addr[MAX_ADDRS];
+};
+
+/* The block's warps: hardware slots in order of first appearance. */
+struct slots {
+	struct slot *w;
+	size_t n, cap;
+};
+
+/* The opcode at *p, its operation and width; *p moved past it.  -1 when
+ * the line is bad (reported). */
+static int parse_opcode(gc_import *im, gc_lines *in, const char **p, struct pline *l)
+{
+	size_t n = strcspn(*p, " \t");
+	if (n >= sizeof l->opc) {
+		gc_import_bad(im, in, "bad opcode '%.20s...'", *p);
+		return -1;
+	}
+	memcpy(l->opc, *p, n);
+	l->opc[n] = 0;
+	*p += n;
+	if (!gc_sass_memop(l->opc, &l->op, &l->space, &l->flags)) {
+		gc_import_bad(im, in, "'%s' is not a memory instruction", l->opc);
+		return -1;
+	}
+	l->width = gc_sass_width(l->opc);
+	if (l->width < 1 || l->width > 255) {
+		gc_import_bad(im, in, "access width %u from '%s' is out of range", l->width, l->opc);
+		return -1;
+	}
+	return 0;
+}
+
+/* The fields that --ppt-level adds before the addresses of a one-line
+ * record: a warp id (4), the predicated-off count and the two masks (8).
+ * *hex: numbers are hex from here on (the masks are).  -1 when bad. */
+static int parse_level_fields(gc_import *im, gc_lines *in, const char **pp, struct pline *l,
+			      int *hex)
+{
+	const char *p = *pp;
+	if (im->ppt_level & 4) {
+		p += strspn(p, " \t");
+		if (!field(&p, *hex, UINT16_MAX, &l->slot) || !end_of_token(p)) {
+			gc_import_bad(im, in, "bad warp id '%.*s'", (int)strcspn(p, " \t"), p);
+			return -1;
+		}
+	}
+	if (im->ppt_level & 8) {
+		uint64_t npred;
+		p += strspn(p, " \t");
+		if (!field(&p, *hex, LANES, &npred) || !end_of_token(p)) {
+			gc_import_bad(im, in, "bad predicated-off thread count");
+			return -1;
+		}
+		uint64_t *m[2] = {&l->amask, &l->pmask};
+		for (int i = 0; i < 2; i++) {
+			const char *e;
+			p += strspn(p, " \t");
+			if (!gc_parse_hex(p, &e, m[i]) || *m[i] > UINT32_MAX || !end_of_token(e)) {
+				gc_import_bad(im, in, "bad %s mask", i == 0 ? "active" : "predicate");
+				return -1;
+			}
+			p = e;
+		}
+		l->has_masks = 1;
+		*hex = 1; /* the masks are printed in hex */
+	}
+	*pp = p;
+	return 0;
+}
+
+/* The addresses to the end of the line.  -1 when bad. */
+static int parse_addrs(gc_import *im, gc_lines *in, const char *p, struct pline *l)
+{
+	l->na = 0;
+	for (;;) {
+		const char *e;
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		if (l->na == MAX_ADDRS) {
+			gc_import_bad(im, in, "more than %d addresses", MAX_ADDRS);
+			return -1;
+		}
+		if (!gc_parse_hex(p, &e, &l->addr[l->na]) || !end_of_token(e)) {
+			gc_import_bad(im, in, "bad address '%.*s'", (int)strcspn(p, " \t"), p);
+			return -1;
+		}
+		p = e;
+		l->na++;
+	}
+	if (l->na > LANES && strncmp(l->opc, "LDGSTS", 6) != 0) {
+		gc_import_bad(im, in, "%d addresses for one warp", l->na);
+		return -1;
+	}
+	return 0;
+}
+
+/* The index of the warp of hardware slot `slot` (by_slot: the line names
+ * its slot; else every line is the block's one warp), a new one at the
+ * end when first seen. */
+static size_t warp_index(struct kern *k, struct slots *ws, int by_slot, uint64_t slot)
+{
+	size_t wi = 0;
+	if (by_slot) {
+		while (wi < ws->n && ws->w[wi].slot != slot)
+			wi++;
+	}
+	if (wi == ws->n) {
+		ws->w = gc_import_grow(k->im, ws->w, &ws->cap, ws->n + 1, sizeof *ws->w);
+		ws->w[ws->n].slot = (uint16_t)slot;
+		ws->w[ws->n].seq = 0;
+		ws->n++;
+		if (ws->n > k->maxwarps)
+			k->maxwarps = (uint32_t)ws->n;
+	}
+	return wi;
+}
+
+/* The line's active addresses and its instruction, to the kernel (none
+ * when no lane is active). */
+static void add_inst(struct kern *k, const struct pline *l, uint32_t block, size_t wi,
+		     struct slot *w)
+{
+	gc_import *im = k->im;
+	/* Which lanes. */
+	uint8_t lanes[MAX_ADDRS];
+	int na = l->na;
+	int by_mask = l->has_masks && __builtin_popcountll(l->amask) == na;
+	for (int i = 0, b = 0; i < na; i++) {
+		if (by_mask) {
+			while (!(l->amask >> b & 1))
+				b++;
+			lanes[i] = (uint8_t)b++;
+		} else {
+			lanes[i] = (uint8_t)(i % LANES);
+		}
+	}
+	size_t first = k->naddr;
+	k->addr = gc_import_grow(im, k->addr, &k->caddr, k->naddr + (size_t)na, sizeof *k->addr);
+	k->lane = gc_import_grow(im, k->lane, &k->clane, k->naddr + (size_t)na, 1);
+	for (int i = 0; i < na; i++) {
+		if (by_mask && !(l->pmask >> lanes[i] & 1))
+			continue; /* predicated off */
+		if (im->junk_policy == GC_JUNK_DROP && l->addr[i] < im->junk_below)
+			continue;
+		k->addr[k->naddr] = l->addr[i];
+		k->lane[k->naddr++] = lanes[i];
+	}
+	if (k->naddr == first)
+		return; /* no active lane, no instruction */
+	k->inst = gc_import_grow(im, k->inst, &k->cinst, k->ninst + 1, sizeof *k->inst);
+	struct inst *t = &k->inst[k->ninst++];
+	t->first = first;
+	t->block = block;
+	t->seq = w->seq++;
+	t->warp = (uint16_t)wi;
+	t->n = (uint8_t)(k->naddr - first);
+	t->op = l->op;
+	t->space = l->space;
+	t->flags = l->flags;
+	t->size = (uint8_t)l->width;
+	if (!k->any || block > k->maxblock)
+		k->maxblock = block;
+	k->any = 1;
+}
+
 static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 {
 	gc_import *im = k->im;
 	int syntax = 0; /* 1: "=====" records; 2: one record a line */
 	int hex = 0;    /* the subcore stream printed hex already */
 	int checked = 0;
-	struct slot *w = NULL;
-	size_t nw = 0, cw = 0;
-	uint64_t addr[MAX_ADDRS];
+	struct slots ws = {NULL, 0, 0};
+	struct pline l;
 	char *line;
 
 	while (gc_lines_next(in, &line) >= 0) {
-		const char *p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
+		const char *p = line + strspn(line, " \t");
 		if (!*p)
 			continue;
 		if (strncmp(p, "=====", 5) == 0 && end_of_token(p + 5)) {
@@ -535,147 +700,21 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 		}
 		checked = 1;
 
-		char opc[64];
-		size_t n = strcspn(p, " \t");
-		if (n >= sizeof opc) {
-			gc_import_bad(im, in, "bad opcode '%.20s...'", p);
+		int line_hex = hex;
+		l.slot = l.amask = l.pmask = 0;
+		l.has_masks = 0;
+		if (parse_opcode(im, in, &p, &l) < 0 ||
+		    (syntax == 2 && parse_level_fields(im, in, &p, &l, &line_hex) < 0) ||
+		    parse_addrs(im, in, p, &l) < 0)
 			continue;
-		}
-		memcpy(opc, p, n);
-		opc[n] = 0;
-		p += n;
-		uint8_t op, space, flags;
-		if (!gc_sass_memop(opc, &op, &space, &flags)) {
-			gc_import_bad(im, in, "'%s' is not a memory instruction", opc);
-			continue;
-		}
-		unsigned width = gc_sass_width(opc);
-		if (width < 1 || width > 255) {
-			gc_import_bad(im, in, "access width %u from '%s' is out of range", width, opc);
-			continue;
-		}
-
-		uint64_t slot = 0, npred = 0, amask = 0, pmask = 0;
-		int has_masks = 0, bad = 0, line_hex = hex;
-		if (syntax == 2 && (opt_level & 4)) {
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (!field(&p, line_hex, UINT16_MAX, &slot) || !end_of_token(p)) {
-				gc_import_bad(im, in, "bad warp id '%.*s'", (int)strcspn(p, " \t"), p);
-				continue;
-			}
-		}
-		if (syntax == 2 && (opt_level & 8)) {
-			const char *e;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (!field(&p, line_hex, LANES, &npred) || !end_of_token(p)) {
-				gc_import_bad(im, in, "bad predicated-off thread count");
-				continue;
-			}
-			uint64_t *m[2] = {&amask, &pmask};
-			for (int i = 0; i < 2 && !bad; i++) {
-				while (*p == ' ' || *p == '\t')
-					p++;
-				if (!gc_parse_hex(p, &e, m[i]) || *m[i] > UINT32_MAX || !end_of_token(e))
-					bad = i + 1;
-				else
-					p = e;
-			}
-			if (bad) {
-				gc_import_bad(im, in, "bad %s mask", bad == 1 ? "active" : "predicate");
-				continue;
-			}
-			has_masks = 1;
-			line_hex = 1; /* the masks are printed in hex */
-		}
-		int na = 0;
-		for (;;) {
-			const char *e;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (!*p)
-				break;
-			if (na == MAX_ADDRS) {
-				gc_import_bad(im, in, "more than %d addresses", MAX_ADDRS);
-				bad = 1;
-				break;
-			}
-			if (!gc_parse_hex(p, &e, &addr[na]) || !end_of_token(e)) {
-				gc_import_bad(im, in, "bad address '%.*s'", (int)strcspn(p, " \t"), p);
-				bad = 1;
-				break;
-			}
-			p = e;
-			na++;
-		}
-		if (bad)
-			continue;
-		if (na > LANES && strncmp(opc, "LDGSTS", 6) != 0) {
-			gc_import_bad(im, in, "%d addresses for one warp", na);
-			continue;
-		}
-		if (na)
+		if (l.na)
 			line_hex = 1;
 		if (syntax == 2)
 			hex = line_hex;
-
-		/* Which warp: the hardware slot's number of first appearance. */
-		size_t wi = 0;
-		if (syntax == 2 && (opt_level & 4)) {
-			while (wi < nw && w[wi].slot != slot)
-				wi++;
-		}
-		if (wi == nw) {
-			w = gc_import_grow(im, w, &cw, nw + 1, sizeof *w);
-			w[nw].slot = (uint16_t)slot;
-			w[nw].seq = 0;
-			nw++;
-			if (nw > k->maxwarps)
-				k->maxwarps = (uint32_t)nw;
-		}
-
-		/* Which lanes. */
-		uint8_t lanes[MAX_ADDRS];
-		int by_mask = has_masks && __builtin_popcountll(amask) == na;
-		for (int i = 0, l = 0; i < na; i++) {
-			if (by_mask) {
-				while (!(amask >> l & 1))
-					l++;
-				lanes[i] = (uint8_t)l++;
-			} else {
-				lanes[i] = (uint8_t)(i % LANES);
-			}
-		}
-		size_t first = k->naddr;
-		k->addr = gc_import_grow(im, k->addr, &k->caddr, k->naddr + (size_t)na, sizeof *k->addr);
-		k->lane = gc_import_grow(im, k->lane, &k->clane, k->naddr + (size_t)na, 1);
-		for (int i = 0; i < na; i++) {
-			if (by_mask && !(pmask >> lanes[i] & 1))
-				continue; /* predicated off */
-			if (im->junk_policy == GC_JUNK_DROP && addr[i] < im->junk_below)
-				continue;
-			k->addr[k->naddr] = addr[i];
-			k->lane[k->naddr++] = lanes[i];
-		}
-		if (k->naddr == first)
-			continue; /* no active lane, no instruction */
-		k->inst = gc_import_grow(im, k->inst, &k->cinst, k->ninst + 1, sizeof *k->inst);
-		struct inst *t = &k->inst[k->ninst++];
-		t->first = first;
-		t->block = block;
-		t->seq = w[wi].seq++;
-		t->warp = (uint16_t)wi;
-		t->n = (uint8_t)(k->naddr - first);
-		t->op = op;
-		t->space = space;
-		t->flags = flags;
-		t->size = (uint8_t)width;
-		if (!k->any || block > k->maxblock)
-			k->maxblock = block;
-		k->any = 1;
+		size_t wi = warp_index(k, &ws, syntax == 2 && (im->ppt_level & 4), l.slot);
+		add_inst(k, &l, block, wi, &ws.w[wi]);
 	}
-	free(w);
+	free(ws.w);
 }
 
 static void write_kernel(struct kern *k, const char *fallback_name)
@@ -953,8 +992,8 @@ int gc_ppt_import(gc_import *im, gc_lines *in)
 	if (kind == 1) {
 		k.k = kn;
 		k.has_k = 1;
-		if (opt_app_config) {
-			config_load(im, opt_app_config, &cf);
+		if (im->app_config) {
+			config_load(im, im->app_config, &cf);
 			k.e = config_find(&cf, kn);
 		}
 	}

@@ -4,6 +4,7 @@
 #include "model/cache.h"
 #include "base/bits.h"
 #include "base/ipoly.h"
+#include "base/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,10 +142,7 @@ void gc_cache_clear(gc_cache *c)
 	}
 	c->clock = 0;
 	/* splitmix64 of the seed: a zero seed still gives a live state. */
-	uint64_t z = c->g.seed + UINT64_C(0x9e3779b97f4a7c15);
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	c->rng = (z ^ (z >> 31)) | 1;
+	c->rng = gc_splitmix64_at(c->g.seed, 0) | 1;
 }
 
 int gc_cache_init(gc_cache *c, const gc_cache_geom *g, char *why, size_t len)

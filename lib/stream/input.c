@@ -56,6 +56,25 @@ static int fail(gc_input *in, const char *fmt, const char *detail)
 	return -1;
 }
 
+/* One read(2) of at most cap bytes from the file, again when a signal
+ * interrupts it; the bytes read (counted in in->consumed), 0 at the end of
+ * the file (remembered in in->raw_eof, and never read past), -1 on error. */
+static ssize_t fd_read(gc_input *in, void *dst, size_t cap)
+{
+	if (in->raw_eof)
+		return 0;
+	ssize_t n;
+	do
+		n = read(in->fd, dst, cap);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return fail(in, "%s: read error: %s", strerror(errno));
+	if (n == 0)
+		in->raw_eof = 1;
+	in->consumed += (uint64_t)n;
+	return n;
+}
+
 /* Read more raw bytes after the unconsumed ones; 0 at end of input. */
 static ssize_t raw_more(gc_input *in)
 {
@@ -63,20 +82,10 @@ static ssize_t raw_more(gc_input *in)
 		memmove(in->raw, in->raw + in->raw_pos, in->raw_len - in->raw_pos);
 	in->raw_len -= in->raw_pos;
 	in->raw_pos = 0;
-	if (in->raw_eof)
-		return 0;
-	for (;;) {
-		ssize_t n = read(in->fd, in->raw + in->raw_len, RAWBUF - in->raw_len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return fail(in, "%s: read error: %s", strerror(errno));
-		if (n == 0)
-			in->raw_eof = 1;
+	ssize_t n = fd_read(in, in->raw + in->raw_len, RAWBUF - in->raw_len);
+	if (n > 0)
 		in->raw_len += (size_t)n;
-		in->consumed += (uint64_t)n;
-		return n;
-	}
+	return n;
 }
 
 static void start_decoder(gc_input *in);
@@ -231,19 +240,7 @@ ssize_t gc_input_read(gc_input *in, void *dst, size_t cap)
 		in->raw_pos += n;
 		return (ssize_t)n;
 	}
-	if (in->raw_eof)
-		return 0;
-	for (;;) {
-		ssize_t n = read(in->fd, dst, cap);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return fail(in, "%s: read error: %s", strerror(errno));
-		if (n == 0)
-			in->raw_eof = 1;
-		in->consumed += (uint64_t)n;
-		return n;
-	}
+	return fd_read(in, dst, cap);
 }
 
 int gc_input_failed(const gc_input *in) { return in->failed; }

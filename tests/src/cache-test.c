@@ -1,7 +1,7 @@
 /*
  * cache-test - unit tests of lib/model/cache.c (set-index functions and the
- * cache core).  Each case prints "ok NAME" or "FAIL NAME: why" and the
- * program exits 1 if any failed.  `cache-test NAME` runs one case.
+ * cache core), as TAP (check.h); exit 1 if any failed.  `cache-test
+ * NAME` runs one case (2 when there is none of that name).
  */
 #include "base/ipoly.h"
 #include "model/cache.h"
@@ -10,100 +10,84 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(name, cond, ...)                                  \
-	do {                                                    \
-		if (!(cond)) {                                  \
-			printf("FAIL %s: ", name);              \
-			printf(__VA_ARGS__);                    \
-			printf("\n");                           \
-			failures++;                             \
-			return;                                 \
-		}                                               \
-	} while (0)
+#include "check.h"
 
 static void t_linear(void)
 {
 	/* 128-byte lines, 4 sets: the line address modulo 4. */
-	CHECK("linear", gc_set_index(GC_INDEX_LINEAR, 0x7f7393708000, 7, 4) == 0, "QV100 L1 set");
-	CHECK("linear", gc_set_index(GC_INDEX_LINEAR, 0x380, 7, 4) == 3, "0x380");
+	CHECK_MSG(gc_set_index(GC_INDEX_LINEAR, 0x7f7393708000, 7, 4) == 0, "QV100 L1 set");
+	CHECK_MSG(gc_set_index(GC_INDEX_LINEAR, 0x380, 7, 4) == 3, "0x380");
 	/* 6 sets (not a power of two): line 13 -> 13 mod 6 = 1. */
-	CHECK("linear", gc_set_index(GC_INDEX_LINEAR, 13 * 128 + 5, 7, 6) == 1, "mod 6");
-	printf("ok linear\n");
+	CHECK_MSG(gc_set_index(GC_INDEX_LINEAR, 13 * 128 + 5, 7, 6) == 1, "mod 6");
 }
 
 static void t_xor(void)
 {
 	/* line 4 (0x200): index 0, hi = 1 -> set 1; line 5: 1 ^ 1 = 0. */
-	CHECK("xor", gc_set_index(GC_INDEX_XOR, 0x200, 7, 4) == 1, "0x200");
-	CHECK("xor", gc_set_index(GC_INDEX_XOR, 0x280, 7, 4) == 0, "0x280");
+	CHECK_MSG(gc_set_index(GC_INDEX_XOR, 0x200, 7, 4) == 1, "0x200");
+	CHECK_MSG(gc_set_index(GC_INDEX_XOR, 0x280, 7, 4) == 0, "0x280");
 	/* line 0x1b = 0b11011, 4 sets: index 3, hi = 0b110 & 3 = 2 -> 1. */
-	CHECK("xor", gc_set_index(GC_INDEX_XOR, 0x1b * 128, 7, 4) == 1, "0xd80");
-	printf("ok xor\n");
+	CHECK_MSG(gc_set_index(GC_INDEX_XOR, 0x1b * 128, 7, 4) == 1, "0xd80");
 }
 
 static void t_fermi(void)
 {
 	/* Address bits 7-11 XOR bits 13,14,15,17,19; bit 12 is set bit 5. */
-	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x2000, 7, 32) == 1, "bit 13");
-	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x20000, 7, 32) == 8, "bit 17");
-	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x80000, 7, 32) == 16, "bit 19");
-	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x10000, 7, 32) == 0, "bit 16 unused");
-	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x1000, 7, 32) == 0, "bit 12, 32 sets");
-	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x1000, 7, 64) == 32, "bit 12, 64 sets");
+	CHECK_MSG(gc_set_index(GC_INDEX_FERMI, 0x2000, 7, 32) == 1, "bit 13");
+	CHECK_MSG(gc_set_index(GC_INDEX_FERMI, 0x20000, 7, 32) == 8, "bit 17");
+	CHECK_MSG(gc_set_index(GC_INDEX_FERMI, 0x80000, 7, 32) == 16, "bit 19");
+	CHECK_MSG(gc_set_index(GC_INDEX_FERMI, 0x10000, 7, 32) == 0, "bit 16 unused");
+	CHECK_MSG(gc_set_index(GC_INDEX_FERMI, 0x1000, 7, 32) == 0, "bit 12, 32 sets");
+	CHECK_MSG(gc_set_index(GC_INDEX_FERMI, 0x1000, 7, 64) == 32, "bit 12, 64 sets");
 	/* line bits 0b00011 XOR upper 0b00011 (bits 13, 14) = 0. */
-	CHECK("fermi", gc_set_index(GC_INDEX_FERMI, 0x6180, 7, 32) == 0, "cancel");
+	CHECK_MSG(gc_set_index(GC_INDEX_FERMI, 0x6180, 7, 32) == 0, "cancel");
 	/* Strides: 2^13 bytes apart lands in distinct sets for 32 steps? No:
 	 * bits 13,14,15 give 8 sets, bit 16 none -> 0x10000 back to set 0. */
 	unsigned seen = 0;
 	for (unsigned i = 0; i < 8; i++)
 		seen |= 1u << gc_set_index(GC_INDEX_FERMI, (uint64_t)i << 13, 7, 32);
-	CHECK("fermi", seen == 0xff, "stride 8K covers sets 0-7, got %#x", seen);
-	printf("ok fermi\n");
+	CHECK_MSG(seen == 0xff, "stride 8K covers sets 0-7, got %#x", seen);
 }
 
 static void t_ipoly(void)
 {
 	/* reference §3.5 worked example: partition address 0x1fdce4dc200,
 	 * IPOLY over 32 sets of 128-byte lines -> set 20. */
-	CHECK("ipoly", gc_set_index(GC_INDEX_IPOLY, 0x1fdce4dc200, 7, 32) == 20, "QV100 L2 set");
+	CHECK_MSG(gc_set_index(GC_INDEX_IPOLY, 0x1fdce4dc200, 7, 32) == 20, "QV100 L2 set");
 	/* hi = 1 only: bit 0 of hi is in rows 0 and 2 (n = 32) -> 0b101. */
-	CHECK("ipoly", gc_ipoly_hash(1, 0, 32) == 5, "hi=1, n=32 -> %u", gc_ipoly_hash(1, 0, 32));
+	CHECK_MSG(gc_ipoly_hash(1, 0, 32) == 5, "hi=1, n=32 -> %u", gc_ipoly_hash(1, 0, 32));
 	/* n = 16: a0 in rows 0 and 1 -> 0b0011; with index 3 it cancels. */
-	CHECK("ipoly", gc_ipoly_hash(1, 0, 16) == 3, "hi=1, n=16");
-	CHECK("ipoly", gc_ipoly_hash(1, 3, 16) == 0, "hi=1 index=3, n=16");
+	CHECK_MSG(gc_ipoly_hash(1, 0, 16) == 3, "hi=1, n=16");
+	CHECK_MSG(gc_ipoly_hash(1, 3, 16) == 0, "hi=1 index=3, n=16");
 	/* n = 64: a0 in rows 0 and 1 -> 3. */
-	CHECK("ipoly", gc_ipoly_hash(1, 0, 64) == 3, "hi=1, n=64");
+	CHECK_MSG(gc_ipoly_hash(1, 0, 64) == 3, "hi=1, n=64");
 	/* Conflict-free for power-of-two strides: 64 lines 2^k lines apart
 	 * fill all 64 sets for each k up to 12. */
 	for (unsigned k = 0; k <= 12; k++) {
 		uint64_t seen = 0;
 		for (uint64_t i = 0; i < 64; i++)
 			seen |= UINT64_C(1) << gc_set_index(GC_INDEX_IPOLY, (i << k) << 7, 7, 64);
-		CHECK("ipoly", seen == UINT64_MAX, "stride 2^%u lines: sets %#llx", k,
-		      (unsigned long long)seen);
+		CHECK_MSG(seen == UINT64_MAX, "stride 2^%u lines: sets %#llx", k,
+			  (unsigned long long)seen);
 	}
-	printf("ok ipoly\n");
 }
 
 static void t_checks(void)
 {
 	char why[128];
-	CHECK("checks", gc_set_index_check(GC_INDEX_FERMI, 16, 128, why, sizeof why) < 0 &&
-				strstr(why, "32 or 64"), "fermi 16 sets");
-	CHECK("checks", gc_set_index_check(GC_INDEX_IPOLY, 128, 128, why, sizeof why) < 0,
-	      "ipoly 128");
-	CHECK("checks", gc_set_index_check(GC_INDEX_XOR, 6, 128, why, sizeof why) < 0, "xor 6");
-	CHECK("checks", gc_set_index_check(GC_INDEX_LINEAR, 6, 128, why, sizeof why) == 0, "lin 6");
+	CHECK_MSG(gc_set_index_check(GC_INDEX_FERMI, 16, 128, why, sizeof why) < 0 &&
+		  strstr(why, "32 or 64"), "fermi 16 sets");
+	CHECK_MSG(gc_set_index_check(GC_INDEX_IPOLY, 128, 128, why, sizeof why) < 0,
+		  "ipoly 128");
+	CHECK_MSG(gc_set_index_check(GC_INDEX_XOR, 6, 128, why, sizeof why) < 0, "xor 6");
+	CHECK_MSG(gc_set_index_check(GC_INDEX_LINEAR, 6, 128, why, sizeof why) == 0, "lin 6");
 	gc_cache_geom g = {128, 32, 4, 3, GC_INDEX_LINEAR, GC_REPL_LRU, 0};
-	CHECK("checks", gc_cache_geom_check(&g, why, sizeof why) == 0, "3 ways: %s", why);
+	CHECK_MSG(gc_cache_geom_check(&g, why, sizeof why) == 0, "3 ways: %s", why);
 	g.sector = 8;
-	CHECK("checks", gc_cache_geom_check(&g, why, sizeof why) < 0 && strstr(why, "16 sectors"),
-	      "16 sectors: %s", why);
+	CHECK_MSG(gc_cache_geom_check(&g, why, sizeof why) < 0 && strstr(why, "16 sectors"),
+		  "16 sectors: %s", why);
 	g.sector = 256;
-	CHECK("checks", gc_cache_geom_check(&g, why, sizeof why) < 0, "sector > line");
-	printf("ok checks\n");
+	CHECK_MSG(gc_cache_geom_check(&g, why, sizeof why) < 0, "sector > line");
 }
 
 static void t_sectors(void)
@@ -111,17 +95,13 @@ static void t_sectors(void)
 	gc_cache c;
 	char why[128];
 	gc_cache_geom g = {128, 32, 1, 1, GC_INDEX_LINEAR, GC_REPL_LRU, 0};
-	if (gc_cache_init(&c, &g, why, sizeof why) < 0) {
-		printf("FAIL sectors: %s\n", why);
-		failures++;
+	if (!CHECK_MSG(gc_cache_init(&c, &g, why, sizeof why) == 0, "%s", why))
 		return;
-	}
-	CHECK("sectors", gc_cache_sectors(&c, 0x1010, 40) == 0x3, "16..55");
-	CHECK("sectors", gc_cache_sectors(&c, 0x1000, 128) == 0xf, "whole");
-	CHECK("sectors", gc_cache_sectors(&c, 0x107f, 4) == 0x8, "past the end");
-	CHECK("sectors", gc_cache_sectors(&c, 0x1040, 0) == 0x4, "0 bytes");
+	CHECK_MSG(gc_cache_sectors(&c, 0x1010, 40) == 0x3, "16..55");
+	CHECK_MSG(gc_cache_sectors(&c, 0x1000, 128) == 0xf, "whole");
+	CHECK_MSG(gc_cache_sectors(&c, 0x107f, 4) == 0x8, "past the end");
+	CHECK_MSG(gc_cache_sectors(&c, 0x1040, 0) == 0x4, "0 bytes");
 	gc_cache_free(&c);
-	printf("ok sectors\n");
 }
 
 /* Fill addresses a then b into a 1-set, 2-way cache, use a again, and
@@ -147,8 +127,8 @@ static uint64_t victim_after(int repl)
 
 static void t_replacement(void)
 {
-	CHECK("replacement", victim_after(GC_REPL_LRU) == 0x080, "LRU evicts the unused line");
-	CHECK("replacement", victim_after(GC_REPL_FIFO) == 0x000, "FIFO evicts the first fill");
+	CHECK_MSG(victim_after(GC_REPL_LRU) == 0x080, "LRU evicts the unused line");
+	CHECK_MSG(victim_after(GC_REPL_FIFO) == 0x000, "FIFO evicts the first fill");
 	/* Random: deterministic per seed, every way reachable. */
 	gc_cache a, b;
 	char why[128];
@@ -162,13 +142,13 @@ static void t_replacement(void)
 	unsigned hit = 0;
 	for (unsigned i = 0; i < 200; i++) {
 		gc_cline *va = gc_cache_victim(&a, 0), *vb = gc_cache_victim(&b, 0);
-		CHECK("replacement", va - a.lines == vb - b.lines, "same seed, same victims");
+		if (!CHECK_MSG(va - a.lines == vb - b.lines, "same seed, same victims"))
+			return;
 		hit |= 1u << (va - a.lines);
 	}
-	CHECK("replacement", hit == 0x1f, "every way chosen: %#x", hit);
+	CHECK_MSG(hit == 0x1f, "every way chosen: %#x", hit);
 	gc_cache_free(&a);
 	gc_cache_free(&b);
-	printf("ok replacement\n");
 }
 
 /* A fully associative LRU cache of n lines misses exactly on the
@@ -219,10 +199,9 @@ static void t_lru_stack(void)
 			}
 		}
 		gc_cache_free(&c);
-		CHECK("lru-stack", got == want, "%u lines: %u misses, %u distances >= n", n, got,
-		      want);
+		CHECK_MSG(got == want, "%u lines: %u misses, %u distances >= n", n, got,
+			  want);
 	}
-	printf("ok lru-stack\n");
 }
 
 /* gc_cache_probe + gc_cache_victim_hint (one scan) and gc_cache_find +
@@ -248,8 +227,10 @@ static void t_probe(void)
 		gc_cache a, b;
 		char why[128];
 		gc_cache_geom g = {128, 32, geo[k].sets, geo[k].ways, geo[k].index, geo[k].repl, 7};
-		CHECK("probe", gc_cache_init(&a, &g, why, sizeof why) == 0, "%s", why);
-		CHECK("probe", gc_cache_init(&b, &g, why, sizeof why) == 0, "%s", why);
+		if (!CHECK_MSG(gc_cache_init(&a, &g, why, sizeof why) == 0, "%s", why))
+			return;
+		if (!CHECK_MSG(gc_cache_init(&b, &g, why, sizeof why) == 0, "%s", why))
+			return;
 		uint64_t x = 0x9e3779b97f4a7c15u + k;
 		unsigned lines = geo[k].sets * geo[k].ways * 2 + 3;
 		for (unsigned i = 0; i < 20000; i++) {
@@ -259,11 +240,13 @@ static void t_probe(void)
 			uint64_t addr = ((x >> 8) % lines) * 128 + ((x >> 40) & 127);
 			unsigned set;
 			gc_cline *la = gc_cache_find(&a, addr, &set), *hint = NULL;
-			CHECK("probe", set == gc_set_index(g.index, addr, 7, g.sets),
-			      "geometry %u: set of %#llx", k, (unsigned long long)addr);
+			if (!CHECK_MSG(set == gc_set_index(g.index, addr, 7, g.sets),
+				       "geometry %u: set of %#llx", k, (unsigned long long)addr))
+				return;
 			gc_cline *lb = gc_cache_probe(&b, addr, set, &hint);
-			CHECK("probe", (la ? la - a.lines : -1) == (lb ? lb - b.lines : -1),
-			      "geometry %u, reference %u: lookups differ", k, i);
+			if (!CHECK_MSG((la ? la - a.lines : -1) == (lb ? lb - b.lines : -1),
+				       "geometry %u, reference %u: lookups differ", k, i))
+				return;
 			if (la && (x >> 60) == 0) {
 				/* now and then the line leaves instead */
 				gc_cache_invalidate(&a, la);
@@ -290,25 +273,23 @@ static void t_probe(void)
 			}
 			gc_cline *va = gc_cache_victim(&a, set);
 			gc_cline *vb = gc_cache_victim_hint(&b, set, hint);
-			CHECK("probe", g.repl == GC_REPL_RANDOM || va == w0 + want,
-			      "geometry %u, reference %u: victim %td, the rule says %u", k, i,
-			      va - w0, want);
-			CHECK("probe", va - a.lines == vb - b.lines,
-			      "geometry %u, reference %u: victims %td and %td", k, i, va - a.lines,
-			      vb - b.lines);
+			if (!CHECK_MSG(g.repl == GC_REPL_RANDOM || va == w0 + want,
+				       "geometry %u, reference %u: victim %td, the rule says %u", k, i,
+				       va - w0, want))
+				return;
+			if (!CHECK_MSG(va - a.lines == vb - b.lines,
+				       "geometry %u, reference %u: victims %td and %td", k, i, va - a.lines,
+				       vb - b.lines))
+				return;
 			gc_cache_fill(&a, va, addr);
 			gc_cache_fill(&b, vb, addr);
 		}
 		gc_cache_free(&a);
 		gc_cache_free(&b);
 	}
-	printf("ok probe\n");
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
+static const check_unit units[] = {
 	{"linear", t_linear},   {"xor", t_xor},       {"fermi", t_fermi},
 	{"ipoly", t_ipoly},     {"checks", t_checks}, {"sectors", t_sectors},
 	{"replacement", t_replacement}, {"lru-stack", t_lru_stack},
@@ -317,16 +298,5 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	int ran = 0;
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name) != 0)
-			continue;
-		cases[i].fn();
-		ran++;
-	}
-	if (!ran) {
-		fprintf(stderr, "cache-test: no case '%s'\n", argv[1]);
-		return 2;
-	}
-	return failures ? 1 : 0;
+	return check_run(units, CHECK_NUNITS(units), argc > 1 ? argv[1] : NULL);
 }

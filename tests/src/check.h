@@ -27,6 +27,7 @@
 
 static int check_failed; /* failures so far, in all units */
 
+__attribute__((unused))
 static int check_at(int ok, const char *file, int line, const char *what)
 {
 	if (!ok) {
@@ -36,7 +37,7 @@ static int check_at(int ok, const char *file, int line, const char *what)
 	return ok;
 }
 
-__attribute__((format(printf, 4, 5)))
+__attribute__((unused, format(printf, 4, 5)))
 static int check_msg_at(int ok, const char *file, int line, const char *fmt, ...)
 {
 	if (!ok) {
@@ -51,6 +52,7 @@ static int check_msg_at(int ok, const char *file, int line, const char *fmt, ...
 	return ok;
 }
 
+__attribute__((unused))
 static int check_u64_at(uint64_t got, uint64_t want, const char *file, int line, const char *what)
 {
 	if (got == want)
@@ -62,6 +64,7 @@ static int check_u64_at(uint64_t got, uint64_t want, const char *file, int line,
 	return 0;
 }
 
+__attribute__((unused))
 static int check_str_at(const char *got, const char *want, const char *file, int line,
 			const char *what)
 {

@@ -14,7 +14,7 @@
  *   gpu-test header NAME|FILE        header text and stream round trips
  *   gpu-test keys                    the key table, tab-separated
  *   gpu-test man                     the KEYS section of gc-config(5)
- *   gpu-test selftest                checks that need C
+ *   gpu-test selftest [UNIT]         checks that need C, as TAP (check.h)
  */
 #include "config/gpu.h"
 #include "prog/gpuopt.h"
@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "check.h"
 
 static const char usage_text[] =
 	"usage: gpu-test load|parse|dump|get|set|cache|occupancy|carveout|header|keys|man|"
@@ -281,26 +283,6 @@ static void cmd_man(void)
 
 /* ---- selftest --------------------------------------------------------- */
 
-static int checks, failures;
-
-static void expect_str(const char *got, const char *want, const char *what)
-{
-	checks++;
-	if (strcmp(got, want) != 0) {
-		failures++;
-		fprintf(stderr, "gpu-test: %s:\n  got:  %s\n  want: %s\n", what, got, want);
-	}
-}
-
-static void expect_int(long long got, long long want, const char *what)
-{
-	checks++;
-	if (got != want) {
-		failures++;
-		fprintf(stderr, "gpu-test: %s: got %lld, want %lld\n", what, got, want);
-	}
-}
-
 /* Set key=val on the defaults (one layer) and return the message. */
 static const char *set_msg(const char *key, const char *val)
 {
@@ -328,49 +310,54 @@ static void selftest_keys(void)
 {
 	int pseudo = 0;
 	for (int i = 0; i < gc_gpu_nkeys(); i++) {
-		expect_int(gc_gpu_key_find(gc_gpu_key_name(i)), i, gc_gpu_key_name(i));
+		int found = gc_gpu_key_find(gc_gpu_key_name(i));
+		CHECK_MSG(found == i, "key %d, %s: found as %d", i, gc_gpu_key_name(i), found);
 		pseudo += gc_gpu_key_pseudo(i);
 	}
-	expect_int(gc_gpu_nkeys(), 76, "number of keys");
-	expect_int(pseudo, 2, "number of pseudo keys");
-	expect_int(gc_gpu_key_find("l1.way"), -1, "unknown key");
+	CHECK_U64(gc_gpu_nkeys(), 76);
+	CHECK_U64(pseudo, 2);
+	CHECK(gc_gpu_key_find("l1.way") == -1);
 }
 
 static void selftest_values(void)
 {
-	expect_str(set_msg("l1.way", "4"), "unknown key 'l1.way'", "unknown key");
-	expect_str(set_msg("sm.count", "x"),
-		   "bad value 'x' for key 'sm.count' (expected an integer from 1 to 65535)",
-		   "integer");
-	expect_str(set_msg("l1.line", "96"),
-		   "bad value '96' for key 'l1.line' (expected a power of two from 4 to 4096)",
-		   "power of two");
-	expect_str(set_msg("sm.unified_size", "2G"),
-		   "bad value '2G' for key 'sm.unified_size' (expected a size in bytes from 0 to 1G; "
-		   "K, M, G multiply by 1024)", "size");
-	expect_str(set_msg("l1.replacement", "plru"),
-		   "bad value 'plru' for key 'l1.replacement' (expected one of lru, fifo, random "
-		   "(or L, F))", "enum");
-	expect_str(set_msg("miss.sigma", "nan"),
-		   "bad value 'nan' for key 'miss.sigma' (expected a number from 0 to 1000000)",
-		   "real");
-	expect_str(set_msg("l1.skip_global", "1"),
-		   "bad value '1' for key 'l1.skip_global' (expected yes or no)", "yes/no");
-	expect_str(set_msg("cc", "7"),
-		   "bad value '7' for key 'cc' (expected MAJOR.MINOR such as 7.0)", "cc");
-	expect_str(set_msg("sm.shmem_options", "16K,,48K"),
-		   "bad value '16K,,48K' for key 'sm.shmem_options' (expected none, or up to 16 "
-		   "ascending sizes separated by commas: an empty size)", "list");
-	/* Aliases: the GPGPU-Sim letters and numbers. */
-	expect_str(set_msg("l1.index", "H"), "ok", "index letter");
-	expect_str(set_msg("coalesce.arch", "61"), "ok", "coalescing number");
-	expect_str(set_msg("l2.partition_index", "2"), "ok", "partition number");
-	expect_str(set_msg("l2.partition_index", "bitwise-permutation"),
-		   "l2.partition_index bitwise-permutation needs a power-of-two l2.channels, not 5",
-		   "bitwise permutation");
-	/* A derived size follows the geometry of the layer. */
-	expect_str(set_msg("l1.sets", "64"),
-		   "l1.size 32K + sm.shmem 48K is not sm.unified_size 64K", "derived size");
+	/* key, value, and the message (ok: accepted) */
+	static const struct {
+		const char *key, *val, *want;
+	} t[] = {
+		{"l1.way", "4", "unknown key 'l1.way'"},
+		{"sm.count", "x",
+		 "bad value 'x' for key 'sm.count' (expected an integer from 1 to 65535)"},
+		{"l1.line", "96",
+		 "bad value '96' for key 'l1.line' (expected a power of two from 4 to 4096)"},
+		{"sm.unified_size", "2G",
+		 "bad value '2G' for key 'sm.unified_size' (expected a size in bytes from 0 to 1G; "
+		 "K, M, G multiply by 1024)"},
+		{"l1.replacement", "plru",
+		 "bad value 'plru' for key 'l1.replacement' (expected one of lru, fifo, random "
+		 "(or L, F))"},
+		{"miss.sigma", "nan",
+		 "bad value 'nan' for key 'miss.sigma' (expected a number from 0 to 1000000)"},
+		{"l1.skip_global", "1",
+		 "bad value '1' for key 'l1.skip_global' (expected yes or no)"},
+		{"cc", "7", "bad value '7' for key 'cc' (expected MAJOR.MINOR such as 7.0)"},
+		{"sm.shmem_options", "16K,,48K",
+		 "bad value '16K,,48K' for key 'sm.shmem_options' (expected none, or up to 16 "
+		 "ascending sizes separated by commas: an empty size)"},
+		/* Aliases: the GPGPU-Sim letters and numbers. */
+		{"l1.index", "H", "ok"},
+		{"coalesce.arch", "61", "ok"},
+		{"l2.partition_index", "2", "ok"},
+		{"l2.partition_index", "bitwise-permutation",
+		 "l2.partition_index bitwise-permutation needs a power-of-two l2.channels, not 5"},
+		/* A derived size follows the geometry of the layer. */
+		{"l1.sets", "64", "l1.size 32K + sm.shmem 48K is not sm.unified_size 64K"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		const char *got = set_msg(t[i].key, t[i].val);
+		CHECK_MSG(strcmp(got, t[i].want) == 0, "%s=%s:\n#     got:  '%s'\n#     want: '%s'",
+			  t[i].key, t[i].val, got, t[i].want);
+	}
 }
 
 static void selftest_cache(void)
@@ -384,30 +371,35 @@ static void selftest_cache(void)
 	};
 	for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
 		memset(&c, 0, sizeof c);
-		expect_int(gc_gpu_cache_parse(&c, strings[i], buf, sizeof buf), GC_GRAMMAR_4X,
-			   strings[i]);
+		int grammar = gc_gpu_cache_parse(&c, strings[i], buf, sizeof buf);
+		CHECK_MSG(grammar == GC_GRAMMAR_4X, "%s: grammar %d, %s", strings[i], grammar, buf);
 		gc_gpu_cache_format(&c, buf, sizeof buf);
-		expect_str(buf, strings[i], "4.x string round trip");
+		CHECK_STR(buf, strings[i]);
 	}
-	expect_str(cache_why("S:4:100:64,L:T:m:L:L,A:512:8,16:0,32"),
-		   "line '100' is not a power of two from 4 to 4096", "line");
-	expect_str(cache_why("S:4:64:64,L:T:m:L:L,A:512:8,16:0,32"),
-		   "sector caches (S) need 128-byte lines (4 sectors of 32 bytes)", "sector line");
-	expect_str(cache_why("S:4:128:64,L:T:m:L:C,A:512:8,16:0,32"),
-		   "set index C (custom) is not implemented (GPGPU-Sim maps everything to set 0)",
-		   "custom index");
-	expect_str(cache_why("N:4:128:24,L:R:f:N:L,T:512:8,128:2"),
-		   "MSHR kind T is a texture cache's; data caches use A or S", "texture MSHR");
-	expect_str(cache_why("S:4:128:64,L:T:m:L:L"),
-		   "too few fields (at least <geometry>,<policies>,<mshr>)", "short");
-	expect_str(cache_why("S:4:128:64,L:T:m:L:L,A:512:8,16,32"),
-		   "a port width needs <mq>:<fifo> before it", "port without fifo");
-	expect_str(cache_why("S:3:128:64,L:T:m:L:L,A:512:8,16:0,32"),
-		   "sets '3' is not a power of two", "sets");
-	expect_str(cache_why("none"), "'none' (no cache) has no geometry", "none");
-	expect_str(cache_why("64:128:8,L:B:m:N,A:16:4,4"), "ok", "3.x without sif");
-	expect_str(cache_why("64:128:8,L:B:m:N:L:X,A:16:4,4"),
-		   "<rp>:<wp>:<ap>:<wap>[:<sif>] has 6 fields", "too many policies");
+	/* Strings refused (and two accepted: ok) with the reason. */
+	static const struct {
+		const char *s, *want;
+	} bad[] = {
+		{"S:4:100:64,L:T:m:L:L,A:512:8,16:0,32",
+		 "line '100' is not a power of two from 4 to 4096"},
+		{"S:4:64:64,L:T:m:L:L,A:512:8,16:0,32",
+		 "sector caches (S) need 128-byte lines (4 sectors of 32 bytes)"},
+		{"S:4:128:64,L:T:m:L:C,A:512:8,16:0,32",
+		 "set index C (custom) is not implemented (GPGPU-Sim maps everything to set 0)"},
+		{"N:4:128:24,L:R:f:N:L,T:512:8,128:2",
+		 "MSHR kind T is a texture cache's; data caches use A or S"},
+		{"S:4:128:64,L:T:m:L:L", "too few fields (at least <geometry>,<policies>,<mshr>)"},
+		{"S:4:128:64,L:T:m:L:L,A:512:8,16,32", "a port width needs <mq>:<fifo> before it"},
+		{"S:3:128:64,L:T:m:L:L,A:512:8,16:0,32", "sets '3' is not a power of two"},
+		{"none", "'none' (no cache) has no geometry"},
+		{"64:128:8,L:B:m:N,A:16:4,4", "ok"},
+		{"64:128:8,L:B:m:N:L:X,A:16:4,4", "<rp>:<wp>:<ap>:<wap>[:<sif>] has 6 fields"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *got = cache_why(bad[i].s);
+		CHECK_MSG(strcmp(got, bad[i].want) == 0, "%s:\n#     got:  '%s'\n#     want: '%s'",
+			  bad[i].s, got, bad[i].want);
+	}
 }
 
 static void selftest_layers(void)
@@ -417,33 +409,33 @@ static void selftest_layers(void)
 	/* Options over a preset: the size follows the new associativity. */
 	gc_gpu_config_load(&c, "volta-v100");
 	gc_gpu_begin(&c);
-	expect_int(gc_gpu_set(&c, "l1.ways", "128", 0, err, sizeof err), 0, "option l1.ways");
-	expect_int(gc_gpu_finish(&c, err, sizeof err), 0, "finish after l1.ways");
-	expect_int((long long)c.l1.size, 4 * 128 * 128, "l1.size after l1.ways=128");
+	CHECK_U64(gc_gpu_set(&c, "l1.ways", "128", 0, err, sizeof err), 0);
+	CHECK_U64(gc_gpu_finish(&c, err, sizeof err), 0);
+	CHECK_U64(c.l1.size, 4 * 128 * 128);
 	/* ... and the sets follow a new size. */
 	gc_gpu_begin(&c);
 	gc_gpu_set(&c, "l1.size", "64K", 0, err, sizeof err);
 	gc_gpu_set(&c, "l1.ways", "64", 0, err, sizeof err);
-	expect_int(gc_gpu_finish(&c, err, sizeof err), 0, "finish after l1.size");
-	expect_int(c.l1.sets, 8, "l1.sets after l1.size=64K, l1.ways=64");
+	CHECK_U64(gc_gpu_finish(&c, err, sizeof err), 0);
+	CHECK_U64(c.l1.sets, 8);
 	/* A cache string and one of its keys in one layer conflict. */
 	gc_gpu_begin(&c);
 	gc_gpu_set(&c, "l1.ways", "32", 3, err, sizeof err);
 	gc_gpu_set(&c, "l1.cache", "S:4:128:64,L:T:m:L:L,A:512:8,16:0,32", 5, err, sizeof err);
-	expect_str(err, "key 'l1.cache' sets 'l1.ways', already set on line 3", "conflict");
-	expect_int(c.l1.ways, 32, "l1.ways after a conflicting cache string");
-	expect_int(c.given[gc_gpu_key_find("l1.sets")], 0, "l1.sets not marked by the conflict");
+	CHECK_STR(err, "key 'l1.cache' sets 'l1.ways', already set on line 3");
+	CHECK_U64(c.l1.ways, 32);
+	CHECK_U64(c.given[gc_gpu_key_find("l1.sets")], 0);
 	/* A bad value leaves the layer as it was. */
 	gc_gpu_config_load(&c, "volta-v100");
 	gc_gpu_begin(&c);
 	gc_gpu_set(&c, "l1.ways", "0", 0, err, sizeof err);
-	expect_int(c.l1.ways, 64, "l1.ways after a bad value");
-	expect_int(c.given[gc_gpu_key_find("l1.ways")], 0, "l1.ways not marked");
+	CHECK_U64(c.l1.ways, 64);
+	CHECK_U64(c.given[gc_gpu_key_find("l1.ways")], 0);
 	/* A header without gpu.* keys. */
 	gc_header h;
 	gc_header_init(&h, GC_KIND_ACCESS);
 	gc_header_set(&h, "tool", "x");
-	expect_int(gc_gpu_header_read(&c, &h, err, sizeof err), 0, "header without GPU keys");
+	CHECK_U64(gc_gpu_header_read(&c, &h, err, sizeof err), 0);
 	gc_header_free(&h);
 }
 
@@ -462,12 +454,9 @@ static void selftest_occupancy(void)
 	for (unsigned regs = 1; regs <= 255; regs += 7)
 		for (unsigned t = 32; t <= 1024; t += 32) {
 			gc_gpu_occupancy(&c, t, regs, 0, &o);
-			checks++;
-			if (o.limit[GC_LIMIT_REGISTERS] != 65536 / (regs * t) && !o.why) {
-				failures++;
-				fprintf(stderr, "gpu-test: formula 5, %u threads, %u regs: %u\n", t,
-					regs, o.limit[GC_LIMIT_REGISTERS]);
-			}
+			CHECK_MSG(o.limit[GC_LIMIT_REGISTERS] == 65536 / (regs * t) || o.why,
+				  "formula 5, %u threads, %u regs: %u", t, regs,
+				  o.limit[GC_LIMIT_REGISTERS]);
 		}
 	/* Formula 7 picks what reference §3.4 picks: the smallest option that
 	 * holds the shared memory of the active blocks. */
@@ -484,28 +473,20 @@ static void selftest_occupancy(void)
 				for (int i = c.sm.noptions - 1; i >= 0; i--)
 					if (c.sm.options[i] >= co.shmem_used)
 						want = c.sm.options[i];
-				checks++;
-				if (co.shmem != want ||
-				    co.l1_size != (uint64_t)co.l1_sets * co.l1_ways * c.l1.line ||
-				    co.l1_size + co.shmem != c.sm.unified) {
-					failures++;
-					fprintf(stderr, "gpu-test: %s carve-out %u threads %llu B\n",
-						presets[p], t, (unsigned long long)s);
-				}
+				CHECK_MSG(co.shmem == want &&
+					  co.l1_size == (uint64_t)co.l1_sets * co.l1_ways * c.l1.line &&
+					  co.l1_size + co.shmem == c.sm.unified,
+					  "%s carve-out %u threads %llu B", presets[p], t,
+					  (unsigned long long)s);
 			}
 	}
 }
 
-static int cmd_selftest(void)
-{
-	selftest_keys();
-	selftest_values();
-	selftest_cache();
-	selftest_layers();
-	selftest_occupancy();
-	printf("selftest: %d of %d checks passed\n", checks - failures, checks);
-	return failures ? 1 : 0;
-}
+static const check_unit selftests[] = {
+	{"keys", selftest_keys},     {"values", selftest_values},
+	{"cache", selftest_cache},   {"layers", selftest_layers},
+	{"occupancy", selftest_occupancy},
+};
 
 int main(int argc, char **argv)
 {
@@ -560,8 +541,8 @@ int main(int argc, char **argv)
 		cmd_keys();
 	} else if (strcmp(cmd, "man") == 0 && argc == 2) {
 		cmd_man();
-	} else if (strcmp(cmd, "selftest") == 0 && argc == 2) {
-		return cmd_selftest();
+	} else if (strcmp(cmd, "selftest") == 0 && argc <= 3) {
+		return check_run(selftests, CHECK_NUNITS(selftests), argc == 3 ? argv[2] : NULL);
 	} else {
 		fputs(usage_text, stderr);
 		return 2;

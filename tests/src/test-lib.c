@@ -2,9 +2,8 @@
  * test-lib - unit tests of lib/, and small drivers for the cases that
  * must run as a process of their own (exit statuses, messages, stdout).
  *
- * test-lib            run every unit test, one TAP line each; exit 1 if
- *                     any failed (a test marked TODO documents a known
- *                     library defect and does not fail the run)
+ * test-lib            run every unit test, one TAP line each (check.h);
+ *                     exit 1 if any failed
  * test-lib TEST       run one unit test
  * test-lib --list     the unit tests' names
  * test-lib num OPT ARG MIN MAX    gc_num, print the value
@@ -18,6 +17,8 @@
  * test-lib cli [ARGS]             the shared options (gc_getopt)
  */
 #include "base/endian.h"
+#include "base/rng.h"
+#include "base/rowmap.h"
 #include "import/import.h"
 #include "model/l1queue.h"
 #include "prog/gpuopt.h"
@@ -36,48 +37,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* ===================================================================== */
-/* Checks                                                                 */
-/* ===================================================================== */
-
-static int failures;
-
-static int check(int ok, const char *what, int line)
-{
-	if (!ok) {
-		printf("#   line %d: check failed: %s\n", line, what);
-		failures++;
-	}
-	return ok;
-}
-
-static int check_str(const char *got, const char *want, const char *what, int line)
-{
-	if (got && want && strcmp(got, want) == 0)
-		return 1;
-	if (!got && !want)
-		return 1;
-	printf("#   line %d: %s\n#     got:  %s%s%s\n#     want: %s%s%s\n", line, what,
-	       got ? "'" : "", got ? got : "NULL", got ? "'" : "",
-	       want ? "'" : "", want ? want : "NULL", want ? "'" : "");
-	failures++;
-	return 0;
-}
-
-static int check_u64(uint64_t got, uint64_t want, const char *what, int line)
-{
-	if (got == want)
-		return 1;
-	printf("#   line %d: %s: got %llu (0x%llx), want %llu (0x%llx)\n", line, what,
-	       (unsigned long long)got, (unsigned long long)got, (unsigned long long)want,
-	       (unsigned long long)want);
-	failures++;
-	return 0;
-}
-
-#define CHECK(c) check(!!(c), #c, __LINE__)
-#define CHECK_STR(got, want) check_str((got), (want), #got, __LINE__)
-#define CHECK_U64(got, want) check_u64((uint64_t)(got), (uint64_t)(want), #got, __LINE__)
+#include "check.h"
 
 /* ---- temporary files, removed at exit ---------------------------------- */
 
@@ -1360,56 +1320,136 @@ static void t_l1wheel(void)
 	gc_l1wheel_free(&w);
 }
 
-static const struct unit {
-	const char *name;
-	void (*fn)(void);
-	const char *todo; /* a known defect in lib/: reported, not failed */
-} units[] = {
-	{"endian", t_endian, NULL},
-	{"header", t_header, NULL},
-	{"header-provenance", t_header_provenance, NULL},
-	{"header-text", t_header_text, NULL},
-	{"kernel", t_kernel, NULL},
-	{"names", t_names, NULL},
-	{"outcome", t_outcome, NULL},
-	{"outcome-strict", t_outcome_strict, NULL},
-	{"sass-width", t_sass_width, NULL},
-	{"sass-memop", t_sass_memop, NULL},
-	{"sass-memop-nonmem", t_sass_memop_nonmem, NULL},
-	{"parse-hex", t_parse_hex, NULL},
-	{"parse-dec", t_parse_dec, NULL},
-	{"parse-dec-min", t_parse_dec_min, NULL},
-	{"lines", t_lines, NULL},
-	{"lines-long", t_lines_long, NULL},
-	{"lines-limit", t_lines_limit, NULL},
-	{"json", t_json, NULL},
-	{"stream-roundtrip", t_stream_roundtrip, NULL},
-	{"stream-large", t_stream_large, NULL},
-	{"stream-limits", t_stream_limits, NULL},
-	{"writer-refuses", t_writer_refuses, NULL},
-	{"writer-grid-range", t_writer_grid_range, NULL},
-	{"writer-open-checks", t_writer_open_checks, NULL},
-	{"reader-open", t_reader_open, NULL},
-	{"l1wheel", t_l1wheel, NULL},
-	{"read-data", t_read_data, NULL},
-};
-#define NUNITS (sizeof units / sizeof units[0])
-
-/* One TAP line; 1 when it counts as a failure. */
-static int run_unit(size_t i)
+/* splitmix64 against its definition: the first outputs from seed 0
+ * (worked out by hand from the algorithm), and the ways of drawing them. */
+static void t_rng(void)
 {
-	failures = 0;
-	units[i].fn();
-	const char *todo = units[i].todo;
-	if (failures)
-		printf("not ok %zu - %s%s%s\n", i + 1, units[i].name, todo ? " # TODO " : "",
-		       todo ? todo : "");
-	else
-		printf("ok %zu - %s%s%s\n", i + 1, units[i].name, todo ? " # TODO fixed? " : "",
-		       todo ? todo : "");
-	fflush(stdout);
-	return failures && !todo;
+	static const uint64_t want[3] = {
+		UINT64_C(0xe220a8397b1dcdaf), UINT64_C(0x6e789e6aa1b965f4),
+		UINT64_C(0x06c45d188009454f)};
+	uint64_t st = 0;
+	for (int i = 0; i < 3; i++) {
+		CHECK_U64(gc_splitmix64(&st), want[i]);
+		CHECK_U64(gc_splitmix64_at(0, (uint64_t)i), want[i]);
+	}
+	CHECK_U64(st, 3 * GC_SPLITMIX64_GAMMA);
+	/* Output i of any seed, in any order, is the sequence's i-th. */
+	st = 12345;
+	uint64_t seq[100];
+	for (int i = 0; i < 100; i++)
+		seq[i] = gc_splitmix64(&st);
+	for (int i = 99; i >= 0; i -= 7)
+		CHECK_U64(gc_splitmix64_at(12345, (uint64_t)i), seq[i]);
+	/* The finaliser alone: output 0 of seed s is gc_mix64(s + gamma). */
+	CHECK_U64(gc_mix64(GC_SPLITMIX64_GAMMA), want[0]);
+	CHECK_U64(gc_mix64(0), 0);
+	/* Uniform doubles: the top 53 bits of the output, in [0, 1). */
+	st = 0;
+	double u = gc_splitmix64_unit(&st);
+	CHECK(u == (double)(want[0] >> 11) / 9007199254740992.0);
+	CHECK(u >= 0 && u < 1);
+	st = UINT64_MAX - GC_SPLITMIX64_GAMMA + 1; /* the state wraps to 0 */
+	CHECK(gc_splitmix64_unit(&st) < 1.0);
 }
+
+struct trow {
+	uint64_t key, hits;
+	char pad[13];
+};
+
+/* Rows by key: order of first appearance, zeroed new rows, the remembered
+ * last key, growth past the first allocation, forget and take. */
+static void t_rowmap(void)
+{
+	gc_rowmap m;
+	gc_rowmap_init(&m, sizeof(struct trow), 2);
+	CHECK_U64(gc_rowmap_count(&m), 0);
+	/* Keys 0 and UINT64_MAX (the hash table's spare slot) are ordinary. */
+	static const uint64_t keys[] = {7, 0, UINT64_MAX, 7, 7, 0, 42, UINT64_MAX, 9, 42};
+	static const int news[] = {1, 1, 1, 0, 0, 0, 1, 0, 1, 0};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		int added = -1;
+		struct trow *r = gc_rowmap_row(&m, keys[i], &added);
+		if (!CHECK(r != NULL))
+			return;
+		CHECK_MSG(added == news[i], "key %zu: added %d, want %d", i, added, news[i]);
+		if (added) {
+			CHECK_U64(r->key, 0);
+			CHECK_U64(r->hits, 0);
+			r->key = keys[i];
+		}
+		r->hits++;
+	}
+	CHECK_U64(gc_rowmap_count(&m), 5);
+	const struct trow *rows = gc_rowmap_rows(&m);
+	static const uint64_t order[] = {7, 0, UINT64_MAX, 42, 9}, hits[] = {3, 2, 2, 2, 1};
+	for (int i = 0; i < 5; i++) {
+		CHECK_U64(rows[i].key, order[i]);
+		CHECK_U64(rows[i].hits, hits[i]);
+	}
+	CHECK(gc_rowmap_row(&m, 9, NULL) == rows + 4);
+	/* Forget: the rows stay, a key seen again gets a new row. */
+	gc_rowmap_forget(&m);
+	int added = 0;
+	struct trow *r = gc_rowmap_row(&m, 9, &added);
+	CHECK(added == 1 && r == (struct trow *)gc_rowmap_rows(&m) + 5);
+	CHECK_U64(gc_rowmap_count(&m), 6);
+	/* Many keys: indices stay right as the array and the table grow. */
+	for (uint64_t k = 1000; k < 21000; k++) {
+		r = gc_rowmap_row(&m, k * 0x9e3779b97f4a7c15u, NULL);
+		if (!CHECK(r != NULL))
+			break;
+		r->key = k;
+	}
+	for (uint64_t k = 1000; k < 21000; k += 997) {
+		r = gc_rowmap_row(&m, k * 0x9e3779b97f4a7c15u, &added);
+		struct trow *want = (struct trow *)gc_rowmap_rows(&m) + 6 + (k - 1000);
+		CHECK_MSG(!added && r->key == k && r == want, "key %llu", (unsigned long long)k);
+	}
+	size_t n;
+	struct trow *own = gc_rowmap_take(&m, &n);
+	CHECK_U64(n, 20006);
+	CHECK_U64(own[0].key, 7);
+	CHECK_U64(gc_rowmap_count(&m), 0);
+	free(own);
+	/* Empty again after take, and usable. */
+	r = gc_rowmap_row(&m, 7, &added);
+	CHECK(r && added && r->hits == 0);
+	gc_rowmap_free(&m);
+}
+
+static const check_unit units[] = {
+	{"endian", t_endian},
+	{"header", t_header},
+	{"header-provenance", t_header_provenance},
+	{"header-text", t_header_text},
+	{"kernel", t_kernel},
+	{"names", t_names},
+	{"outcome", t_outcome},
+	{"outcome-strict", t_outcome_strict},
+	{"sass-width", t_sass_width},
+	{"sass-memop", t_sass_memop},
+	{"sass-memop-nonmem", t_sass_memop_nonmem},
+	{"parse-hex", t_parse_hex},
+	{"parse-dec", t_parse_dec},
+	{"parse-dec-min", t_parse_dec_min},
+	{"lines", t_lines},
+	{"lines-long", t_lines_long},
+	{"lines-limit", t_lines_limit},
+	{"json", t_json},
+	{"stream-roundtrip", t_stream_roundtrip},
+	{"stream-large", t_stream_large},
+	{"stream-limits", t_stream_limits},
+	{"writer-refuses", t_writer_refuses},
+	{"writer-grid-range", t_writer_grid_range},
+	{"writer-open-checks", t_writer_open_checks},
+	{"reader-open", t_reader_open},
+	{"l1wheel", t_l1wheel},
+	{"read-data", t_read_data},
+	{"rng", t_rng},
+	{"rowmap", t_rowmap},
+};
+#define NUNITS CHECK_NUNITS(units)
 
 /* ===================================================================== */
 /* Drivers run as processes of their own                                  */
@@ -1547,13 +1587,10 @@ int main(int argc, char **argv)
 	}
 	gc_prog_init("test-lib", argc, argv);
 	if (argc == 1) {
-		int bad = 0;
-		printf("1..%zu\n", NUNITS);
-		for (size_t i = 0; i < NUNITS; i++)
-			bad += run_unit(i);
+		int bad = check_run(units, NUNITS, NULL);
 		remove_tmp();
 		gc_close_stdout();
-		return bad ? 1 : 0;
+		return bad;
 	}
 	static const struct {
 		const char *name;
@@ -1578,14 +1615,13 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(a, "--list") == 0) {
 		for (size_t i = 0; i < NUNITS; i++)
-			printf("%s%s\n", units[i].name, units[i].todo ? " (TODO)" : "");
+			printf("%s\n", units[i].name);
 		gc_close_stdout();
 		return 0;
 	}
 	for (size_t i = 0; i < NUNITS; i++)
 		if (strcmp(a, units[i].name) == 0) {
-			printf("1..1\n");
-			int bad = run_unit(i);
+			int bad = check_run(units, NUNITS, a);
 			remove_tmp();
 			gc_close_stdout();
 			return bad;
