@@ -14,8 +14,9 @@
 
 /* ---- files ------------------------------------------------------------ */
 
-/* The syntax of a GPU file, without exiting (gc_gpu_load in prog.c uses
- * it too): "key = value" lines, '#' comments, no key twice. */
+/* The syntax of a GPU file, without exiting (gc_gpu_load in
+ * prog/gpuopt.c uses it too): "key = value" lines, '#' comments, no key
+ * twice. */
 int gc_gpu_read_lists(struct gc_gpu *g, const char *path, char *err, size_t len)
 {
 	memset(g, 0, sizeof *g);

@@ -203,7 +203,6 @@ static inline int starts(const char *s, const char *p)
 	return s[0] == p[0] && strncmp(s, p, strlen(p)) == 0;
 }
 
-
 /* ---- messages and errors (accelsim.c) ----------------------------------- */
 
 /* The token at s for a message: quoted, shortened. */
@@ -221,28 +220,37 @@ void as_fatal(parser *p, const char *fmt, ...)
 
 #define V5_HINT " (tracer version 5 lines end with it)"
 
-/* ---- the steps of the other files ----------------------------------------- */
+/* ---- the steps of the other files --------------------------------------- */
 
 /* accelsim_kernel.c */
+/* The raw trace's state of one warp, key block << 16 | warp. */
 wslot *as_wt_get(parser *p, uint64_t key);
+/* A '-key = value' line; one outside a header begins a new kernel. */
 void as_header_line(parser *p, char *s);
+/* The header is complete: check it, write the begin record (pass 2). */
 void as_body_start(parser *p);
+/* Count one memory instruction and write its records (pass 2). */
 void as_commit(parser *p, const minst *m, uint32_t *seq, uint32_t block, uint32_t warp,
 	       uint16_t sm);
+/* Commit the LDGSTS line held back for its partner, if any. */
 void as_flush_pending(parser *p);
+/* The end of a .traceg warp section: its line count against insts. */
 void as_close_warp(parser *p);
+/* The end of a kernel: its counts kept (pass 1) or compared (pass 2). */
 void as_end_kernel(parser *p, int at_eof);
 
-/* accelsim_traceg.c */
+/* accelsim_traceg.c: '#' lines, 'thread block', 'warp' and 'insts' lines */
 void as_marker(parser *p, char *s);
 void as_tb_line(parser *p, char *s);
 void as_warp_line(parser *p, char *s, int insts);
 
-/* accelsim_inst.c */
+/* accelsim_inst.c: an instruction line */
 void as_inst_line(parser *p, char *s);
 
 /* accelsim_pass.c */
+/* A header key of the import, while the header is unwritten; first wins. */
 void as_set_key(gc_import *im, const char *key, const char *val);
+/* Read one kernel trace file in two passes; returns its bytes of text. */
 uint64_t as_import_trace(gc_import *im, gc_lines *in);
 
 #endif
