@@ -71,7 +71,7 @@ $(O)/bin $(O)/tests:
 	mkdir -p $@
 
 deps:
-	@sh tools/install-deps
+	@CC="$(CC)" sh tools/install-deps
 
 check: deps
 	@$(MAKE) --no-print-directory all tests

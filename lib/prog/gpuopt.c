@@ -1,6 +1,6 @@
 /*
  * gpuopt.c - --gpu NAME|FILE and the GPU options of every tool: where the
- * presets are searched, and config/gpu.c's one-line messages turned into
+ * presets are searched, and config/gpu.h's one-line messages turned into
  * exits (2 for usage, 1 for a bad input header).
  */
 #include "prog/gpuopt.h"
@@ -60,7 +60,7 @@ void gc_gpu_load(gc_gpu *g, const char *arg)
 		snprintf(path, sizeof path, "%s", arg);
 	else if (!find_preset(arg, path, sizeof path))
 		gc_usage_error("--gpu: no preset or file named '%s' (set GC_GPU_PATH, or give a path)", arg);
-	/* One reader of the file syntax: gpu.c's, which reports instead of
+	/* One reader of the file syntax: gpu_file.c's, which reports instead of
 	 * exiting. */
 	if (gc_gpu_read_lists(g, path, err, sizeof err) < 0)
 		gc_die(GC_EXIT_USAGE, "%s", err);
