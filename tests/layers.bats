@@ -87,3 +87,16 @@ mini() {
 	run_status 1 sh "$GC_ROOT/tests/lint-layers" "$T/m"
 	expect_eq "$output" 'lib/extra/x.h:1: layer "extra" is not in lib/README'
 }
+
+@test "layers: a private X_impl.h belongs to X's files alone" {
+	mini
+	printf '/* private */\n' >"$T/m/lib/model/cache_impl.h"
+	printf '#include "model/cache.h"\n#include "model/cache_impl.h"\n' >"$T/m/lib/model/cache_wide.c"
+	run_status 0 sh "$GC_ROOT/tests/lint-layers" "$T/m"
+	printf '#include "model/cache_impl.h"\n' >"$T/m/lib/model/rd.c"
+	printf '#include "prog/prog.h"\n#include "model/cache_impl.h"\n' >>"$T/m/filters/gc-x.c"
+	run_status 1 sh "$GC_ROOT/tests/lint-layers" "$T/m"
+	expect_eq "${lines[0]}" 'filters/gc-x.c:3: "model/cache_impl.h" is private to the files of model/cache'
+	expect_eq "${lines[1]}" 'lib/model/rd.c:1: "model/cache_impl.h" is private to the files of model/cache'
+	expect_eq "${#lines[@]}" 2
+}
