@@ -263,9 +263,6 @@ struct io {
 	gc_reader *r;
 	gc_writer *w;
 	gc_l1 *L;
-	gc_rec batch[64];   /* --timing: data records read, not yet taken */
-	uint64_t bnum[64];  /* their numbers in the stream */
-	unsigned bpos, bn;
 };
 
 /* The engine's output goes to the writer. */
@@ -301,25 +298,21 @@ static void progress(const struct io *io)
 		gc_progress(1, gc_reader_bytes(io->r), 0);
 }
 
-/* --timing: the kernel's next record, for the engine (gc_l1_read_fn).
+/* --timing: the kernel's next records, for the engine (gc_l1_read_fn).
  * Data records come in batches (gc_read_data), which stop before
  * anything else: that is gc_read's. */
-static int next_record(void *ctx, gc_rec *rec, uint64_t *recno, char *err, size_t len)
+static long next_records(void *ctx, gc_rec *rec, uint64_t *recno, size_t max, char *err,
+			 size_t len)
 {
 	struct io *io = ctx;
-	if (io->bpos == io->bn) {
-		io->bpos = 0;
-		io->bn = (unsigned)gc_read_data(io->r, io->batch, io->bnum, 64);
-	}
-	if (io->bpos < io->bn) {
-		*recno = io->bnum[io->bpos];
-		*rec = io->batch[io->bpos++];
+	size_t n = gc_read_data(io->r, rec, recno, max);
+	if (n) {
 		progress(io);
-		return 1;
+		return (long)n;
 	}
 	int ev = gc_read(io->r, rec);
 	if (ev == GC_DATA) {
-		*recno = gc_reader_records(io->r);
+		recno[0] = gc_reader_records(io->r);
 		progress(io);
 		return 1;
 	}
@@ -625,7 +618,7 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.input = gc_reader_name(r);
 	p.emit = emit;
 	p.emit_ctx = io;
-	p.read = next_record;
+	p.read = next_records;
 	p.read_ctx = io;
 	return p;
 }

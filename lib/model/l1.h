@@ -39,10 +39,12 @@ typedef struct gc_l1 gc_l1;
  * in err, which the engine then fails with). */
 typedef int (*gc_l1_emit_fn)(void *ctx, const gc_rec *r, char *err, size_t len);
 
-/* The timing model wants the kernel's next record: 1 and the record in *r
- * (*recno: its number in the stream, for messages), 0 when the kernel's
- * input has ended, -1 on an error (the message in err). */
-typedef int (*gc_l1_read_fn)(void *ctx, gc_rec *r, uint64_t *recno, char *err, size_t len);
+/* The timing model wants the kernel's next records: up to `max` of them
+ * into r[] (recno[i]: their numbers in the stream, for messages) and how
+ * many; 0 when the kernel's input has ended, -1 on an error (the message
+ * in err).  Fewer than max is fine (the engine asks again). */
+typedef long (*gc_l1_read_fn)(void *ctx, gc_rec *r, uint64_t *recno, size_t max, char *err,
+			      size_t len);
 
 typedef struct gc_l1_params {
 	/* The finished configuration (copied): the L1, the miss latency,

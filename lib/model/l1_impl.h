@@ -69,6 +69,7 @@ struct dryrec {
 	uint32_t bucket; /* its line's bucket in the change table */
 	uint8_t cost, alloc, ok;
 };
+#define BATCH 64     /* the timing model reads records this many at a time */
 #define DRY_SMALL 32 /* the two sizes of kept needs: 32 and INST_MAX requests */
 #define VBITS 12     /* change table: 2^VBITS buckets per SM */
 
@@ -189,6 +190,9 @@ struct gc_l1 {
 	unsigned stage_n;
 	uint32_t stage_warp;  /* its warp, NONE32 */
 	struct dryrec *dryfree[2]; /* free needs arrays: DRY_SMALL, INST_MAX */
+	gc_rec batch[BATCH];  /* records read, not yet taken */
+	uint64_t bnum[BATCH]; /* their numbers in the stream */
+	unsigned bpos, bn;
 	uint64_t recno;       /* the number of the record taken last */
 	unsigned active;      /* blocks per SM */
 	uint64_t nread;       /* data records read in the kernel */
@@ -240,7 +244,6 @@ void l1_pcs_sorted(gc_l1 *R);
 
 void l1_input_reset(gc_l1 *R);
 void l1_read_one(gc_l1 *R);
-unsigned l1_warp_inst(gc_l1 *R, uint32_t widx, int *complete);
 void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k);
 void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
 void l1_input_free(gc_l1 *R);
@@ -251,7 +254,7 @@ void l1_block_start(gc_l1 *R, struct sm *s, uint32_t bidx);
 void l1_sm_arrive(gc_l1 *R, struct sm *s);
 void l1_sm_reschedule(gc_l1 *R, struct sm *s);
 void l1_queue_warp(gc_l1 *R, struct sm *s, uint32_t widx);
-void l1_ring_push(gc_l1 *R, struct ring *r, uint32_t x);
+void l1_ring_grow(gc_l1 *R, struct ring *r);
 void l1_timing_kernel(gc_l1 *R);
 void l1_timing_free(gc_l1 *R, struct sm *s);
 
@@ -273,6 +276,27 @@ static inline struct sm *get_sm(gc_l1 *R, uint16_t id)
 static inline unsigned sector_bytes(const gc_l1 *R, uint8_t mask)
 {
 	return popcount8(mask) * R->sector;
+}
+
+static inline void ring_push(gc_l1 *R, struct ring *r, uint32_t x)
+{
+	if (r->n == r->cap)
+		l1_ring_grow(R, r);
+	r->q[(r->head + r->n++) % r->cap] = x;
+}
+
+/* The records of w's next instruction: how many are buffered (up to
+ * INST_MAX), and whether the instruction is complete: a closed one is;
+ * the open one (l1_input.c) may still grow. */
+static inline unsigned warp_inst(const gc_l1 *R, uint32_t widx, int *complete)
+{
+	const struct islot *in = R->warps[widx].ihead;
+	if (in) {
+		*complete = 1;
+		return in->n;
+	}
+	*complete = 0;
+	return R->stage_warp == widx ? R->stage_n : 0;
 }
 
 /* The change-table bucket of line `tag`. */

@@ -95,20 +95,6 @@ void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k)
 	slot_put(R, in);
 }
 
-/* The records of w's next instruction: how many are buffered (up to
- * INST_MAX), and whether the instruction is complete: a closed one is;
- * the open one may still grow. */
-unsigned l1_warp_inst(gc_l1 *R, uint32_t widx, int *complete)
-{
-	const struct islot *in = R->warps[widx].ihead;
-	if (in) {
-		*complete = 1;
-		return in->n;
-	}
-	*complete = 0;
-	return R->stage_warp == widx ? R->stage_n : 0;
-}
-
 static uint32_t new_warp(gc_l1 *R, uint32_t bidx, uint16_t id)
 {
 	uint32_t widx;
@@ -239,21 +225,23 @@ static void take(gc_l1 *R, const gc_rec *rec)
 }
 
 /* Read one record of the kernel into the buffers; at the end of the
- * kernel's input R->kend is set. */
+ * kernel's input R->kend is set.  Records come in batches. */
 void l1_read_one(gc_l1 *R)
 {
-	gc_rec rec;
-	uint64_t no = 0;
-	int rc = R->p.read(R->p.read_ctx, &rec, &no, R->err, sizeof R->err);
-	if (rc > 0) {
-		R->recno = no;
-		take(R, &rec);
-	} else if (rc == 0) {
-		inst_close(R);
-		R->kend = 1;
-	} else {
-		l1_fail(R, NULL);
+	if (R->bpos == R->bn) {
+		long n = R->p.read(R->p.read_ctx, R->batch, R->bnum, BATCH, R->err, sizeof R->err);
+		if (n < 0)
+			l1_fail(R, NULL);
+		R->bpos = 0;
+		R->bn = (unsigned)n;
+		if (!n) {
+			inst_close(R);
+			R->kend = 1;
+			return;
+		}
 	}
+	R->recno = R->bnum[R->bpos];
+	take(R, &R->batch[R->bpos++]);
 }
 
 /* Warp widx has nothing left to issue. */

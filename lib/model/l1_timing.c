@@ -37,19 +37,17 @@ static uint64_t miss_latency(gc_l1 *R, struct sm *s)
 
 /* ---- warp queues ------------------------------------------------------------ */
 
-void l1_ring_push(gc_l1 *R, struct ring *r, uint32_t x)
+/* A full ring doubles. */
+void l1_ring_grow(gc_l1 *R, struct ring *r)
 {
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		uint32_t *q = l1_alloc(R, NULL, cap * sizeof *q);
-		for (size_t i = 0; i < r->n; i++)
-			q[i] = r->q[(r->head + i) % r->cap];
-		free(r->q);
-		r->q = q;
-		r->head = 0;
-		r->cap = cap;
-	}
-	r->q[(r->head + r->n++) % r->cap] = x;
+	size_t cap = r->cap ? 2 * r->cap : 64;
+	uint32_t *q = l1_alloc(R, NULL, cap * sizeof *q);
+	for (size_t i = 0; i < r->n; i++)
+		q[i] = r->q[(r->head + i) % r->cap];
+	free(r->q);
+	r->q = q;
+	r->head = 0;
+	r->cap = cap;
 }
 
 static uint32_t ring_pop(struct ring *r)
@@ -81,7 +79,7 @@ void l1_queue_warp(gc_l1 *R, struct sm *s, uint32_t widx)
 	}
 	if (R->warps[widx].blocked_ver == s->ver)
 		s->nblocked++;
-	l1_ring_push(R, &s->q, widx);
+	ring_push(R, &s->q, widx);
 }
 
 /* Block b gets a slot on its SM: its warps join the queue in warp order. */
@@ -143,10 +141,10 @@ static void sm_unspin(gc_l1 *R, struct sm *s, uint64_t upto)
 	if (upto + 1 > s->spin_from) {
 		uint64_t k = upto + 1 - s->spin_from;
 		while (s->rq.n)
-			l1_ring_push(R, &s->q, ring_pop(&s->rq));
+			ring_push(R, &s->q, ring_pop(&s->rq));
 		for (uint64_t i = k % s->q.n; i > 0; i--)
-			l1_ring_push(R, &s->q, ring_pop(&s->q));
-		l1_ring_push(R, &s->rq, ring_pop_back(&s->q));
+			ring_push(R, &s->q, ring_pop(&s->q));
+		ring_push(R, &s->rq, ring_pop_back(&s->q));
 		s->n.stalls += k;
 		s->order += k;
 		s->now = upto + 1;
@@ -382,7 +380,7 @@ static void cancel(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx)
 	s->n.stalls++;
 	s->order++;
 	w->state = W_WAITING;
-	l1_ring_push(R, &s->rq, widx);
+	ring_push(R, &s->rq, widx);
 	s->nblocked++;
 }
 
@@ -400,7 +398,7 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 		return I_CANCELLED;
 	}
 	int complete;
-	unsigned k = l1_warp_inst(R, widx, &complete);
+	unsigned k = warp_inst(R, widx, &complete);
 	while (!complete && !R->kend) {
 		/* Read on until the instruction is whole, or the warp is taken
 		 * to have ended: no request of it in the next window records. */
@@ -408,7 +406,7 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 			break;
 		l1_read_one(R);
 		w = &R->warps[widx];
-		k = l1_warp_inst(R, widx, &complete);
+		k = warp_inst(R, widx, &complete);
 	}
 	if (!k)
 		return I_ENDED;
@@ -505,7 +503,7 @@ static void sm_step(gc_l1 *R, struct sm *s, uint64_t t)
 	while (s->rq.n) {
 		uint32_t w = ring_pop(&s->rq);
 		R->warps[w].state = W_QUEUED;
-		l1_ring_push(R, &s->q, w);
+		ring_push(R, &s->q, w);
 	}
 	while (s->q.n) {
 		uint32_t widx = ring_pop(&s->q);

@@ -61,14 +61,16 @@ struct src {
 	size_t n, pos;
 };
 
-static int next_record(void *ctx, gc_rec *r, uint64_t *recno, char *err, size_t len)
+static long next_records(void *ctx, gc_rec *r, uint64_t *recno, size_t max, char *err,
+			 size_t len)
 {
 	struct src *s = ctx;
-	if (s->pos == s->n)
-		return 0;
-	*recno = s->pos + 1;
-	*r = s->rec[s->pos++];
-	return 1;
+	size_t n = 0;
+	for (; n < max && s->pos < s->n; n++) {
+		recno[n] = s->pos + 1;
+		r[n] = s->rec[s->pos++];
+	}
+	return (long)n;
 }
 
 static int step_every_cycle; /* params.step_all of the next engine */
@@ -92,7 +94,7 @@ static gc_l1 *engine(const gc_gpu_config *c, int timing, int emit_all, struct ou
 	p.input = "test";
 	p.emit = emit;
 	p.emit_ctx = o;
-	p.read = next_record;
+	p.read = next_records;
 	p.read_ctx = s;
 	gc_l1 *L = gc_l1_new(&p, err, sizeof err);
 	if (!CHECK_MSG(L != NULL, "gc_l1_new: %s", err))
