@@ -266,13 +266,15 @@ struct io {
 };
 
 /* The engine's output goes to the writer. */
-static int emit(void *ctx, const gc_rec *r, char *err, size_t len)
+static int emit(void *ctx, const gc_rec *r, size_t n, char *err, size_t len)
 {
 	struct io *io = ctx;
-	if (gc_write(io->w, r) == 0)
-		return 0;
-	snprintf(err, len, "%s", gc_writer_error(io->w));
-	return -1;
+	for (size_t i = 0; i < n; i++)
+		if (gc_write(io->w, &r[i]) < 0) {
+			snprintf(err, len, "%s", gc_writer_error(io->w));
+			return -1;
+		}
+	return 0;
 }
 
 /* Something failed (the engine, the input, the output): its message, and

@@ -66,11 +66,21 @@ const char *gc_l1_error(const gc_l1 *L)
 	return L->err;
 }
 
-void l1_put(gc_l1 *R, const gc_rec *o)
+/* The records collected go out. */
+void l1_emit_flush(gc_l1 *R)
 {
-	if (R->p.emit(R->p.emit_ctx, o, R->err, sizeof R->err) < 0)
+	unsigned n = R->nout;
+	R->nout = 0;
+	if (n && R->p.emit(R->p.emit_ctx, R->out, n, R->err, sizeof R->err) < 0)
 		l1_fail(R, NULL);
 }
+
+/* An API call that may have collected records returns: they go out. */
+#define LEAVE(R)                 \
+	do {                     \
+		l1_emit_flush(R); \
+		return 0;        \
+	} while (0)
 
 /* ---- configuration ------------------------------------------------------ */
 
@@ -102,17 +112,8 @@ static int write_policy(const gc_l1 *R, int space)
 	return R->write;
 }
 
-/* Whether r is a request L1 does not look up (see bypass()). */
-int l1_passes_by(const gc_l1 *R, const gc_rec *r)
-{
-	return r->space == GC_SHARED || r->op == GC_ATOMIC || (r->flags & GC_F_BYPASS_L1) ||
-	       r->space == GC_CONST || r->space == GC_TEXTURE ||
-	       (r->op == GC_LOAD && R->skip_global &&
-		(r->space == GC_GLOBAL || r->space == GC_GENERIC));
-}
-
 /* Where requests go (bypass()): every operation, space and flags put
- * through l1_passes_by() once. */
+ * through passes_by() once. */
 static void route_table(gc_l1 *R)
 {
 	gc_rec r;
@@ -125,7 +126,7 @@ static void route_table(gc_l1 *R)
 				r.space = (uint8_t)space;
 				r.flags = (uint8_t)flags;
 				R->route[op][space][flags] = space == GC_SHARED ? ROUTE_SHARED
-					: l1_passes_by(R, &r) ? ROUTE_L2 : ROUTE_L1;
+					: passes_by(R, &r) ? ROUTE_L2 : ROUTE_L1;
 			}
 }
 
@@ -429,9 +430,9 @@ static void access_now(gc_l1 *R, const gc_rec *r)
 	if (R->classify)
 		l1_count_pc(R, r->pc, is_miss(outcome));
 	if (R->emit_all) {
-		gc_rec o = *r;
-		o.outcome = outcome;
-		l1_put(R, &o);
+		gc_rec *o = out_slot(R);
+		*o = *r;
+		o->outcome = outcome;
 	}
 }
 
@@ -473,7 +474,7 @@ int gc_l1_access(gc_l1 *R, const gc_rec *rec, size_t n, const gc_rec *ahead, siz
 	}
 	if (n)
 		R->last_time = rec[n - 1].time;
-	return 0;
+	LEAVE(R);
 }
 
 /* ---- kernels ------------------------------------------------------------- */
@@ -527,7 +528,7 @@ int gc_l1_flush(gc_l1 *R, uint64_t time)
 {
 	ENTER(R);
 	flush_all(R, time);
-	return 0;
+	LEAVE(R);
 }
 
 /* A kernel begins: the carve-out sets its L1 size (seed 003 formula 7). */
@@ -586,7 +587,7 @@ int gc_l1_kernel_begin(gc_l1 *R, const gc_kernel *k)
 			sm_cache_init(R, s);
 		}
 	}
-	return 0;
+	LEAVE(R);
 }
 
 int gc_l1_kernel_run(gc_l1 *R)
@@ -595,7 +596,7 @@ int gc_l1_kernel_run(gc_l1 *R)
 	if (!R->timing || !R->p.read)
 		l1_fail(R, "gc_l1_kernel_run: not a timing model with a read callback");
 	l1_timing_kernel(R);
-	return 0;
+	LEAVE(R);
 }
 
 int gc_l1_kernel_end(gc_l1 *R)
@@ -604,12 +605,12 @@ int gc_l1_kernel_end(gc_l1 *R)
 	if (R->p.flush)
 		flush_all(R, R->timing ? R->gnow : R->last_time);
 	if (!R->nks)
-		return 0;
+		LEAVE(R);
 	gc_l1_counts now;
 	sum_counters(R, &now);
 	counters_sub(&now, &R->kbase);
 	R->ks[R->nks - 1].n = now;
-	return 0;
+	LEAVE(R);
 }
 
 /* ---- statistics ------------------------------------------------------------ */

@@ -35,9 +35,10 @@
 
 typedef struct gc_l1 gc_l1;
 
-/* A record goes out: 0, or -1 when it could not be written (the message
- * in err, which the engine then fails with). */
-typedef int (*gc_l1_emit_fn)(void *ctx, const gc_rec *r, char *err, size_t len);
+/* Records go out, r[0..n) in order: 0, or -1 when they could not be
+ * written (the message in err, which the engine then fails with).  The
+ * engine collects them and hands them over before each call returns. */
+typedef int (*gc_l1_emit_fn)(void *ctx, const gc_rec *r, size_t n, char *err, size_t len);
 
 /* The timing model wants the kernel's next records: up to `max` of them
  * into r[] (recno[i]: their numbers in the stream, for messages) and how

@@ -70,6 +70,7 @@ struct dryrec {
 	uint8_t cost, alloc, ok;
 };
 #define BATCH 64     /* the timing model reads records this many at a time */
+#define OUTBUF 64    /* records emitted at a time */
 #define DRY_SMALL 32 /* the two sizes of kept needs: 32 and INST_MAX requests */
 #define VBITS 12     /* change table: 2^VBITS buckets per SM */
 
@@ -153,7 +154,7 @@ struct gc_l1 {
 	uint8_t maskmap[256]; /* input mask -> L1 sectors */
 	uint8_t outmap[256];  /* L1 sectors -> the output's sectors */
 	uint8_t rawmap[256];  /* the stream's sectors -> the output's */
-	/* Where a request goes, by operation, space and flags: l1_passes_by()
+	/* Where a request goes, by operation, space and flags: passes_by()
 	 * as a table, for bypass() */
 	uint8_t route[4][GC_NSPACES][16];
 	uint8_t wpolicy[GC_NSPACES]; /* the write policy by space, for l1_store() */
@@ -193,6 +194,8 @@ struct gc_l1 {
 	gc_rec batch[BATCH];  /* records read, not yet taken */
 	uint64_t bnum[BATCH]; /* their numbers in the stream */
 	unsigned bpos, bn;
+	gc_rec out[OUTBUF];   /* records for the emit callback */
+	unsigned nout;
 	uint64_t recno;       /* the number of the record taken last */
 	unsigned active;      /* blocks per SM */
 	uint64_t nread;       /* data records read in the kernel */
@@ -225,10 +228,9 @@ static inline void l1_oom(gc_l1 *R, int rc)
 }
 void *l1_alloc(gc_l1 *R, void *p, size_t n); /* realloc, or fail */
 void *l1_zalloc(gc_l1 *R, size_t n, size_t size); /* calloc, or fail */
-void l1_put(gc_l1 *R, const gc_rec *o);
+void l1_emit_flush(gc_l1 *R);
 struct sm *l1_new_sm(gc_l1 *R, uint16_t id);
 uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time);
-int l1_passes_by(const gc_l1 *R, const gc_rec *r);
 
 /* ---- l1_class.c ------------------------------------------------------ */
 
@@ -276,6 +278,14 @@ static inline struct sm *get_sm(gc_l1 *R, uint16_t id)
 static inline unsigned sector_bytes(const gc_l1 *R, uint8_t mask)
 {
 	return popcount8(mask) * R->sector;
+}
+
+/* The next record to emit, filled in by the caller. */
+static inline gc_rec *out_slot(gc_l1 *R)
+{
+	if (R->nout == OUTBUF)
+		l1_emit_flush(R);
+	return &R->out[R->nout++];
 }
 
 static inline void ring_push(gc_l1 *R, struct ring *r, uint32_t x)
@@ -334,14 +344,14 @@ static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint
 	}
 	if (R->emit_all)
 		return;
-	gc_rec o = *src;
-	o.op = (uint8_t)op;
-	o.addr = addr;
-	o.mask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
-	o.size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
-	o.time = time;
-	o.outcome = 0;
-	l1_put(R, &o);
+	gc_rec *o = out_slot(R);
+	*o = *src;
+	o->op = (uint8_t)op;
+	o->addr = addr;
+	o->mask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
+	o->size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
+	o->time = time;
+	o->outcome = 0;
 }
 
 /* Dirty sectors of line l go to L2. */
@@ -384,6 +394,15 @@ static inline void count_request(struct sm *s, const gc_rec *r)
 	s->n.loads += r->op == GC_LOAD;
 	s->n.stores += r->op == GC_STORE;
 	s->n.atomics += r->op == GC_ATOMIC;
+}
+
+/* Whether r is a request L1 does not look up (see bypass()). */
+static inline int passes_by(const gc_l1 *R, const gc_rec *r)
+{
+	return r->space == GC_SHARED || r->op == GC_ATOMIC || (r->flags & GC_F_BYPASS_L1) ||
+	       r->space == GC_CONST || r->space == GC_TEXTURE ||
+	       (r->op == GC_LOAD && R->skip_global &&
+		(r->space == GC_GLOBAL || r->space == GC_GENERIC));
 }
 
 static inline int is_miss(uint8_t outcome)

@@ -332,7 +332,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 /* What request r needs from the MSHRs now, into x. */
 static void dry_need(gc_l1 *R, struct sm *s, const gc_rec *r, struct dryrec *x)
 {
-	if (r->op != GC_LOAD || l1_passes_by(R, r)) {
+	if (r->op != GC_LOAD || passes_by(R, r)) {
 		x->at = UINT64_MAX;
 		x->cost = x->alloc = 0;
 		x->ok = 1;
@@ -479,9 +479,10 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 		if (R->classify)
 			l1_count_pc(R, r.pc, is_miss(outcome));
 		if (R->emit_all) {
-			r.outcome = outcome;
-			r.time = t;
-			l1_put(R, &r);
+			gc_rec *o = out_slot(R);
+			*o = r;
+			o->outcome = outcome;
+			o->time = t;
 		}
 	}
 	l1_warp_pop(R, widx, k);

@@ -43,15 +43,17 @@ struct out {
 	int refuse; /* refuse the record after this many (0: none) */
 };
 
-static int emit(void *ctx, const gc_rec *r, char *err, size_t len)
+static int emit(void *ctx, const gc_rec *r, size_t n, char *err, size_t len)
 {
 	struct out *o = ctx;
-	if (o->refuse && o->n == (size_t)o->refuse) {
-		snprintf(err, len, "test: record %zu refused", o->n);
-		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (o->refuse && o->n == (size_t)o->refuse) {
+			snprintf(err, len, "test: record %zu refused", o->n);
+			return -1;
+		}
+		if (o->n < OUTMAX)
+			o->rec[o->n++] = r[i];
 	}
-	if (o->n < OUTMAX)
-		o->rec[o->n++] = *r;
 	return 0;
 }
 
@@ -129,6 +131,19 @@ static const gc_l1_statistics *finish(gc_l1 *L)
 	return gc_l1_stats(L);
 }
 
+/* The functional model of an L1 "key=value ..." over r[0..n), one kernel
+ * (flushed at its end), statistics finished. */
+static gc_l1 *run_seq(const char *keys, int emit_all, struct out *o, const gc_rec *r, size_t n)
+{
+	gc_gpu_config c = config(keys);
+	gc_l1 *L = engine(&c, 0, emit_all, o, NULL);
+	CHECK(gc_l1_kernel_begin(L, NULL) == 0);
+	feed(L, r, n);
+	CHECK(gc_l1_kernel_end(L) == 0);
+	finish(L);
+	return L;
+}
+
 /* ---- units ------------------------------------------------------------------ */
 
 #define A 0x000 /* set 0 of a 2-set L1 of 128-byte lines */
@@ -144,14 +159,12 @@ static const gc_l1_statistics *finish(gc_l1 *L)
  * again conflict, sector 1 of A never requested: compulsory. */
 static void t_lru_2x2(void)
 {
-	gc_gpu_config c = config("l1.sets=2 l1.ways=2 l1.sector=32");
-	struct out *o = calloc(1, sizeof *o);
-	gc_l1 *L = engine(&c, 0, 1, o, NULL);
 	gc_rec r[] = {req(GC_LOAD, A, 1, 4), req(GC_LOAD, B, 1, 4), req(GC_LOAD, C, 1, 4),
 		      req(GC_LOAD, A, 1, 4), req(GC_LOAD, D, 1, 4), req(GC_LOAD, C, 1, 4),
 		      req(GC_LOAD, A, 1, 4), req(GC_LOAD, A, 2, 4)};
-	feed(L, r, 8);
-	const gc_l1_statistics *s = finish(L);
+	struct out *o = calloc(1, sizeof *o);
+	gc_l1 *L = run_seq("l1.sets=2 l1.ways=2 l1.sector=32", 1, o, r, 8);
+	const gc_l1_statistics *s = gc_l1_stats(L);
 	CHECK_U64(s->total.requests, 8);
 	CHECK_U64(s->total.hits, 1);
 	CHECK_U64(s->total.misses, 7);
@@ -222,24 +235,20 @@ static void t_fully_assoc(void)
  * associative cache would hit: conflict). */
 static void t_classes(void)
 {
-	gc_gpu_config c = config("l1.sets=1 l1.ways=2 l1.sector=128");
-	struct out *o = calloc(1, sizeof *o);
-	gc_l1 *L = engine(&c, 0, 1, o, NULL);
 	gc_rec r1[] = {req(GC_LOAD, A, 1, 4), req(GC_LOAD, B, 1, 4), req(GC_LOAD, C, 1, 4),
 		       req(GC_LOAD, A, 1, 4)};
-	feed(L, r1, 4);
-	const gc_l1_statistics *s = finish(L);
+	struct out *o = calloc(1, sizeof *o);
+	gc_l1 *L = run_seq("l1.sets=1 l1.ways=2 l1.sector=128", 1, o, r1, 4);
+	const gc_l1_statistics *s = gc_l1_stats(L);
 	CHECK_U64(s->total.cls[GC_C_COMPULSORY], 3);
 	CHECK_U64(s->total.cls[GC_C_CAPACITY], 1);
 	CHECK_U64(GC_OUT_CLASS(o->rec[3].outcome), GC_C_CAPACITY);
 	gc_l1_free(L);
 
-	c = config("l1.sets=2 l1.ways=1 l1.sector=128");
-	o->n = 0;
-	L = engine(&c, 0, 1, o, NULL);
 	gc_rec r2[] = {req(GC_LOAD, A, 1, 4), req(GC_LOAD, C, 1, 4), req(GC_LOAD, A, 1, 4)};
-	feed(L, r2, 3);
-	s = finish(L);
+	o->n = 0;
+	L = run_seq("l1.sets=2 l1.ways=1 l1.sector=128", 1, o, r2, 3);
+	s = gc_l1_stats(L);
 	CHECK_U64(s->total.cls[GC_C_COMPULSORY], 2);
 	CHECK_U64(s->total.cls[GC_C_CONFLICT], 1);
 	CHECK_U64(GC_OUT_CLASS(o->rec[2].outcome), GC_C_CONFLICT);
@@ -252,14 +261,12 @@ static void t_classes(void)
  * A hits.  To L2: the store, the load's sector, the store. */
 static void t_write_through(void)
 {
-	gc_gpu_config c = config("l1.sets=1 l1.ways=2 l1.sector=32 l1.write=write-through "
-				 "l1.write_alloc=no-write-allocate");
-	struct out *o = calloc(1, sizeof *o);
-	gc_l1 *L = engine(&c, 0, 0, o, NULL);
 	gc_rec r[] = {req(GC_STORE, A, 1, 4), req(GC_LOAD, A, 1, 4), req(GC_STORE, A, 1, 4),
 		      req(GC_LOAD, A, 1, 4)};
-	feed(L, r, 4);
-	const gc_l1_statistics *s = finish(L);
+	struct out *o = calloc(1, sizeof *o);
+	gc_l1 *L = run_seq("l1.sets=1 l1.ways=2 l1.sector=32 l1.write=write-through "
+			   "l1.write_alloc=no-write-allocate", 0, o, r, 4);
+	const gc_l1_statistics *s = gc_l1_stats(L);
 	CHECK_U64(s->total.hits, 2);
 	CHECK_U64(s->total.misses, 2);
 	CHECK_U64(s->total.l2_writes, 2);
@@ -281,17 +288,13 @@ static void t_write_through(void)
  * the kernel's end (flush) nothing is dirty. */
 static void t_write_back(void)
 {
-	gc_gpu_config c = config("l1.sets=1 l1.ways=2 l1.sector=32 l1.write=write-back "
-				 "l1.write_alloc=write-allocate");
-	struct out *o = calloc(1, sizeof *o);
-	gc_l1 *L = engine(&c, 0, 0, o, NULL);
-	CHECK(gc_l1_kernel_begin(L, NULL) == 0);
 	gc_rec r[] = {req(GC_STORE, A, 1, 32), req(GC_LOAD, A, 1, 4), req(GC_LOAD, B, 1, 4),
 		      req(GC_LOAD, C, 1, 4), req(GC_STORE, B, 3, 64)};
-	feed(L, r, 5);
-	CHECK(gc_l1_kernel_end(L) == 0);
-	const gc_l1_statistics *s = finish(L);
-	CHECK_U64(s->total.hits, 1 + 0);
+	struct out *o = calloc(1, sizeof *o);
+	gc_l1 *L = run_seq("l1.sets=1 l1.ways=2 l1.sector=32 l1.write=write-back "
+			   "l1.write_alloc=write-allocate", 0, o, r, 5);
+	const gc_l1_statistics *s = gc_l1_stats(L);
+	CHECK_U64(s->total.hits, 1);
 	CHECK_U64(s->total.misses, 4);  /* A store, B, C, sector 1 of B */
 	CHECK_U64(s->total.l2_reads, 2); /* B, C */
 	CHECK_U64(s->total.writebacks, 2); /* A at C's fill, B's 2 sectors at the flush */
