@@ -654,6 +654,7 @@ int main(int argc, char **argv)
 		run_functional(&io);
 	gc_progress_end(cl.c.progress);
 	gc_close_output(io.w);
+	gc_header_free(&oh);
 
 	check(&io, gc_l1_finish(io.L));
 	write_stats(&io, &gpu);
