@@ -70,6 +70,15 @@ mini() {
 	run_status 0 sh "$GC_ROOT/tests/lint-layers" "$T/m"
 }
 
+@test "layers: a module's private header (X_impl.h) is its own, not a cycle" {
+	mini
+	printf '#include "model/cache.h"\n' >"$T/m/lib/model/cache_impl.h"
+	printf '#include "model/cache.h"\n#include "model/cache_impl.h"\n' >"$T/m/lib/model/cache.c"
+	printf '#include "model/cache_impl.h"\n' >"$T/m/lib/model/cache_wide.c"
+	run_status 0 sh "$GC_ROOT/tests/lint-layers" "$T/m"
+	expect_eq "$output" ""
+}
+
 @test "layers: only prog/ prints or exits" {
 	mini
 	printf '#include "model/cache.h"\nvoid f(void)\n{\n\tfprintf(stderr, "no");\n}\n' >"$T/m/lib/model/cache.c"

@@ -1,0 +1,650 @@
+/*
+ * l1.c - the L1 engine's API, its configuration and the functional model:
+ * in stream order, a miss fills its line at once.  The timing model is
+ * l1_timing.c over l1_input.c; classification is l1_class.c.
+ */
+#include "model/l1.h"
+#include "model/l1_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const uint8_t l1_pop8[256] = {
+#define P2(n) n, n + 1, n + 1, n + 2
+#define P4(n) P2(n), P2(n + 1), P2(n + 1), P2(n + 2)
+#define P6(n) P4(n), P4(n + 1), P4(n + 1), P4(n + 2)
+	P6(0), P6(1), P6(1), P6(2)
+#undef P2
+#undef P4
+#undef P6
+};
+
+/* ---- failures ---------------------------------------------------------- */
+
+_Noreturn void l1_fail(gc_l1 *R, const char *fmt, ...)
+{
+	if (fmt) {
+		va_list a;
+		va_start(a, fmt);
+		vsnprintf(R->err, sizeof R->err, fmt, a);
+		va_end(a);
+	}
+	R->failed = 1;
+	siglongjmp(R->jb, 1);
+}
+
+void *l1_alloc(gc_l1 *R, void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		l1_fail(R, "out of memory");
+	return p;
+}
+
+void *l1_zalloc(gc_l1 *R, size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (!p)
+		l1_fail(R, "out of memory");
+	return p;
+}
+
+/* Every API call that can fail starts here: -1 at once after a failure,
+ * and a failure below comes back to it (as 1 from sigsetjmp). */
+#define ENTER(R)                         \
+	do {                             \
+		if ((R)->failed)         \
+			return -1;       \
+		if (sigsetjmp((R)->jb, 0)) \
+			return -1;       \
+	} while (0)
+
+const char *gc_l1_error(const gc_l1 *L)
+{
+	return L->err;
+}
+
+/* The records collected go out. */
+void l1_emit_flush(gc_l1 *R)
+{
+	unsigned n = R->nout;
+	R->nout = 0;
+	if (n && R->p.emit(R->p.emit_ctx, R->out, n, R->err, sizeof R->err) < 0)
+		l1_fail(R, NULL);
+}
+
+/* An API call that may have collected records returns: they go out. */
+#define LEAVE(R)                 \
+	do {                     \
+		l1_emit_flush(R); \
+		return 0;        \
+	} while (0)
+
+/* ---- configuration ------------------------------------------------------ */
+
+/* map[m]: the sectors of `to` bytes covering the sectors m of `from`
+ * bytes, in a line of `line` bytes. */
+static void remap(uint8_t map[256], unsigned from, unsigned to, unsigned line)
+{
+	for (unsigned m = 0; m < 256; m++) {
+		uint8_t out = 0;
+		for (unsigned i = 0; i < 8 && i < line / from; i++) {
+			if (!(m & (1u << i)))
+				continue;
+			unsigned first = i * from / to;
+			unsigned last = ((i + 1) * from - 1) / to;
+			for (unsigned j = first; j <= last && j < line / to && j < 8; j++)
+				out |= (uint8_t)(1u << j);
+		}
+		map[m] = out;
+	}
+}
+
+/* The write policy for a store in `space`. */
+static int write_policy(const gc_l1 *R, int space)
+{
+	if (R->write == GC_WRITE_LOCAL_BACK)
+		return space == GC_LOCAL ? GC_WRITE_BACK : GC_WRITE_THROUGH;
+	if (R->write == GC_WRITE_READ_ONLY)
+		return GC_WRITE_EVICT;
+	return R->write;
+}
+
+/* Where requests go (bypass()): every operation, space and flags put
+ * through passes_by() once. */
+static void route_table(gc_l1 *R)
+{
+	gc_rec r;
+	memset(&r, 0, sizeof r);
+	memset(R->route, ROUTE_L1, sizeof R->route);
+	for (unsigned op = GC_LOAD; op <= GC_ATOMIC; op++)
+		for (unsigned space = 0; space < GC_NSPACES; space++)
+			for (unsigned flags = 0; flags < 16; flags++) {
+				r.op = (uint8_t)op;
+				r.space = (uint8_t)space;
+				r.flags = (uint8_t)flags;
+				R->route[op][space][flags] = space == GC_SHARED ? ROUTE_SHARED
+					: passes_by(R, &r) ? ROUTE_L2 : ROUTE_L1;
+			}
+}
+
+/* The L1 and the maps from the configuration; -1 with a message. */
+static int configure(gc_l1 *R, char *err, size_t len)
+{
+	const gc_gpu_cache *l1 = &R->gpu.l1;
+	R->geom.line = l1->line;
+	R->geom.sector = l1->sector;
+	R->geom.sets = l1->sets;
+	R->geom.ways = l1->ways;
+	R->geom.index = l1->index;
+	R->geom.repl = l1->repl;
+	R->geom.seed = R->p.seed;
+	char why[160];
+	if (gc_cache_geom_check(&R->geom, why, sizeof why) < 0) {
+		snprintf(err, len, "L1: %s", why);
+		return -1;
+	}
+	R->sets = l1->sets;
+	R->ways = l1->ways;
+	R->write = l1->write;
+	R->walloc = l1->walloc;
+	R->skip_global = l1->skip_global;
+	R->mshr_sector = l1->mshr == GC_MSHR_SECTOR_ASSOC;
+	R->hit_lat = l1->latency;
+	R->lambda_min = R->gpu.miss.lambda_min;
+	R->sigma = R->gpu.miss.sigma;
+	R->mshr_entries = l1->mshr_entries;
+	R->mshr_merge = l1->mshr_merge;
+	R->mshr_per_warp = l1->mshr_per_warp;
+	R->line = l1->line;
+	R->sector = l1->sector;
+	R->nsectors = l1->line / l1->sector;
+
+	/* The stream's masks count its own sectors: map them onto the L1's. */
+	unsigned in_line = R->p.in_line ? R->p.in_line : R->line;
+	unsigned in_sector = R->p.in_sector ? R->p.in_sector : in_line < 32 ? in_line : 32;
+	if (in_line != R->line) {
+		snprintf(err, len, "%s: the stream's lines are %u bytes, the L1's %u "
+			 "(give gc-coalesce and gc-l1 the same line size)",
+			 R->p.input ? R->p.input : "input", in_line, R->line);
+		return -1;
+	}
+	if (in_sector > in_line)
+		in_sector = in_line;
+	remap(R->maskmap, in_sector, R->sector, in_line);
+	/* What goes on to L2 counts L2's sectors when L2 has the L1's lines
+	 * (the sectors gc-l2 takes), else the stream's. */
+	unsigned out_sector = in_sector;
+	if (R->gpu.l2.line == in_line && R->gpu.l2.sector <= in_line &&
+	    in_line / R->gpu.l2.sector <= 8)
+		out_sector = R->gpu.l2.sector;
+	remap(R->outmap, R->sector, out_sector, in_line);
+	remap(R->rawmap, in_sector, out_sector, in_line);
+	route_table(R);
+	for (int space = 0; space < GC_NSPACES; space++)
+		R->wpolicy[space] = (uint8_t)write_policy(R, space);
+
+	gc_l1_statistics *st = &R->st;
+	st->line = R->line;
+	st->sector = R->sector;
+	st->sets = R->geom.sets;
+	st->ways = R->geom.ways;
+	st->in_line = in_line;
+	st->in_sector = in_sector;
+	st->out_sector = out_sector;
+	return 0;
+}
+
+gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
+{
+	gc_l1 *R = calloc(1, sizeof *R);
+	if (!R) {
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	R->p = *p;
+	R->gpu = *p->gpu;
+	R->p.gpu = &R->gpu;
+	R->classify = p->classify;
+	R->emit_all = p->emit_all;
+	R->timing = p->timing;
+	R->cur = -1;
+	R->last_warp = R->stage_warp = NONE32;
+	gc_l1queue_init(&R->smheap);
+	if (configure(R, err, len) < 0) {
+		gc_l1_free(R);
+		return NULL;
+	}
+	R->sms = calloc(65536, sizeof *R->sms);
+	R->smlist = calloc(65536, sizeof *R->smlist);
+	if (!R->sms || !R->smlist || gc_hmap_init(&R->pcs, 0) < 0 ||
+	    gc_hmap_init(&R->warpmap, 0) < 0 || gc_hmap_init(&R->blockmap, 0) < 0 ||
+	    gc_hset_init(&R->doneblocks, 0) < 0) {
+		snprintf(err, len, "out of memory");
+		gc_l1_free(R);
+		return NULL;
+	}
+	return R;
+}
+
+void gc_l1_free(gc_l1 *L)
+{
+	if (!L)
+		return;
+	for (unsigned i = 0; L->sms && i < L->nsms; i++) {
+		struct sm *s = L->sms[L->smlist[i]];
+		gc_cache_free(&s->c);
+		l1_class_free(s);
+		l1_timing_free(L, s);
+		free(s);
+	}
+	free(L->sms);
+	free(L->smlist);
+	gc_hmap_free(&L->pcs);
+	free(L->pcstat);
+	free(L->pcsorted);
+	free(L->ks);
+	free(L->smstat);
+	l1_input_free(L);
+	gc_l1queue_free(&L->smheap);
+	free(L);
+}
+
+/* ---- SMs ---------------------------------------------------------------- */
+
+static void sm_cache_init(gc_l1 *R, struct sm *s)
+{
+	gc_cache_geom g = R->geom;
+	g.sets = R->sets;
+	g.ways = R->ways;
+	g.seed = R->p.seed ^ ((uint64_t)s->id << 32);
+	char why[160];
+	if (gc_cache_init(&s->c, &g, why, sizeof why) < 0)
+		l1_fail(R, "L1 of SM %u: %s", s->id, why);
+	if (R->classify)
+		l1_class_init(R, s, (size_t)g.sets * g.ways);
+}
+
+struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
+{
+	struct sm *s = R->sms[id] = l1_zalloc(R, 1, sizeof *s);
+	s->id = id;
+	R->smlist[R->nsms++] = id;
+	sm_cache_init(R, s);
+	if (R->timing) {
+		s->rng = R->p.seed * UINT64_C(0x2545f4914f6cdd1d) + id;
+		l1_oom(R, gc_l1wheel_init(&s->ev, EV_SLOTS));
+		s->m = l1_zalloc(R, R->mshr_entries, sizeof *s->m);
+		for (unsigned i = 0; i < R->mshr_entries; i++)
+			s->m[i].next_free = i + 1 < R->mshr_entries ? i + 1 : NONE32;
+		s->mfree = 0;
+		l1_oom(R, gc_hmap_init(&s->inflight, R->mshr_entries));
+		s->vtab = l1_zalloc(R, (size_t)1 << VBITS, sizeof *s->vtab);
+		s->pend_head = s->pend_tail = NONE32;
+		s->now = R->gnow;
+	}
+	return s;
+}
+
+/* ---- the cache operations (both models) ---------------------------------- */
+
+/*
+ * A store of `bytes` bytes to sectors m of line addr.  A sector is written
+ * in full when the store covers every byte of its sectors (bytes >=
+ * sectors x sector size); otherwise every written sector counts as partly
+ * written, since a request does not say which bytes it carries.
+ *
+ *   write-evict (and read-only): a present line is written back if dirty
+ *     and invalidated; the store goes to L2.
+ *   write-through: the store goes to L2; present sectors are updated.
+ *   write-back: written sectors that are valid (or become valid) turn
+ *     dirty; the rest of the store goes to L2.
+ *   Allocation of written sectors not valid in L1: none (no-write-
+ *   allocate); fully written sectors become valid and partly written ones
+ *   are fetched from L2 first (fetch-on-write); fully written sectors
+ *   become valid and partly written ones stay invalid, their bytes going
+ *   to L2 (write-allocate, lazy-fetch-on-read: L1 keeps no byte masks).
+ */
+uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
+{
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	uint64_t tag = gc_cache_tag(&s->c, addr);
+	unsigned set = gc_cache_set(&s->c, addr);
+	gc_cline *hint = NULL;
+	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	uint8_t present = l ? l->valid & m : 0;
+	uint8_t missing = m & ~present;
+	int result = !missing ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
+	int cls = GC_C_NONE;
+	uint8_t outcome = 0;
+	int policy = R->wpolicy[r->space];
+
+	if (missing) {
+		cls = R->classify ? l1_classify(R, s, tag, m, missing) : GC_C_NONE;
+		count_miss(s, result, cls);
+	} else {
+		s->n.hits++;
+	}
+
+	if (policy == GC_WRITE_EVICT) {
+		if (l) {
+			if (l->dirty)
+				outcome |= GC_OUT_WRITEBACK;
+			write_back(R, s, r, l, time);
+			gc_cache_invalidate(&s->c, l);
+			note_change(s, tag);
+			if (R->classify)
+				gc_l1shadow_drop(&s->sh, tag);
+		}
+		to_l2(R, s, r, GC_STORE, addr, m, r->size, time, 0);
+		return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
+	}
+
+	int alloc = R->walloc != GC_WALLOC_NONE && missing;
+	int filled = 0;
+	if (!l && alloc) {
+		l = allocate(R, s, r, addr, set, hint, time, &outcome);
+		filled = 1;
+	}
+	uint8_t validated = 0;
+	if (l) {
+		if (alloc) {
+			int partial = r->size < sector_bytes(R, m);
+			if (!partial) {
+				validated = missing;
+			} else if (R->walloc == GC_WALLOC_FETCH_ON_WRITE) {
+				to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time, 0);
+				validated = missing;
+			}
+		}
+		l->valid |= validated;
+		if (filled || validated)
+			note_change(s, tag);
+		gc_cache_touch(&s->c, l);
+		if (R->classify)
+			l1_oom(R, gc_l1shadow_use(&s->sh, tag, validated, filled));
+	}
+	if (policy == GC_WRITE_BACK) {
+		uint8_t kept = l ? m & l->valid : 0;
+		if (l)
+			l->dirty |= kept;
+		uint8_t fwd = m & ~kept;
+		if (fwd) {
+			unsigned b = fwd == m ? r->size : sector_bytes(R, fwd);
+			if (b > r->size)
+				b = r->size;
+			to_l2(R, s, r, GC_STORE, addr, fwd, b, time, 0);
+		}
+	} else {
+		to_l2(R, s, r, GC_STORE, addr, m, r->size, time, 0);
+	}
+	return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
+}
+
+/* A load, functional: a miss fetches its missing sectors and fills now. */
+static uint8_t load_now(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
+{
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	unsigned set = gc_cache_set(&s->c, addr);
+	gc_cline *hint = NULL;
+	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	if (l && (l->valid & m) == m) {
+		s->n.hits++;
+		gc_cache_touch(&s->c, l);
+		if (R->classify)
+			l1_oom(R, gc_l1shadow_use(&s->sh, l->tag, 0, 0));
+		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
+	}
+	uint64_t tag = gc_cache_tag(&s->c, addr);
+	uint8_t missing = l ? m & ~l->valid : m;
+	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;
+	int cls = R->classify ? l1_classify(R, s, tag, m, missing) : GC_C_NONE;
+	count_miss(s, result, cls);
+	uint8_t outcome = 0;
+	int filled = 0;
+	if (!l) {
+		l = allocate(R, s, r, addr, set, hint, time, &outcome);
+		filled = 1;
+	}
+	to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time, 0);
+	l->valid |= missing;
+	gc_cache_touch(&s->c, l);
+	if (R->classify)
+		l1_oom(R, gc_l1shadow_use(&s->sh, tag, missing, filled));
+	return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
+}
+
+/* ---- the functional model ------------------------------------------------- */
+
+static void access_now(gc_l1 *R, const gc_rec *r)
+{
+	struct sm *s = get_sm(R, r->sm);
+	uint8_t m = R->maskmap[r->mask];
+	uint8_t outcome;
+	count_request(s, r);
+	if (!bypass(R, s, r, r->time, &outcome))
+		outcome = r->op == GC_LOAD ? load_now(R, s, r, m, r->time)
+					   : l1_store(R, s, r, m, r->time);
+	if (R->classify)
+		l1_count_pc(R, r->pc, is_miss(outcome));
+	if (R->emit_all) {
+		gc_rec *o = out_slot(R);
+		*o = *r;
+		o->outcome = outcome;
+	}
+}
+
+/*
+ * The state a request will touch is brought towards the core while the
+ * requests before it are modelled: its SM's set (the L1s of 80 SMs do not
+ * fit a core's first level cache) and, with classification, the home
+ * slots of its line in the SM's hash maps (the compulsory-miss map
+ * outgrows every cache).  A prefetch is only a hint: when a kernel begin
+ * remakes the L1s or a map grows first, it fetches something unused, and
+ * the model is the same.
+ */
+static void prefetch(const gc_l1 *R, const gc_rec *r)
+{
+	const struct sm *s = R->sms[r->sm];
+	if (!s)
+		return;
+	const gc_cache *c = &s->c;
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	gc_cache_prefetch(c, addr, gc_cache_set(c, addr));
+	if (R->classify) {
+		uint64_t tag = gc_cache_tag(c, addr);
+		gc_hmap_prefetch(&s->seen, tag);
+		gc_hmap_prefetch(&s->sh.map, tag);
+	}
+}
+
+/* Model rec[0..n), prefetching for ahead[] as it goes (one request's state
+ * for each request modelled: a burst of prefetches would queue). */
+int gc_l1_access(gc_l1 *R, const gc_rec *rec, size_t n, const gc_rec *ahead, size_t nahead)
+{
+	ENTER(R);
+	size_t k = n > nahead ? n : nahead;
+	for (size_t i = 0; i < k; i++) {
+		if (i < nahead)
+			prefetch(R, &ahead[i]);
+		if (i < n)
+			access_now(R, &rec[i]);
+	}
+	if (n)
+		R->last_time = rec[n - 1].time;
+	LEAVE(R);
+}
+
+/* ---- kernels ------------------------------------------------------------- */
+
+static void counters_add(gc_l1_counts *a, const gc_l1_counts *b)
+{
+	uint64_t *x = (uint64_t *)a;
+	const uint64_t *y = (const uint64_t *)b;
+	for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++)
+		x[i] += y[i];
+}
+
+static void counters_sub(gc_l1_counts *a, const gc_l1_counts *b)
+{
+	uint64_t *x = (uint64_t *)a;
+	const uint64_t *y = (const uint64_t *)b;
+	for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++)
+		x[i] -= y[i];
+}
+
+static void sum_counters(const gc_l1 *R, gc_l1_counts *out)
+{
+	memset(out, 0, sizeof *out);
+	for (unsigned i = 0; i < R->nsms; i++)
+		counters_add(out, &R->sms[R->smlist[i]]->n);
+}
+
+/* Invalidate every L1 (writing dirty sectors back) at time `time`. */
+static void flush_all(gc_l1 *R, uint64_t time)
+{
+	for (unsigned i = 0; i < R->nsms; i++) {
+		struct sm *s = R->sms[R->smlist[i]];
+		size_t n = gc_cache_nlines(&s->c);
+		for (size_t j = 0; j < n; j++) {
+			gc_cline *l = &s->c.lines[j];
+			if (l->tag != GC_CACHE_NO_TAG && l->dirty) {
+				gc_rec src;
+				memset(&src, 0, sizeof src);
+				src.sm = s->id;
+				src.kernel = R->ks ? R->ks[R->nks - 1].id : 0;
+				write_back(R, s, &src, l, time);
+			}
+		}
+		gc_cache_clear(&s->c);
+		if (R->classify)
+			l1_class_clear(s);
+	}
+}
+
+int gc_l1_flush(gc_l1 *R, uint64_t time)
+{
+	ENTER(R);
+	flush_all(R, time);
+	LEAVE(R);
+}
+
+/* A kernel begins: the carve-out sets its L1 size (seed 003 formula 7). */
+int gc_l1_kernel_begin(gc_l1 *R, const gc_kernel *k)
+{
+	ENTER(R);
+	if (R->nks == R->kscap) {
+		R->kscap = R->kscap ? 2 * R->kscap : 16;
+		R->ks = l1_alloc(R, R->ks, R->kscap * sizeof *R->ks);
+	}
+	gc_l1_kstat *ks = &R->ks[R->nks++];
+	memset(ks, 0, sizeof *ks);
+	ks->id = k ? k->id : 0;
+	if (k) {
+		size_t len = strlen(k->name);
+		if (len >= sizeof ks->name)
+			len = sizeof ks->name - 1;
+		memcpy(ks->name, k->name, len);
+		ks->name[len] = 0;
+	}
+	sum_counters(R, &R->kbase);
+
+	unsigned sets = R->geom.sets, ways = R->geom.ways, active = 0;
+	uint64_t shmem = R->gpu.sm.shmem;
+	uint64_t threads = k ? gc_kernel_threads_per_block(k) : 0;
+	if (k && threads && threads <= UINT32_MAX) {
+		gc_carveout co;
+		if (gc_gpu_carveout(&R->gpu, (unsigned)threads, k->regs, k->shmem, &co) == 0) {
+			if (co.l1_sets && co.l1_ways) {
+				sets = co.l1_sets;
+				ways = co.l1_ways;
+			}
+			shmem = co.shmem;
+			active = co.active;
+		}
+	}
+	if (!active)
+		active = 1;
+	R->active = active;
+	ks->sets = sets;
+	ks->ways = ways;
+	ks->l1_size = (uint64_t)sets * ways * R->line;
+	ks->shmem = shmem;
+	ks->active = active;
+	if (sets != R->sets || ways != R->ways) {
+		/* A new carve-out: the L1s are remade (their dirty data first
+		 * written back). */
+		flush_all(R, R->gnow);
+		R->sets = sets;
+		R->ways = ways;
+		for (unsigned i = 0; i < R->nsms; i++) {
+			struct sm *s = R->sms[R->smlist[i]];
+			gc_cache_free(&s->c);
+			if (R->classify)
+				l1_class_free(s);
+			sm_cache_init(R, s);
+		}
+	}
+	LEAVE(R);
+}
+
+int gc_l1_kernel_run(gc_l1 *R)
+{
+	ENTER(R);
+	if (!R->timing || !R->p.read)
+		l1_fail(R, "gc_l1_kernel_run: not a timing model with a read callback");
+	l1_timing_kernel(R);
+	LEAVE(R);
+}
+
+int gc_l1_kernel_end(gc_l1 *R)
+{
+	ENTER(R);
+	if (R->p.flush)
+		flush_all(R, R->timing ? R->gnow : R->last_time);
+	if (!R->nks)
+		LEAVE(R);
+	gc_l1_counts now;
+	sum_counters(R, &now);
+	counters_sub(&now, &R->kbase);
+	R->ks[R->nks - 1].n = now;
+	LEAVE(R);
+}
+
+/* ---- statistics ------------------------------------------------------------ */
+
+static int by_id(const void *a, const void *b)
+{
+	unsigned x = ((const gc_l1_smstat *)a)->sm, y = ((const gc_l1_smstat *)b)->sm;
+	return (x > y) - (x < y);
+}
+
+int gc_l1_finish(gc_l1 *R)
+{
+	ENTER(R);
+	gc_l1_statistics *st = &R->st;
+	R->smstat = l1_alloc(R, R->smstat, (R->nsms ? R->nsms : 1) * sizeof *R->smstat);
+	for (unsigned i = 0; i < R->nsms; i++) {
+		const struct sm *s = R->sms[R->smlist[i]];
+		R->smstat[i] = (gc_l1_smstat){s->id, s->n};
+	}
+	qsort(R->smstat, R->nsms, sizeof *R->smstat, by_id);
+	sum_counters(R, &st->total);
+	l1_pcs_sorted(R);
+	st->kernels = R->ks;
+	st->nkernels = R->nks;
+	st->sms = R->smstat;
+	st->nsms = R->nsms;
+	st->pcs = R->pcsorted;
+	st->npcs = R->npcs;
+	st->cycles = R->cycles;
+	st->peak_buffered = R->peak_buffered;
+	return 0;
+}
+
+const gc_l1_statistics *gc_l1_stats(const gc_l1 *L)
+{
+	return &L->st;
+}

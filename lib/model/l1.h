@@ -1,0 +1,142 @@
+/*
+ * model/l1.h - the L1 engine: one private L1 data cache per SM, its
+ * functional model (seed 003 §4.1), the timing model of seed 000 §4.2-4.5,
+ * miss classification and the counters the statistics need.
+ *
+ * The engine knows no command line and no streams: requests come in as
+ * records, what goes on to L2 (or, with emit_all, every request annotated
+ * with its outcome) goes out through the emit callback, and the timing
+ * model reads a kernel's records through the read callback as it needs
+ * them (it looks ahead, so it cannot be fed one record at a time).
+ *
+ *   gc_l1 *L = gc_l1_new(&params, err, sizeof err);
+ *   functional:  gc_l1_kernel_begin(L, k); gc_l1_access(L, recs, n, NULL, 0) ...;
+ *                gc_l1_kernel_end(L);
+ *   timing:      gc_l1_kernel_begin(L, k); gc_l1_kernel_run(L); gc_l1_kernel_end(L);
+ *   gc_l1_finish(L); s = gc_l1_stats(L); ...; gc_l1_free(L);
+ *
+ * Every call that can fail returns -1 (NULL for gc_l1_new) and leaves a
+ * one-line message (gc_l1_error); after a failure the engine refuses
+ * everything but gc_l1_error and gc_l1_free.
+ *
+ * The files: l1.c (the API, configuration, the functional model),
+ * l1_class.c (classification, per-PC counts), l1_input.c (the timing
+ * model's buffered input), l1_timing.c (the timing model); l1_impl.h is
+ * their shared state.  l1queue.h and l1shadow.h are the engine's helpers.
+ */
+#ifndef GC_MODEL_L1_H
+#define GC_MODEL_L1_H
+
+#include "config/gpu.h"
+#include "stream/format.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct gc_l1 gc_l1;
+
+/* Records go out, r[0..n) in order: 0, or -1 when they could not be
+ * written (the message in err, which the engine then fails with).  The
+ * engine collects them and hands them over before each call returns. */
+typedef int (*gc_l1_emit_fn)(void *ctx, const gc_rec *r, size_t n, char *err, size_t len);
+
+/* The timing model wants the kernel's next records: up to `max` of them
+ * into r[] (recno[i]: their numbers in the stream, for messages) and how
+ * many; 0 when the kernel's input has ended, -1 on an error (the message
+ * in err).  Fewer than max is fine (the engine asks again). */
+typedef long (*gc_l1_read_fn)(void *ctx, gc_rec *r, uint64_t *recno, size_t max, char *err,
+			      size_t len);
+
+typedef struct gc_l1_params {
+	/* The finished configuration (copied): the L1, the miss latency,
+	 * L2's sectors for the output, the SM for the carve-out. */
+	const gc_gpu_config *gpu;
+	unsigned in_line;      /* the stream's line bytes (0: the L1's; must be the L1's) */
+	unsigned in_sector;    /* the stream's sector bytes (0: min(32, line)) */
+	int timing;            /* the timing model (else functional) */
+	int classify;          /* classes and per-PC counts (slower) */
+	int emit_all;          /* emit every request with its outcome, not what goes to L2 */
+	int flush;             /* invalidate the L1s at each kernel end */
+	uint64_t seed;         /* random replacement and miss latencies */
+	uint64_t window;       /* timing: a warp with no record in this many has ended */
+	int step_all;          /* timing: no skipping of blocked steps (a check) */
+	int look_all;          /* timing: a retry looks at every request again (a check) */
+	const char *input;     /* the input's name, for messages */
+	gc_l1_emit_fn emit;
+	void *emit_ctx;
+	gc_l1_read_fn read;    /* timing only */
+	void *read_ctx;
+} gc_l1_params;
+
+/* Counts of one SM, one kernel or the whole run. */
+typedef struct gc_l1_counts {
+	uint64_t requests, loads, stores, atomics;
+	uint64_t hits, misses, sector_misses, bypassed, shared;
+	uint64_t cls[GC_NCLASSES]; /* misses by class (GC_C_*) */
+	uint64_t stalls;     /* instructions cancelled for want of an MSHR */
+	uint64_t l2_reads, l2_writes, l2_atomics;
+	uint64_t l2_read_bytes, l2_write_bytes, l2_atomic_bytes;
+	uint64_t writebacks; /* of those writes, write-backs of dirty sectors */
+} gc_l1_counts;
+
+typedef struct gc_l1_kstat {
+	uint32_t id;
+	char name[64];
+	uint64_t l1_size, shmem;   /* the carve-out the kernel ran with */
+	unsigned sets, ways, active;
+	gc_l1_counts n;            /* complete once the kernel has ended */
+} gc_l1_kstat;
+
+typedef struct gc_l1_smstat {
+	unsigned sm;
+	gc_l1_counts n;
+} gc_l1_smstat;
+
+typedef struct gc_l1_pcstat {
+	uint32_t pc;
+	uint64_t requests, misses;
+} gc_l1_pcstat;
+
+typedef struct gc_l1_statistics {
+	/* from gc_l1_new on */
+	unsigned line, sector, sets, ways; /* the L1 as configured */
+	unsigned in_line, in_sector;       /* the stream's */
+	unsigned out_sector;               /* sectors of the L2 requests' masks */
+	/* as of the last gc_l1_finish */
+	gc_l1_counts total;
+	const gc_l1_kstat *kernels;        /* in order */
+	size_t nkernels;
+	const gc_l1_smstat *sms;           /* the SMs seen, by number */
+	size_t nsms;
+	const gc_l1_pcstat *pcs;           /* with classify: by misses, most first */
+	size_t npcs;
+	uint64_t cycles;                   /* timing: the last time */
+	uint64_t peak_buffered;            /* timing: most records buffered */
+} gc_l1_statistics;
+
+/* NULL with the message in err (a bad geometry, a stream line size not
+ * the L1's, out of memory). */
+gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len);
+void gc_l1_free(gc_l1 *L);
+const char *gc_l1_error(const gc_l1 *L);
+
+/* A kernel begins (k: its sizes set the carve-out; NULL: none). */
+int gc_l1_kernel_begin(gc_l1 *L, const gc_kernel *k);
+/* Timing: run the kernel begun to the end of its input (read) and of its
+ * last miss. */
+int gc_l1_kernel_run(gc_l1 *L);
+/* The kernel ends: the L1s are flushed when params.flush says so. */
+int gc_l1_kernel_end(gc_l1 *L);
+
+/* Functional: model requests rec[0..n) in order; ahead[0..nahead), the
+ * ones that come next, are a hint (their state is prefetched meanwhile). */
+int gc_l1_access(gc_l1 *L, const gc_rec *rec, size_t n, const gc_rec *ahead, size_t nahead);
+
+/* Invalidate every L1 now, dirty sectors written back at `time`. */
+int gc_l1_flush(gc_l1 *L, uint64_t time);
+
+/* Bring the statistics up to date (may be called more than once). */
+int gc_l1_finish(gc_l1 *L);
+const gc_l1_statistics *gc_l1_stats(const gc_l1 *L);
+
+#endif

@@ -1,0 +1,434 @@
+/*
+ * model/l1_impl.h - the L1 engine's state, shared by its files (l1.c,
+ * l1_class.c, l1_input.c, l1_timing.c) and by nothing else: the API is
+ * model/l1.h.
+ */
+#ifndef GC_MODEL_L1_IMPL_H
+#define GC_MODEL_L1_IMPL_H
+
+#include "base/hash.h"
+#include "config/gpu.h"
+#include "model/cache.h"
+#include "model/l1.h"
+#include "model/l1queue.h"
+#include "model/l1shadow.h"
+#include "stream/format.h"
+
+#include <setjmp.h>
+#include <stdint.h>
+
+#define INST_MAX 256   /* longest instruction issued at once */
+#define NONE32 UINT32_MAX
+
+/*
+ * The records a warp has read but not yet issued, as its instructions:
+ * each a run of consecutive records (an instruction's requests are
+ * consecutive in the input) in a slot of 2^c records, the warp's slots
+ * linked in order.  The instruction read last stays in a staging buffer
+ * until a record of another instruction (or the kernel's end) closes it;
+ * then it moves to a slot of its size, and is whole.  Slots come from
+ * free lists by size class, so memory follows the records buffered, and
+ * the instruction at a warp's head is one short run of memory, prefetched
+ * when the warp joins the queue.
+ */
+#define NCLASS 9 /* slots of 1 to INST_MAX records */
+
+struct islot {
+	struct islot *next; /* the warp's next instruction, or the next free slot */
+	uint16_t off;       /* records already issued (a split instruction) */
+	uint16_t n;         /* records left */
+	uint8_t cls;        /* the slot holds 2^cls records */
+	gc_rec rec[];
+};
+
+enum wstate { W_PENDING, W_QUEUED, W_WAITING, W_DONE };
+
+struct warp {
+	uint32_t block;     /* index into the kernel's blocks */
+	uint32_t next;      /* next warp of the block (by warp id), NONE32 */
+	uint16_t id, sm;
+	uint8_t state;      /* enum wstate */
+	uint8_t stalled;    /* its current instruction waited for an MSHR */
+	uint64_t blocked_ver; /* the SM's state version when it was cancelled */
+	uint32_t outstanding; /* MSHR entries it allocated, still in flight */
+	uint64_t last_read; /* input record number of its last record */
+	struct islot *ihead, *itail; /* its closed instructions, in order */
+	struct dryrec *dry; /* while its head instruction waits: what it needs */
+};
+
+/*
+ * What one request of a cancelled instruction needs from the MSHRs (see
+ * mshr_need), as of the SM's change count `at`.  A request's needs
+ * depend only on the state of its own line (valid sectors, in-flight
+ * entry), and every change of a line's state stamps the line's bucket
+ * in the SM's change table (note_change); a retry works out again only
+ * the requests whose bucket was stamped since.
+ */
+struct dryrec {
+	uint64_t at;     /* UINT64_MAX: needs nothing, ever (not a cached load) */
+	uint32_t bucket; /* its line's bucket in the change table */
+	uint8_t cost, alloc, ok;
+};
+#define BATCH 64     /* the timing model reads records this many at a time */
+#define OUTBUF 64    /* records emitted at a time */
+#define DRY_SMALL 32 /* the two sizes of kept needs: 32 and INST_MAX requests */
+#define VBITS 12     /* change table: 2^VBITS buckets per SM */
+
+struct block {
+	uint32_t id;
+	uint16_t sm;
+	uint8_t resident, done;
+	uint32_t first;     /* first warp (lowest id) */
+	uint32_t nwarps, ndone;
+	uint32_t next_pending; /* the SM's next pending block, NONE32 */
+};
+
+struct mshr {
+	uint64_t tag;
+	uint64_t ret;       /* when the fill arrives */
+	uint32_t warp;      /* the warp that allocated it */
+	uint32_t block_id;  /* its block's and its own ids, for a write-back at the fill */
+	uint16_t warp_id;
+	uint32_t merged;    /* requests it serves */
+	uint32_t cost;      /* entries it takes (sectors for sector MSHRs) */
+	uint8_t mask;       /* sectors being fetched */
+	uint32_t next_free;
+};
+
+enum evkind { EV_FILL, EV_WAKE };
+#define EV_SLOTS 1024 /* the event wheel's window: longer than a miss, as a rule */
+
+/* A FIFO of warps. */
+struct ring {
+	uint32_t *q;
+	size_t head, n, cap;
+};
+
+/* One SM: its L1 and, with the timing model, its warp queue and MSHRs. */
+struct sm {
+	uint16_t id;
+	gc_cache c;
+	gc_l1shadow sh;
+	gc_hmap seen;       /* line -> sectors ever requested (compulsory misses) */
+	gc_l1_counts n;
+
+	/* timing */
+	uint64_t now;       /* the next issue slot */
+	uint64_t order;     /* issue sequence number */
+	uint64_t rng;
+	struct ring q;      /* warps ready to issue */
+	struct ring rq;     /* warps cancelled at the last step */
+	uint64_t ver;       /* bumped by every change a cancelled warp waits for */
+	size_t nblocked;    /* warps in q and rq whose blocked_ver is ver */
+	int spinning;       /* every queued warp is blocked until the next event */
+	uint64_t spin_from; /* the first step skipped while spinning */
+	uint32_t hgen;      /* token of the SM's entry in the SM heap */
+	gc_l1wheel ev;      /* miss returns and warps waking */
+	struct mshr *m;
+	uint32_t mfree;
+	unsigned mused;     /* entries in use (sectors for sector MSHRs) */
+	gc_hmap inflight;   /* tag -> MSHR entry */
+	uint64_t chg;       /* changes of line state so far */
+	uint64_t *vtab;     /* by line bucket: the change count of its last change */
+	unsigned resident;  /* resident blocks */
+	uint32_t pend_head, pend_tail; /* blocks waiting for a slot */
+	int inheap;
+};
+
+/* Where a request goes: looked up in L1, nowhere (shared memory), to L2. */
+enum { ROUTE_L1, ROUTE_SHARED, ROUTE_L2 };
+
+struct gc_l1 {
+	gc_l1_params p;
+	gc_gpu_config gpu;
+	int classify, emit_all, timing;
+	gc_l1_statistics st; /* what gc_l1_stats returns */
+
+	/* the L1 as configured and as the current kernel has it */
+	gc_cache_geom geom;
+	unsigned sets, ways;
+	int write, walloc, skip_global, mshr_sector;
+	unsigned hit_lat, lambda_min, mshr_entries, mshr_merge, mshr_per_warp;
+	double sigma;
+	unsigned line, sector, nsectors;
+	uint8_t maskmap[256]; /* input mask -> L1 sectors */
+	uint8_t outmap[256];  /* L1 sectors -> the output's sectors */
+	uint8_t rawmap[256];  /* the stream's sectors -> the output's */
+	/* Where a request goes, by operation, space and flags: passes_by()
+	 * as a table, for bypass() */
+	uint8_t route[4][GC_NSPACES][16];
+	uint8_t wpolicy[GC_NSPACES]; /* the write policy by space, for l1_store() */
+
+	struct sm **sms;      /* by SM number, made on first use */
+	uint16_t *smlist;     /* SM numbers in order of first use */
+	unsigned nsms;
+
+	gc_hmap pcs;          /* pc -> index into pcstat */
+	gc_l1_pcstat *pcstat;
+	size_t npcs, pccap;
+	gc_l1_kstat *ks;
+	size_t nks, kscap;
+	gc_l1_counts kbase;
+	gc_l1_smstat *smstat; /* the snapshot of gc_l1_finish */
+	gc_l1_pcstat *pcsorted;
+	uint64_t last_time;   /* functional: the last request's time */
+	uint64_t cycles;      /* timing: the last time */
+
+	/* timing */
+	struct warp *warps;
+	size_t nwarps, wcap;
+	uint32_t wfree;       /* free warp slots, linked by next */
+	struct block *blocks;
+	size_t nblocks, bcap;
+	uint32_t bfree;       /* free block slots, linked by next_pending */
+	gc_hmap warpmap, blockmap;
+	gc_hset doneblocks;   /* blocks of the kernel that have ended */
+	struct islot *ifree[NCLASS]; /* free slots by size class */
+	char **slabs;         /* the memory of the slots */
+	size_t nslabs;
+	size_t slab_left;     /* bytes left in the last slab */
+	gc_rec stage[INST_MAX]; /* the instruction read last, still open */
+	unsigned stage_n;
+	uint32_t stage_warp;  /* its warp, NONE32 */
+	struct dryrec *dryfree[2]; /* free needs arrays: DRY_SMALL, INST_MAX */
+	gc_rec batch[BATCH];  /* records read, not yet taken */
+	uint64_t bnum[BATCH]; /* their numbers in the stream */
+	unsigned bpos, bn;
+	gc_rec out[OUTBUF];   /* records for the emit callback */
+	unsigned nout;
+	uint64_t recno;       /* the number of the record taken last */
+	unsigned active;      /* blocks per SM */
+	uint64_t nread;       /* data records read in the kernel */
+	uint32_t last_warp;   /* warp of the last record read */
+	uint32_t last_seq;
+	uint64_t last_key;    /* its (block, warp) key in warpmap */
+	int kend;             /* the kernel's input has ended */
+	gc_l1queue smheap;    /* SMs by their next time */
+	uint64_t tbase;       /* the kernel's start time */
+	uint64_t gnow;        /* the current global time */
+	uint64_t buffered, peak_buffered;
+	int cur;              /* the SM being stepped, -1: none */
+
+	/* failures: a message, and the way back to the API call */
+	int failed;
+	char err[640];
+	sigjmp_buf jb;
+};
+
+/* ---- l1.c ------------------------------------------------------------ */
+
+/* Fail: the message (printf-style; NULL: err already holds it), then back
+ * to the API call, which returns -1. */
+_Noreturn void l1_fail(gc_l1 *R, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Out of memory when rc < 0. */
+static inline void l1_oom(gc_l1 *R, int rc)
+{
+	if (rc < 0)
+		l1_fail(R, "out of memory");
+}
+void *l1_alloc(gc_l1 *R, void *p, size_t n); /* realloc, or fail */
+void *l1_zalloc(gc_l1 *R, size_t n, size_t size); /* calloc, or fail */
+void l1_emit_flush(gc_l1 *R);
+struct sm *l1_new_sm(gc_l1 *R, uint16_t id);
+uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time);
+
+/* ---- l1_class.c ------------------------------------------------------ */
+
+int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t missing);
+void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want);
+void l1_count_pc(gc_l1 *R, uint32_t pc, int miss);
+void l1_class_init(gc_l1 *R, struct sm *s, size_t lines);
+void l1_class_clear(struct sm *s);
+void l1_class_free(struct sm *s);
+void l1_pcs_sorted(gc_l1 *R);
+
+/* ---- l1_input.c: the timing model's buffered input ------------------- */
+
+void l1_input_reset(gc_l1 *R);
+void l1_read_one(gc_l1 *R);
+void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k);
+void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
+void l1_input_free(gc_l1 *R);
+
+/* ---- l1_timing.c ----------------------------------------------------- */
+
+void l1_block_start(gc_l1 *R, struct sm *s, uint32_t bidx);
+void l1_sm_arrive(gc_l1 *R, struct sm *s);
+void l1_sm_reschedule(gc_l1 *R, struct sm *s);
+void l1_queue_warp(gc_l1 *R, struct sm *s, uint32_t widx);
+void l1_ring_grow(gc_l1 *R, struct ring *r);
+void l1_timing_kernel(gc_l1 *R);
+void l1_timing_free(gc_l1 *R, struct sm *s);
+
+/* ---- small shared pieces --------------------------------------------- */
+
+/* Set bits of a sector mask (a table: no popcount instruction assumed). */
+extern const uint8_t l1_pop8[256];
+static inline unsigned popcount8(uint8_t m)
+{
+	return l1_pop8[m];
+}
+
+static inline struct sm *get_sm(gc_l1 *R, uint16_t id)
+{
+	struct sm *s = R->sms[id];
+	return s ? s : l1_new_sm(R, id);
+}
+
+static inline unsigned sector_bytes(const gc_l1 *R, uint8_t mask)
+{
+	return popcount8(mask) * R->sector;
+}
+
+/* The next record to emit, filled in by the caller. */
+static inline gc_rec *out_slot(gc_l1 *R)
+{
+	if (R->nout == OUTBUF)
+		l1_emit_flush(R);
+	return &R->out[R->nout++];
+}
+
+static inline void ring_push(gc_l1 *R, struct ring *r, uint32_t x)
+{
+	if (r->n == r->cap)
+		l1_ring_grow(R, r);
+	r->q[(r->head + r->n++) % r->cap] = x;
+}
+
+/* The records of w's next instruction: how many are buffered (up to
+ * INST_MAX), and whether the instruction is complete: a closed one is;
+ * the open one (l1_input.c) may still grow. */
+static inline unsigned warp_inst(const gc_l1 *R, uint32_t widx, int *complete)
+{
+	const struct islot *in = R->warps[widx].ihead;
+	if (in) {
+		*complete = 1;
+		return in->n;
+	}
+	*complete = 0;
+	return R->stage_warp == widx ? R->stage_n : 0;
+}
+
+/* The change-table bucket of line `tag`. */
+static inline uint32_t vbucket(uint64_t tag)
+{
+	return (uint32_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - VBITS));
+}
+
+/* Timing: the state of line `tag` changed (its sectors, its presence or
+ * its in-flight miss): what waiting instructions need of it is stale. */
+static inline void note_change(struct sm *s, uint64_t tag)
+{
+	if (s->vtab)
+		s->vtab[vbucket(tag)] = ++s->chg;
+}
+
+/* A request to L2: counted always, emitted unless emit_all.  Masks are
+ * the L1's sectors, written as the stream's; RAW_MASK passes the source's
+ * own mask (a bypassed request goes on unchanged). */
+#define RAW_MASK 0x100u
+static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr,
+			 unsigned mask, unsigned bytes, uint64_t time, int writeback)
+{
+	gc_l1_counts *n = &s->n;
+	if (op == GC_LOAD) {
+		n->l2_reads++;
+		n->l2_read_bytes += bytes;
+	} else if (op == GC_STORE) {
+		n->l2_writes++;
+		n->l2_write_bytes += bytes;
+		n->writebacks += writeback != 0;
+	} else {
+		n->l2_atomics++;
+		n->l2_atomic_bytes += bytes;
+	}
+	if (R->emit_all)
+		return;
+	gc_rec *o = out_slot(R);
+	*o = *src;
+	o->op = (uint8_t)op;
+	o->addr = addr;
+	o->mask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
+	o->size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
+	o->time = time;
+	o->outcome = 0;
+}
+
+/* Dirty sectors of line l go to L2. */
+static inline void write_back(gc_l1 *R, struct sm *s, const gc_rec *src, gc_cline *l,
+			      uint64_t time)
+{
+	if (l->tag == GC_CACHE_NO_TAG || !l->dirty)
+		return;
+	to_l2(R, s, src, GC_STORE, gc_cache_line_addr(&s->c, l), l->dirty,
+	      sector_bytes(R, l->dirty), time, 1);
+	l->dirty = 0;
+}
+
+/* The way line `addr` gets: the victim's dirty sectors written back. */
+static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr,
+				 unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
+{
+	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
+	if (v->tag != GC_CACHE_NO_TAG) {
+		note_change(s, v->tag);
+		if (v->dirty) {
+			write_back(R, s, src, v, time);
+			*outcome |= GC_OUT_WRITEBACK;
+		}
+	}
+	gc_cache_fill(&s->c, v, addr);
+	return v;
+}
+
+static inline void count_miss(struct sm *s, int result, int cls)
+{
+	s->n.misses++;
+	s->n.sector_misses += result == GC_R_SECTOR_MISS;
+	s->n.cls[cls]++;
+}
+
+static inline void count_request(struct sm *s, const gc_rec *r)
+{
+	s->n.requests++;
+	s->n.loads += r->op == GC_LOAD;
+	s->n.stores += r->op == GC_STORE;
+	s->n.atomics += r->op == GC_ATOMIC;
+}
+
+/* Whether r is a request L1 does not look up (see bypass()). */
+static inline int passes_by(const gc_l1 *R, const gc_rec *r)
+{
+	return r->space == GC_SHARED || r->op == GC_ATOMIC || (r->flags & GC_F_BYPASS_L1) ||
+	       r->space == GC_CONST || r->space == GC_TEXTURE ||
+	       (r->op == GC_LOAD && R->skip_global &&
+		(r->space == GC_GLOBAL || r->space == GC_GENERIC));
+}
+
+static inline int is_miss(uint8_t outcome)
+{
+	unsigned res = GC_OUT_RESULT(outcome);
+	return res == GC_R_MISS || res == GC_R_SECTOR_MISS;
+}
+
+/* Requests L1 does not look up: atomics, cache-global and skipped loads,
+ * constant and texture requests go on to L2; shared memory goes nowhere.
+ * Returns 1 when r is one of them (its outcome in *outcome). */
+static inline int bypass(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time,
+			 uint8_t *outcome)
+{
+	unsigned route = R->route[r->op & 3][r->space][r->flags & 15];
+	if (route == ROUTE_L1)
+		return 0;
+	if (route == ROUTE_SHARED) {
+		s->n.shared++;
+		*outcome = 0;
+		return 1;
+	}
+	s->n.bypassed++;
+	to_l2(R, s, r, r->op, r->addr, RAW_MASK, r->size, time, 0);
+	*outcome = GC_OUT_BYPASS;
+	return 1;
+}
+
+#endif

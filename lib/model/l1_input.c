@@ -1,0 +1,317 @@
+/*
+ * l1_input.c - the timing model's buffered input: the records each warp
+ * has read but not yet issued (as instructions in slots, see l1_impl.h),
+ * the kernel's warps and blocks as they appear, and the end of a warp (no
+ * record of it in params.window records).  Records come from the read
+ * callback; l1_timing.c takes them from here.
+ */
+#include "model/l1.h"
+#include "model/l1_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The slots' memory: slabs of 2 MiB, carved in order, never returned
+ * before the end (free slots are reused by size class). */
+#define SLAB (1u << 21)
+
+/* A slot of 2^c records. */
+static struct islot *slot_get(gc_l1 *R, unsigned c)
+{
+	struct islot *p = R->ifree[c];
+	if (p) {
+		R->ifree[c] = p->next;
+		return p;
+	}
+	size_t bytes = sizeof *p + ((size_t)1 << c) * sizeof(gc_rec);
+	if (R->slab_left < bytes) {
+		R->slabs = l1_alloc(R, R->slabs, (R->nslabs + 1) * sizeof *R->slabs);
+		R->slabs[R->nslabs] = l1_alloc(R, NULL, SLAB);
+		R->nslabs++;
+		R->slab_left = SLAB;
+	}
+	p = (struct islot *)(R->slabs[R->nslabs - 1] + (SLAB - R->slab_left));
+	R->slab_left -= bytes;
+	return p;
+}
+
+static void slot_put(gc_l1 *R, struct islot *p)
+{
+	p->next = R->ifree[p->cls];
+	R->ifree[p->cls] = p;
+}
+
+/* The open instruction closes: to a slot, at the end of its warp's list. */
+static void inst_close(gc_l1 *R)
+{
+	unsigned n = R->stage_n;
+	if (!n)
+		return;
+	unsigned c = 0;
+	while ((1u << c) < n)
+		c++;
+	struct islot *p = slot_get(R, c);
+	p->next = NULL;
+	p->off = 0;
+	p->n = (uint16_t)n;
+	p->cls = (uint8_t)c;
+	memcpy(p->rec, R->stage, n * sizeof *R->stage);
+	struct warp *w = &R->warps[R->stage_warp];
+	if (w->itail)
+		w->itail->next = p;
+	else
+		w->ihead = p;
+	w->itail = p;
+	R->stage_n = 0;
+	R->stage_warp = NONE32;
+}
+
+/* Record r joins warp widx: as the first of a new instruction (closing
+ * the open one), or the next of the open one. */
+static void warp_append(gc_l1 *R, uint32_t widx, const gc_rec *r, int start)
+{
+	if (start)
+		inst_close(R);
+	R->stage[R->stage_n++] = *r;
+	R->stage_warp = widx;
+	if (++R->buffered > R->peak_buffered)
+		R->peak_buffered = R->buffered;
+}
+
+/* The first k records of warp widx's head instruction have issued; the
+ * rest of a split instruction stays at the head. */
+void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k)
+{
+	struct warp *w = &R->warps[widx];
+	struct islot *in = w->ihead;
+	R->buffered -= k;
+	in->off = (uint16_t)(in->off + k);
+	in->n = (uint16_t)(in->n - k);
+	if (in->n)
+		return;
+	w->ihead = in->next;
+	if (!w->ihead)
+		w->itail = NULL;
+	slot_put(R, in);
+}
+
+static uint32_t new_warp(gc_l1 *R, uint32_t bidx, uint16_t id)
+{
+	uint32_t widx;
+	if (R->wfree != NONE32) {
+		widx = R->wfree;
+		R->wfree = R->warps[widx].next;
+	} else {
+		if (R->nwarps == R->wcap) {
+			R->wcap = R->wcap ? 2 * R->wcap : 256;
+			R->warps = l1_alloc(R, R->warps, R->wcap * sizeof *R->warps);
+		}
+		widx = (uint32_t)R->nwarps++;
+	}
+	struct warp *w = &R->warps[widx];
+	memset(w, 0, sizeof *w);
+	w->block = bidx;
+	w->id = id;
+	w->sm = R->blocks[bidx].sm;
+	w->next = NONE32;
+	w->state = W_PENDING;
+	/* into the block's list, by warp id */
+	struct block *b = &R->blocks[bidx];
+	uint32_t *p = &b->first;
+	while (*p != NONE32 && R->warps[*p].id < id)
+		p = &R->warps[*p].next;
+	w->next = *p;
+	*p = widx;
+	b->nwarps++;
+	return widx;
+}
+
+static _Noreturn void late_record(gc_l1 *R, const gc_rec *r)
+{
+	l1_fail(R, "%s: record %llu: block %u warp %u has a request after the timing "
+		"model ended it (no request of it in %llu records); raise --window",
+		R->p.input ? R->p.input : "input", (unsigned long long)R->recno, r->block,
+		r->warp, (unsigned long long)R->p.window);
+}
+
+/* A new block's slot. */
+static uint32_t new_block(gc_l1 *R)
+{
+	uint32_t bidx;
+	if (R->bfree != NONE32) {
+		bidx = R->bfree;
+		R->bfree = R->blocks[bidx].next_pending;
+		return bidx;
+	}
+	if (R->nblocks == R->bcap) {
+		R->bcap = R->bcap ? 2 * R->bcap : 64;
+		R->blocks = l1_alloc(R, R->blocks, R->bcap * sizeof *R->blocks);
+	}
+	return (uint32_t)R->nblocks++;
+}
+
+/* The warp of record r, made (with its block) on first sight. */
+static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
+{
+	uint64_t wkey = ((uint64_t)r->block << 16) | r->warp;
+	if (R->last_warp != NONE32 && R->last_key == wkey) {
+		/* the common case: the record before was of the same warp */
+		if (R->warps[R->last_warp].state == W_DONE)
+			late_record(R, r);
+		return R->last_warp;
+	}
+	uint64_t *v = gc_hmap_get(&R->warpmap, wkey);
+	if (v) {
+		if (R->warps[*v].state == W_DONE)
+			late_record(R, r);
+		return (uint32_t)*v;
+	}
+	int added;
+	uint64_t *bv = gc_hmap_put(&R->blockmap, r->block, &added);
+	if (!bv)
+		l1_fail(R, "out of memory");
+	uint32_t bidx;
+	if (added) {
+		if (gc_hset_has(&R->doneblocks, r->block))
+			late_record(R, r);
+		bidx = new_block(R);
+		*bv = bidx;
+		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32};
+	} else {
+		bidx = (uint32_t)*bv;
+		if (R->blocks[bidx].done)
+			late_record(R, r);
+	}
+	uint32_t widx = new_warp(R, bidx, r->warp);
+	uint64_t *wv = gc_hmap_put(&R->warpmap, wkey, NULL);
+	if (!wv)
+		l1_fail(R, "out of memory");
+	*wv = widx;
+	struct block *b = &R->blocks[bidx];
+	struct sm *s = get_sm(R, b->sm);
+	if (added) {
+		if (s->resident < R->active) {
+			l1_block_start(R, s, bidx);
+		} else {
+			if (s->pend_tail == NONE32)
+				s->pend_head = bidx;
+			else
+				R->blocks[s->pend_tail].next_pending = bidx;
+			s->pend_tail = bidx;
+		}
+	} else if (b->resident) {
+		/* a warp of a running block seen for the first time */
+		l1_sm_arrive(R, s);
+		R->warps[widx].state = W_QUEUED;
+		l1_queue_warp(R, s, widx);
+		l1_sm_reschedule(R, s);
+	}
+	return widx;
+}
+
+/* One data record into its warp's buffer. */
+static void take(gc_l1 *R, const gc_rec *rec)
+{
+	R->nread++;
+	uint32_t widx = warp_of(R, rec);
+	/* Requests of one instruction come together: a record of another
+	 * warp or instruction closes the open one. */
+	int start = !(R->last_warp == widx && R->last_seq == rec->seq) || R->stage_n == INST_MAX;
+	warp_append(R, widx, rec, start);
+	R->warps[widx].last_read = R->nread;
+	R->last_warp = widx;
+	R->last_key = ((uint64_t)rec->block << 16) | rec->warp;
+	R->last_seq = rec->seq;
+}
+
+/* Read one record of the kernel into the buffers; at the end of the
+ * kernel's input R->kend is set.  Records come in batches. */
+void l1_read_one(gc_l1 *R)
+{
+	if (R->bpos == R->bn) {
+		long n = R->p.read(R->p.read_ctx, R->batch, R->bnum, BATCH, R->err, sizeof R->err);
+		if (n < 0)
+			l1_fail(R, NULL);
+		R->bpos = 0;
+		R->bn = (unsigned)n;
+		if (!n) {
+			inst_close(R);
+			R->kend = 1;
+			return;
+		}
+	}
+	R->recno = R->bnum[R->bpos];
+	take(R, &R->batch[R->bpos++]);
+}
+
+/* Warp widx has nothing left to issue. */
+void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx)
+{
+	struct warp *w = &R->warps[widx];
+	w->state = W_DONE;
+	struct block *b = &R->blocks[w->block];
+	if (++b->ndone < b->nwarps)
+		return;
+	/* The block's warps and its own slot are free again; its id stays
+	 * known, so that a late record of it is an error. */
+	b->done = 1;
+	l1_oom(R, gc_hset_add(&R->doneblocks, b->id) < 0 ? -1 : 0);
+	gc_hmap_del(&R->blockmap, b->id);
+	for (uint32_t x = b->first, nx; x != NONE32; x = nx) {
+		nx = R->warps[x].next;
+		gc_hmap_del(&R->warpmap, ((uint64_t)b->id << 16) | R->warps[x].id);
+		if (R->last_warp == x)
+			R->last_warp = NONE32;
+		R->warps[x].next = R->wfree;
+		R->wfree = x;
+	}
+	b->next_pending = R->bfree;
+	R->bfree = w->block;
+	/* First done, first served: the block's slot on the SM goes to the
+	 * SM's next pending block. */
+	s->resident--;
+	if (s->pend_head != NONE32) {
+		uint32_t next = s->pend_head;
+		s->pend_head = R->blocks[next].next_pending;
+		if (s->pend_head == NONE32)
+			s->pend_tail = NONE32;
+		l1_block_start(R, s, next);
+	}
+}
+
+/* A kernel's input begins: no warps, blocks or records yet. */
+void l1_input_reset(gc_l1 *R)
+{
+	R->kend = 0;
+	R->nread = 0;
+	R->last_warp = NONE32;
+	R->stage_n = 0;
+	R->stage_warp = NONE32;
+	R->nwarps = R->nblocks = 0;
+	R->wfree = R->bfree = NONE32;
+	gc_hmap_clear(&R->warpmap);
+	gc_hmap_clear(&R->blockmap);
+	gc_hset_clear(&R->doneblocks);
+}
+
+void l1_input_free(gc_l1 *R)
+{
+	for (size_t i = 0; i < R->nslabs; i++)
+		free(R->slabs[i]);
+	free(R->slabs);
+	for (size_t i = 0; i < R->nwarps; i++)
+		if (R->warps[i].dry) {
+			free(R->warps[i].dry);
+		}
+	free(R->warps);
+	free(R->blocks);
+	for (int c = 0; c < 2; c++)
+		while (R->dryfree[c]) {
+			struct dryrec *p = R->dryfree[c];
+			memcpy(&R->dryfree[c], p, sizeof p);
+			free(p);
+		}
+	gc_hmap_free(&R->warpmap);
+	gc_hmap_free(&R->blockmap);
+	gc_hset_free(&R->doneblocks);
+}

@@ -1,0 +1,607 @@
+/*
+ * l1_timing.c - the L1 engine's timing model (seed 000 §4.2-4.5): each SM
+ * runs the warp queue over the records it reads (l1_input.c): the front
+ * warp issues its next instruction, a hit costs the hit latency, a miss
+ * lambda_min + |N(0, sigma^2)|, the line arrives when the miss returns, a
+ * request to a line still in flight merges with it (a latency miss), and
+ * an instruction that finds no free MSHR is cancelled and its warp sent to
+ * the back of the queue.  SMs run in one global time order, so the output
+ * stays in timestamp order.
+ */
+#include "model/l1.h"
+#include "model/l1_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* A miss's latency: lambda_min + |N(0, sigma^2)| rounded to a cycle, the
+ * normal drawn by Box-Muller from the SM's own generator (seed 000 §4.2). */
+static uint64_t miss_latency(gc_l1 *R, struct sm *s)
+{
+	if (R->sigma <= 0)
+		return R->lambda_min;
+	double u1 = ((double)(splitmix(&s->rng) >> 11) + 1.0) / 9007199254740993.0;
+	double u2 = (double)(splitmix(&s->rng) >> 11) / 9007199254740992.0;
+	double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+	return R->lambda_min + (uint64_t)llround(fabs(z) * R->sigma);
+}
+
+/* ---- warp queues ------------------------------------------------------------ */
+
+/* A full ring doubles. */
+void l1_ring_grow(gc_l1 *R, struct ring *r)
+{
+	size_t cap = r->cap ? 2 * r->cap : 64;
+	uint32_t *q = l1_alloc(R, NULL, cap * sizeof *q);
+	for (size_t i = 0; i < r->n; i++)
+		q[i] = r->q[(r->head + i) % r->cap];
+	free(r->q);
+	r->q = q;
+	r->head = 0;
+	r->cap = cap;
+}
+
+static uint32_t ring_pop(struct ring *r)
+{
+	uint32_t x = r->q[r->head];
+	r->head = (r->head + 1) % r->cap;
+	r->n--;
+	return x;
+}
+
+static uint32_t ring_pop_back(struct ring *r)
+{
+	r->n--;
+	return r->q[(r->head + r->n) % r->cap];
+}
+
+/* A warp joins the queue: the records of its next instruction, cold since
+ * they were read ahead, are fetched into the CPU cache while the warps
+ * before it issue. */
+void l1_queue_warp(gc_l1 *R, struct sm *s, uint32_t widx)
+{
+	const char *in = (const char *)R->warps[widx].ihead;
+	if (in) {
+		/* the slot's first lines, without waiting to read its length */
+		__builtin_prefetch(in);
+		__builtin_prefetch(in + 64);
+		__builtin_prefetch(in + 128);
+		__builtin_prefetch(in + 192);
+	}
+	if (R->warps[widx].blocked_ver == s->ver)
+		s->nblocked++;
+	ring_push(R, &s->q, widx);
+}
+
+/* Block b gets a slot on its SM: its warps join the queue in warp order. */
+void l1_block_start(gc_l1 *R, struct sm *s, uint32_t bidx)
+{
+	struct block *b = &R->blocks[bidx];
+	b->resident = 1;
+	s->resident++;
+	l1_sm_arrive(R, s);
+	for (uint32_t w = b->first; w != NONE32; w = R->warps[w].next) {
+		R->warps[w].state = W_QUEUED;
+		l1_queue_warp(R, s, w);
+	}
+	l1_sm_reschedule(R, s);
+}
+
+/* ---- SMs in global time order ---------------------------------------------- */
+
+static uint64_t sm_next_time(const struct sm *s)
+{
+	const gc_l1event *e = gc_l1wheel_top(&s->ev);
+	if (s->spinning)
+		return e->time;
+	if (s->q.n || s->rq.n)
+		return s->now;
+	return e ? (e->time > s->now ? e->time : s->now) : UINT64_MAX;
+}
+
+/* Put s into the global SM heap when it has something to do.  Each entry
+ * carries a token; an entry whose token is not the SM's latest is stale. */
+static void sm_schedule(gc_l1 *R, struct sm *s)
+{
+	if (s->inheap || R->cur == s->id)
+		return;
+	if (!s->spinning && s->now < R->gnow)
+		s->now = R->gnow;
+	uint64_t t = sm_next_time(s);
+	if (t == UINT64_MAX)
+		return;
+	s->inheap = 1;
+	l1_oom(R, gc_l1queue_push(&R->smheap, t, s->id, s->id, ++s->hgen));
+}
+
+/* s's next time may have moved earlier: a fresh entry. */
+void l1_sm_reschedule(gc_l1 *R, struct sm *s)
+{
+	s->inheap = 0;
+	sm_schedule(R, s);
+}
+
+/*
+ * The steps a spinning SM skipped, up to and including `upto`: in each,
+ * the warps cancelled at the step before join the back of the queue and
+ * the front warp is cancelled again (nothing it waits for has changed).
+ * That rotates the queue (with the last cancelled warp) one place a step.
+ */
+static void sm_unspin(gc_l1 *R, struct sm *s, uint64_t upto)
+{
+	if (upto + 1 > s->spin_from) {
+		uint64_t k = upto + 1 - s->spin_from;
+		while (s->rq.n)
+			ring_push(R, &s->q, ring_pop(&s->rq));
+		for (uint64_t i = k % s->q.n; i > 0; i--)
+			ring_push(R, &s->q, ring_pop(&s->q));
+		ring_push(R, &s->rq, ring_pop_back(&s->q));
+		s->n.stalls += k;
+		s->order += k;
+		s->now = upto + 1;
+	}
+	s->spinning = 0;
+}
+
+/* Warps arrive at s while another SM (R->cur) steps at R->gnow: a
+ * spinning s catches up with the steps it took before that moment (at
+ * gnow itself too when its number is lower: the heap steps it first). */
+void l1_sm_arrive(gc_l1 *R, struct sm *s)
+{
+	if (!s->spinning)
+		return;
+	uint64_t upto = R->cur >= 0 && s->id < R->cur ? R->gnow : R->gnow - 1;
+	sm_unspin(R, s, upto);
+}
+
+/* Every warp queued or just cancelled waits for a change (an MSHR freed,
+ * a line filled). */
+static int sm_all_blocked(const struct sm *s)
+{
+	return s->nblocked == s->q.n + s->rq.n;
+}
+
+/* ---- misses ------------------------------------------------------------------ */
+
+/* A miss returns: the line is filled (a victim written back), the entry
+ * freed. */
+static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
+{
+	struct mshr *m = &s->m[e];
+	uint64_t addr = m->tag << s->c.line_shift;
+	unsigned set = gc_cache_set(&s->c, addr);
+	gc_cline *hint = NULL;
+	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	int filled = 0;
+	if (!l) {
+		gc_rec src;
+		memset(&src, 0, sizeof src);
+		src.sm = s->id;
+		src.kernel = R->nks ? R->ks[R->nks - 1].id : 0;
+		src.warp = m->warp_id;
+		src.block = m->block_id;
+		src.space = GC_GLOBAL;
+		uint8_t o = 0;
+		l = allocate(R, s, &src, addr, set, hint, time, &o);
+		filled = 1;
+	}
+	l->valid |= m->mask;
+	gc_cache_touch(&s->c, l);
+	if (R->classify)
+		l1_oom(R, gc_l1shadow_use(&s->sh, m->tag, m->mask, filled));
+	note_change(s, m->tag);
+	s->ver++;
+	s->nblocked = 0;
+	s->mused -= m->cost;
+	if (R->mshr_per_warp) /* only the per-warp limit reads it (a cold warp) */
+		R->warps[m->warp].outstanding--;
+	gc_hmap_del(&s->inflight, m->tag);
+	m->next_free = s->mfree;
+	s->mfree = e;
+}
+
+static void apply_events(gc_l1 *R, struct sm *s, uint64_t t)
+{
+	const gc_l1event *e;
+	while ((e = gc_l1wheel_top(&s->ev)) && e->time <= t) {
+		gc_l1event ev = *e;
+		gc_l1wheel_pop(&s->ev);
+		if (ev.kind == EV_FILL) {
+			fill(R, s, ev.item, ev.time);
+		} else {
+			R->warps[ev.item].state = W_QUEUED;
+			l1_queue_warp(R, s, ev.item);
+		}
+	}
+}
+
+/* What load r (sectors m) needs from the MSHRs: *cost entries (sectors
+ * for sector MSHRs), *alloc new entries of the warp's own (0 or 1), and
+ * *merge set when it merges into an in-flight entry, which must have room. */
+static void mshr_need(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, unsigned *cost,
+		      unsigned *alloc, int *merge_ok)
+{
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	unsigned set;
+	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	uint8_t missing = l ? m & ~l->valid : m;
+	*cost = *alloc = 0;
+	*merge_ok = 1;
+	if (!missing)
+		return;
+	uint64_t *e = gc_hmap_get(&s->inflight, gc_cache_tag(&s->c, addr));
+	if (e) {
+		struct mshr *x = &s->m[*e];
+		*cost = R->mshr_sector ? popcount8(missing & ~x->mask) : 0;
+		*merge_ok = x->merged < R->mshr_merge;
+		return;
+	}
+	*cost = R->mshr_sector ? popcount8(missing) : 1;
+	*alloc = 1;
+}
+
+/* A load issued at time t: a hit, a merge into an in-flight miss (latency
+ * class) or a new miss.  Returns the outcome; *effect is when its data
+ * is there. */
+static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t,
+			  struct warp *w, uint32_t widx, uint64_t *effect)
+{
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	uint64_t tag = gc_cache_tag(&s->c, addr);
+	unsigned set;
+	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	if (l && (l->valid & m) == m) {
+		s->n.hits++;
+		gc_cache_touch(&s->c, l);
+		if (R->classify)
+			l1_oom(R, gc_l1shadow_use(&s->sh, tag, 0, 0));
+		*effect = t + R->hit_lat;
+		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
+	}
+	uint8_t missing = l ? m & ~l->valid : m;
+	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;
+	uint64_t *ev = gc_hmap_get(&s->inflight, tag);
+	int cls;
+	if (ev) {
+		/* The clipping of seed 000 §4.2: the request takes effect with
+		 * the miss already in flight; sectors that miss does not fetch
+		 * are added to it. */
+		struct mshr *x = &s->m[*ev];
+		uint8_t extra = missing & ~x->mask;
+		x->merged++;
+		note_change(s, tag);
+		if (extra) {
+			to_l2(R, s, r, GC_LOAD, addr, extra, sector_bytes(R, extra), t, 0);
+			x->mask |= extra;
+			if (R->mshr_sector) {
+				x->cost += popcount8(extra);
+				s->mused += popcount8(extra);
+			}
+		}
+		if (R->classify)
+			l1_seen(R, s, tag, m);
+		cls = GC_C_LATENCY;
+		*effect = x->ret;
+	} else {
+		if (R->classify) {
+			cls = l1_classify(R, s, tag, m, missing);
+			if (w->stalled)
+				cls = GC_C_MSHR;
+		} else {
+			cls = w->stalled ? GC_C_MSHR : GC_C_NONE;
+		}
+		uint32_t e = s->mfree;
+		struct mshr *x = &s->m[e];
+		s->mfree = x->next_free;
+		x->tag = tag;
+		x->mask = missing;
+		x->merged = 1;
+		x->warp = widx;
+		x->warp_id = r->warp;
+		x->block_id = r->block;
+		x->cost = R->mshr_sector ? popcount8(missing) : 1;
+		x->ret = t + miss_latency(R, s);
+		s->mused += x->cost;
+		if (R->mshr_per_warp)
+			w->outstanding++;
+		int added;
+		uint64_t *slot = gc_hmap_put(&s->inflight, tag, &added);
+		if (!slot)
+			l1_fail(R, "out of memory");
+		*slot = e;
+		note_change(s, tag);
+		l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
+		to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0);
+		*effect = x->ret;
+	}
+	count_miss(s, result, cls);
+	return GC_OUT_MAKE(result, cls);
+}
+
+/* ---- issuing ------------------------------------------------------------------ */
+
+/* What request r needs from the MSHRs now, into x. */
+static void dry_need(gc_l1 *R, struct sm *s, const gc_rec *r, struct dryrec *x)
+{
+	if (r->op != GC_LOAD || passes_by(R, r)) {
+		x->at = UINT64_MAX;
+		x->cost = x->alloc = 0;
+		x->ok = 1;
+		return;
+	}
+	unsigned cost, alloc;
+	int ok;
+	mshr_need(R, s, r, R->maskmap[r->mask], &cost, &alloc, &ok);
+	x->at = s->chg;
+	x->bucket = vbucket(r->addr >> s->c.line_shift);
+	x->cost = (uint8_t)cost;
+	x->alloc = (uint8_t)alloc;
+	x->ok = (uint8_t)ok;
+}
+
+/* A needs array for an instruction of k requests, and back. */
+static struct dryrec *dry_get(gc_l1 *R, unsigned k)
+{
+	int c = k > DRY_SMALL;
+	struct dryrec *p = R->dryfree[c];
+	if (p) {
+		memcpy(&R->dryfree[c], p, sizeof p);
+		return p;
+	}
+	return l1_alloc(R, NULL, (c ? INST_MAX : DRY_SMALL) * sizeof *p);
+}
+
+static void dry_put(gc_l1 *R, struct dryrec *p, unsigned k)
+{
+	int c = k > DRY_SMALL;
+	memcpy(p, &R->dryfree[c], sizeof p);
+	R->dryfree[c] = p;
+}
+
+static void warp_wait(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx, uint64_t ready)
+{
+	w->state = W_WAITING;
+	l1_oom(R, gc_l1wheel_push(&s->ev, ready, ++s->order, widx, EV_WAKE));
+}
+
+/* Warp w is cancelled for want of MSHRs: to the back of the queue, behind
+ * the warps that become ready by the next step. */
+static void cancel(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx)
+{
+	s->n.stalls++;
+	s->order++;
+	w->state = W_WAITING;
+	ring_push(R, &s->rq, widx);
+	s->nblocked++;
+}
+
+enum { I_ENDED, I_ISSUED, I_CANCELLED };
+
+/* The front warp issues its next instruction at time t, or has it
+ * cancelled for want of MSHRs (seed 000 §4.4): I_ISSUED, I_CANCELLED, or
+ * I_ENDED when the warp has nothing left to issue. */
+static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
+{
+	struct warp *w = &R->warps[widx];
+	if (w->stalled && w->blocked_ver == s->ver) {
+		/* nothing it waits for has changed: cancelled again */
+		cancel(R, s, w, widx);
+		return I_CANCELLED;
+	}
+	int complete;
+	unsigned k = warp_inst(R, widx, &complete);
+	while (!complete && !R->kend) {
+		/* Read on until the instruction is whole, or the warp is taken
+		 * to have ended: no request of it in the next window records. */
+		if (!k && R->nread - w->last_read >= R->p.window)
+			break;
+		l1_read_one(R);
+		w = &R->warps[widx];
+		k = warp_inst(R, widx, &complete);
+	}
+	if (!k)
+		return I_ENDED;
+
+	/* The dry run: do the MSHRs take the whole instruction?  A warp
+	 * that waited keeps what its requests need (struct dryrec). */
+	const struct islot *in = w->ihead;
+	const gc_rec *recs = in->rec + in->off;
+	unsigned n = k;
+	struct dryrec fresh[INST_MAX];
+	struct dryrec *d = w->dry ? w->dry : fresh;
+	unsigned used = 0, mine = 0, tot_cost = 0, tot_mine = 0, fit = 0;
+	int blocked = 0;
+	for (unsigned i = 0; i < k; i++) {
+		struct dryrec *x = &d[i];
+		if (d == fresh || R->p.look_all || (x->at != UINT64_MAX && s->vtab[x->bucket] > x->at))
+			dry_need(R, s, &recs[i], x);
+		unsigned cost = x->cost, alloc = x->alloc;
+		int merge_ok = x->ok;
+		tot_cost += cost;
+		tot_mine += alloc;
+		if (!blocked && merge_ok && s->mused + used + cost <= R->mshr_entries &&
+		    (!R->mshr_per_warp || w->outstanding + mine + alloc <= R->mshr_per_warp)) {
+			used += cost;
+			mine += alloc;
+			fit++;
+		} else {
+			blocked = 1;
+		}
+	}
+	if (fit < k) {
+		/* An instruction that could never fit at once issues the part
+		 * that fits now; any other is cancelled and waits whole. */
+		int never = tot_cost > R->mshr_entries ||
+			    (R->mshr_per_warp && tot_mine > R->mshr_per_warp);
+		if (!never || fit == 0) {
+			w->stalled = 1;
+			w->blocked_ver = s->ver;
+			cancel(R, s, w, widx);
+			if (d == fresh) {
+				w->dry = dry_get(R, k);
+				memcpy(w->dry, fresh, k * sizeof *fresh);
+			}
+			return I_CANCELLED;
+		}
+		k = fit;
+	}
+	if (w->dry) {
+		dry_put(R, w->dry, n);
+		w->dry = NULL;
+	}
+
+	uint64_t ready = t;
+	for (unsigned i = 0; i < k; i++) {
+		gc_rec r = recs[i];
+		uint8_t m = R->maskmap[r.mask];
+		uint8_t outcome;
+		uint64_t effect = t + R->hit_lat;
+		count_request(s, &r);
+		if (bypass(R, s, &r, t, &outcome)) {
+			if (r.op != GC_STORE && r.space != GC_SHARED)
+				effect = t + miss_latency(R, s);
+		} else if (r.op == GC_LOAD) {
+			outcome = load_timed(R, s, &r, m, t, w, widx, &effect);
+		} else {
+			outcome = l1_store(R, s, &r, m, t);
+		}
+		if (effect > ready)
+			ready = effect;
+		if (R->classify)
+			l1_count_pc(R, r.pc, is_miss(outcome));
+		if (R->emit_all) {
+			gc_rec *o = out_slot(R);
+			*o = r;
+			o->outcome = outcome;
+			o->time = t;
+		}
+	}
+	l1_warp_pop(R, widx, k);
+	/* The rest of a split instruction keeps its stall. */
+	w->stalled = k < n;
+	if (ready > R->cycles)
+		R->cycles = ready;
+	s->ver++;
+	s->nblocked = 0;
+	warp_wait(R, s, w, widx, ready);
+	return I_ISSUED;
+}
+
+/* One step of SM s at time t: the effects due, then one issue. */
+static void sm_step(gc_l1 *R, struct sm *s, uint64_t t)
+{
+	s->now = t;
+	apply_events(R, s, t);
+	while (s->rq.n) {
+		uint32_t w = ring_pop(&s->rq);
+		R->warps[w].state = W_QUEUED;
+		ring_push(R, &s->q, w);
+	}
+	while (s->q.n) {
+		uint32_t widx = ring_pop(&s->q);
+		if (R->warps[widx].blocked_ver == s->ver)
+			s->nblocked--;
+		int rc = issue(R, s, widx, t);
+		if (rc == I_ENDED) {
+			l1_warp_done(R, s, widx);
+			continue;
+		}
+		s->now = t + 1;
+		/* When every warp waits for the next event, the steps until
+		 * then only cancel: skip them (sm_unspin counts them). */
+		const gc_l1event *e = gc_l1wheel_top(&s->ev);
+		if (rc == I_CANCELLED && !R->p.step_all && e && e->time > t + 1 &&
+		    sm_all_blocked(s)) {
+			s->spinning = 1;
+			s->spin_from = t + 1;
+		}
+		return;
+	}
+}
+
+/* ---- kernels -------------------------------------------------------------------- */
+
+/* Run one kernel to the end of its input and of its last miss. */
+void l1_timing_kernel(gc_l1 *R)
+{
+	l1_input_reset(R);
+	R->gnow = R->tbase;
+	for (unsigned i = 0; i < R->nsms; i++) {
+		struct sm *s = R->sms[R->smlist[i]];
+		s->now = R->tbase;
+		s->resident = 0;
+		s->pend_head = s->pend_tail = NONE32;
+	}
+	/* Look ahead so that every SM's first blocks are known at time 0. */
+	while (!R->kend && R->nread < R->p.window)
+		l1_read_one(R);
+	for (;;) {
+		const gc_l1event *top = gc_l1queue_top(&R->smheap);
+		if (!top) {
+			if (R->kend)
+				break;
+			l1_read_one(R);
+			continue;
+		}
+		uint64_t t = top->time;
+		uint16_t id = (uint16_t)top->item;
+		uint32_t token = top->kind;
+		gc_l1queue_pop(&R->smheap);
+		struct sm *s = R->sms[id];
+		if (token != s->hgen)
+			continue; /* superseded by a later entry */
+		s->inheap = 0;
+		if (s->spinning)
+			sm_unspin(R, s, t - 1);
+		if (sm_next_time(s) != t) {
+			sm_schedule(R, s);
+			continue;
+		}
+		/* Step s as long as it stays the earliest SM (ties go to the
+		 * lower SM number, as in the heap). */
+		R->cur = s->id;
+		for (;;) {
+			R->gnow = t;
+			sm_step(R, s, t);
+			t = sm_next_time(s);
+			if (t == UINT64_MAX)
+				break;
+			top = gc_l1queue_top(&R->smheap);
+			if (top && (top->time < t || (top->time == t && top->order < s->id)))
+				break;
+			if (s->spinning)
+				sm_unspin(R, s, t - 1);
+		}
+		R->cur = -1;
+		sm_schedule(R, s);
+	}
+	/* Warps that never issued again (all their input was read) */
+	uint64_t end = R->gnow;
+	for (unsigned i = 0; i < R->nsms; i++) {
+		struct sm *s = R->sms[R->smlist[i]];
+		if (s->now > end)
+			end = s->now;
+	}
+	R->gnow = end;
+	R->tbase = end;
+}
+
+void l1_timing_free(gc_l1 *R, struct sm *s)
+{
+	free(s->q.q);
+	free(s->rq.q);
+	free(s->m);
+	free(s->vtab);
+	gc_hmap_free(&s->inflight);
+	if (R->timing)
+		gc_l1wheel_free(&s->ev);
+}
