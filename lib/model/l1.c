@@ -219,7 +219,8 @@ gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 	}
 	R->sms = calloc(65536, sizeof *R->sms);
 	R->smlist = calloc(65536, sizeof *R->smlist);
-	if (!R->sms || !R->smlist || gc_hmap_init(&R->pcs, 0) < 0 ||
+	gc_rowmap_init(&R->pcs, sizeof(gc_l1_pcstat), 256);
+	if (!R->sms || !R->smlist ||
 	    gc_hmap_init(&R->warpmap, 0) < 0 || gc_hmap_init(&R->blockmap, 0) < 0 ||
 	    gc_hset_init(&R->doneblocks, 0) < 0) {
 		snprintf(err, len, "out of memory");
@@ -242,8 +243,7 @@ void gc_l1_free(gc_l1 *L)
 	}
 	free(L->sms);
 	free(L->smlist);
-	gc_hmap_free(&L->pcs);
-	free(L->pcstat);
+	gc_rowmap_free(&L->pcs);
 	free(L->pcsorted);
 	free(L->ks);
 	free(L->smstat);
@@ -638,7 +638,7 @@ int gc_l1_finish(gc_l1 *R)
 	st->sms = R->smstat;
 	st->nsms = R->nsms;
 	st->pcs = R->pcsorted;
-	st->npcs = R->npcs;
+	st->npcs = gc_rowmap_count(&R->pcs);
 	st->cycles = R->cycles;
 	st->peak_buffered = R->peak_buffered;
 	return 0;

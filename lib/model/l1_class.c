@@ -63,19 +63,13 @@ int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t miss
 void l1_count_pc(gc_l1 *R, uint32_t pc, int miss)
 {
 	int added;
-	uint64_t *v = gc_hmap_put(&R->pcs, pc, &added);
-	if (!v)
+	gc_l1_pcstat *p = gc_rowmap_row(&R->pcs, pc, &added);
+	if (!p)
 		l1_fail(R, "out of memory");
-	if (added) {
-		if (R->npcs == R->pccap) {
-			R->pccap = R->pccap ? 2 * R->pccap : 256;
-			R->pcstat = l1_alloc(R, R->pcstat, R->pccap * sizeof *R->pcstat);
-		}
-		*v = R->npcs;
-		R->pcstat[R->npcs++] = (gc_l1_pcstat){pc, 0, 0};
-	}
-	R->pcstat[*v].requests++;
-	R->pcstat[*v].misses += miss != 0;
+	if (added)
+		p->pc = pc;
+	p->requests++;
+	p->misses += miss != 0;
 }
 
 static int by_misses(const void *a, const void *b)
@@ -89,9 +83,10 @@ static int by_misses(const void *a, const void *b)
 /* The PCs by misses, most first (a copy: the counts go on by index). */
 void l1_pcs_sorted(gc_l1 *R)
 {
-	if (!R->npcs)
+	size_t n = gc_rowmap_count(&R->pcs);
+	if (!n)
 		return;
-	R->pcsorted = l1_alloc(R, R->pcsorted, R->npcs * sizeof *R->pcsorted);
-	memcpy(R->pcsorted, R->pcstat, R->npcs * sizeof *R->pcsorted);
-	qsort(R->pcsorted, R->npcs, sizeof *R->pcsorted, by_misses);
+	R->pcsorted = l1_alloc(R, R->pcsorted, n * sizeof *R->pcsorted);
+	memcpy(R->pcsorted, gc_rowmap_rows(&R->pcs), n * sizeof *R->pcsorted);
+	qsort(R->pcsorted, n, sizeof *R->pcsorted, by_misses);
 }

@@ -7,6 +7,7 @@
 #define GC_MODEL_L1_IMPL_H
 
 #include "base/hash.h"
+#include "base/rowmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
 #include "model/l1.h"
@@ -163,9 +164,7 @@ struct gc_l1 {
 	uint16_t *smlist;     /* SM numbers in order of first use */
 	unsigned nsms;
 
-	gc_hmap pcs;          /* pc -> index into pcstat */
-	gc_l1_pcstat *pcstat;
-	size_t npcs, pccap;
+	gc_rowmap pcs;        /* pc -> its gc_l1_pcstat */
 	gc_l1_kstat *ks;
 	size_t nks, kscap;
 	gc_l1_counts kbase;

@@ -8,6 +8,7 @@
  * the back of the queue.  SMs run in one global time order, so the output
  * stays in timestamp order.
  */
+#include "base/rng.h"
 #include "model/l1.h"
 #include "model/l1_impl.h"
 
@@ -15,22 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 /* A miss's latency: lambda_min + |N(0, sigma^2)| rounded to a cycle, the
  * normal drawn by Box-Muller from the SM's own generator (seed 000 §4.2). */
 static uint64_t miss_latency(gc_l1 *R, struct sm *s)
 {
 	if (R->sigma <= 0)
 		return R->lambda_min;
-	double u1 = ((double)(splitmix(&s->rng) >> 11) + 1.0) / 9007199254740993.0;
-	double u2 = (double)(splitmix(&s->rng) >> 11) / 9007199254740992.0;
+	double u1 = ((double)(gc_splitmix64(&s->rng) >> 11) + 1.0) / 9007199254740993.0;
+	double u2 = (double)(gc_splitmix64(&s->rng) >> 11) / 9007199254740992.0;
 	double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 	return R->lambda_min + (uint64_t)llround(fabs(z) * R->sigma);
 }
