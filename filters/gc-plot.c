@@ -79,11 +79,7 @@ struct table {
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"output", required_argument, NULL, 'o'},
+		GC_BASIC_LONGOPTS,
 		{"kind", required_argument, NULL, OPT_KIND},
 		{"x", required_argument, NULL, OPT_X},
 		{"y", required_argument, NULL, OPT_Y},

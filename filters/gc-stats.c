@@ -120,11 +120,7 @@ struct stats {
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"output", required_argument, NULL, 'o'},
+		GC_BASIC_LONGOPTS,
 		{"stats", required_argument, NULL, GC_OPT_STATS},
 		{"progress", no_argument, NULL, GC_OPT_PROGRESS},
 		{"json", no_argument, NULL, OPT_JSON},

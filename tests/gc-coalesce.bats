@@ -2,32 +2,11 @@
 # gc-coalesce: warp instructions to line requests with sector masks.
 #
 # Streams come from gc-gen and the Accel-Sim vectoradd fixture, or from
-# hand-written dumps restored by gc-import (acsv below); requests are read
-# back through gc-stats --dump.  Every request asserted here is worked out
+# hand-written dumps restored by gc-import (acsv, helpers.bash); requests
+# are read back through gc-stats --dump.  Every request asserted here is worked out
 # by hand in the comments.
 
 load helpers
-
-# acsv: an access stream of one kernel (grid 4x1x1, 32 threads a block)
-# from rows on stdin, "block warp lane pc seq op space addr size".
-acsv() {
-	awk '
-	BEGIN {
-		print "# gc-stats dump 1"; print "# kind accesses"; print "# version 1.0"
-		print "# record_size 32"; print "# required 0x0"; print "# optional 0x0"
-		print "# header source_format=test"
-		print "kernel,sm,block,warp,lane,pc,seq,op,space,addr,size,mask,time,outcome,flags,name,info"
-		print "1,,,,,,,kbegin,,,,,,,,\"k\",grid=4x1x1 block=32x1x1 regs=0 shmem=0"
-	}
-	NF {
-		printf "1,0,%s,%s,%s,%s,%s,%s,%s,%s,%s,,0,,0,,\n", $1, $2, $3, $4, $5, $6, $7, $8, $9
-		n++
-	}
-	END {
-		print "1,,,,,,,kend,,,,,,,,,records=" n
-		print ",,,,,,,end,,,,,,,,,records=" n + 3 " data=" n
-	}' | gc-import -f csv
-}
 
 # lanes N EXPR: N rows of one instruction (block 0, warp 0, pc 0x10, seq
 # 0, load global), lane i at the address awk's EXPR gives, SIZE bytes.

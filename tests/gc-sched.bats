@@ -2,32 +2,11 @@
 # gc-sched: occupancy, blocks to SMs, warp interleaving, timestamps.
 #
 # Streams come from gc-gen (whose records are known exactly, gc-gen(1)) or
-# from hand-written dumps restored by gc-import (acsv below), and the
+# from hand-written dumps restored by gc-import (acsv, helpers.bash), and the
 # output is read back through gc-stats --dump.  Every schedule asserted
 # here is worked out by hand in the comments.
 
 load helpers
-
-# acsv GRID BLOCK REGS SHMEM: an access stream of one kernel from rows on
-# stdin, "block warp lane pc seq op space addr size", restored by gc-import.
-acsv() {
-	awk -v grid="$1" -v blk="$2" -v regs="$3" -v shmem="$4" '
-	BEGIN {
-		print "# gc-stats dump 1"; print "# kind accesses"; print "# version 1.0"
-		print "# record_size 32"; print "# required 0x0"; print "# optional 0x0"
-		print "# header source_format=test"
-		print "kernel,sm,block,warp,lane,pc,seq,op,space,addr,size,mask,time,outcome,flags,name,info"
-		print "1,,,,,,,kbegin,,,,,,,,\"k\",grid=" grid " block=" blk " regs=" regs " shmem=" shmem
-	}
-	NF {
-		printf "1,0,%s,%s,%s,%s,%s,%s,%s,%s,%s,,0,,0,,\n", $1, $2, $3, $4, $5, $6, $7, $8, $9
-		n++
-	}
-	END {
-		print "1,,,,,,,kend,,,,,,,,,records=" n
-		print ",,,,,,,end,,,,,,,,,records=" n + 3 " data=" n
-	}' | gc-import -f csv
-}
 
 # rows FILE: the data records as "time sm block warp lane pc seq addr".
 rows() {

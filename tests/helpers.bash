@@ -235,3 +235,26 @@ import_bad() {
 jnum() {
 	grep -m1 "\"$1\":" "$T/j" | sed 's/.*: *//; s/,$//'
 }
+
+# acsv [GRID BLOCK REGS SHMEM]: an access stream of one kernel from rows
+# on stdin, "block warp lane pc seq op space addr size", restored by
+# gc-import -f csv (default: grid 4x1x1, 32 threads a block, no registers
+# or shared memory).
+acsv() {
+	awk -v grid="${1:-4x1x1}" -v blk="${2:-32x1x1}" -v regs="${3:-0}" -v shmem="${4:-0}" '
+	BEGIN {
+		print "# gc-stats dump 1"; print "# kind accesses"; print "# version 1.0"
+		print "# record_size 32"; print "# required 0x0"; print "# optional 0x0"
+		print "# header source_format=test"
+		print "kernel,sm,block,warp,lane,pc,seq,op,space,addr,size,mask,time,outcome,flags,name,info"
+		print "1,,,,,,,kbegin,,,,,,,,\"k\",grid=" grid " block=" blk " regs=" regs " shmem=" shmem
+	}
+	NF {
+		printf "1,0,%s,%s,%s,%s,%s,%s,%s,%s,%s,,0,,0,,\n", $1, $2, $3, $4, $5, $6, $7, $8, $9
+		n++
+	}
+	END {
+		print "1,,,,,,,kend,,,,,,,,,records=" n
+		print ",,,,,,,end,,,,,,,,,records=" n + 3 " data=" n
+	}' | gc-import -f csv
+}

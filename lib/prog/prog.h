@@ -47,12 +47,15 @@ enum {
 };
 
 #define GC_COMMON_SHORTOPTS "hVqvo:z"
-#define GC_COMMON_LONGOPTS                                          \
+/* The options of every tool, text-writing tools (gc-stats, gc-plot) too. */
+#define GC_BASIC_LONGOPTS                                           \
 	{"help", no_argument, NULL, 'h'},                           \
 	{"version", no_argument, NULL, 'V'},                        \
 	{"quiet", no_argument, NULL, 'q'},                          \
 	{"verbose", no_argument, NULL, 'v'},                        \
-	{"output", required_argument, NULL, 'o'},                   \
+	{"output", required_argument, NULL, 'o'}
+#define GC_COMMON_LONGOPTS                                          \
+	GC_BASIC_LONGOPTS,                                          \
 	{"gzip", no_argument, NULL, 'z'},                           \
 	{"stats", required_argument, NULL, GC_OPT_STATS},           \
 	{"gpu", required_argument, NULL, GC_OPT_GPU},               \

@@ -234,6 +234,34 @@ static void pop(struct jp *j, size_t saved)
 
 static int value(struct jp *j, int depth);
 
+/* One member or element: its value under path component name (after a
+ * ':' for members), then ',' (1: another follows) or close (0: the end). */
+static int item(struct jp *j, const char *name, int colon, int depth, char close)
+{
+	size_t saved;
+	if (push(j, name, &saved) < 0)
+		return -1;
+	if (colon) {
+		ws(j);
+		if (j->p >= j->end || *j->p != ':')
+			return fail(j, "expected ':'");
+		j->p++;
+	}
+	if (value(j, depth + 1) < 0)
+		return -1;
+	pop(j, saved);
+	ws(j);
+	if (j->p < j->end && *j->p == ',') {
+		j->p++;
+		return 1;
+	}
+	if (j->p < j->end && *j->p == close) {
+		j->p++;
+		return 0;
+	}
+	return fail(j, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+}
+
 static int object(struct jp *j, int depth)
 {
 	j->p++;
@@ -251,26 +279,9 @@ static int object(struct jp *j, int depth)
 			return -1;
 		if (!*key)
 			return fail(j, "empty member name");
-		size_t saved;
-		if (push(j, key, &saved) < 0)
-			return -1;
-		ws(j);
-		if (j->p >= j->end || *j->p != ':')
-			return fail(j, "expected ':'");
-		j->p++;
-		if (value(j, depth + 1) < 0)
-			return -1;
-		pop(j, saved);
-		ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (j->p < j->end && *j->p == '}') {
-			j->p++;
-			return 0;
-		}
-		return fail(j, "expected ',' or '}'");
+		int more = item(j, key, 1, depth, '}');
+		if (more <= 0)
+			return more;
 	}
 }
 
@@ -285,24 +296,14 @@ static int array(struct jp *j, int depth)
 	j->arrays++;
 	for (unsigned long i = 0;; i++) {
 		char idx[24];
-		size_t saved;
 		snprintf(idx, sizeof idx, "%lu", i);
-		if (push(j, idx, &saved) < 0)
+		int more = item(j, idx, 0, depth, ']');
+		if (more < 0)
 			return -1;
-		if (value(j, depth + 1) < 0)
-			return -1;
-		pop(j, saved);
-		ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (j->p < j->end && *j->p == ']') {
-			j->p++;
+		if (more == 0) {
 			j->arrays--;
 			return 0;
 		}
-		return fail(j, "expected ',' or ']'");
 	}
 }
 
