@@ -389,12 +389,8 @@ static void spmv_setup(struct gen *g)
 static void push_col(struct gen *g, uint32_t c)
 {
 	if (g->ncols == g->capcols) {
-		size_t cap = g->capcols ? 2 * g->capcols : 1024;
-		uint32_t *p = realloc(g->cols, cap * sizeof *p);
-		if (!p)
-			gc_die(GC_EXIT_DATA, "out of memory");
-		g->cols = p;
-		g->capcols = cap;
+		g->capcols = g->capcols ? 2 * g->capcols : 1024;
+		g->cols = gc_xrealloc(g->cols, g->capcols * sizeof *g->cols);
 	}
 	g->cols[g->ncols++] = c;
 }

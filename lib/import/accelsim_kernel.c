@@ -196,14 +196,7 @@ void as_end_kernel(parser *p, int at_eof)
 	if (p->pass == 1) {
 		if (p->nk == 0)
 			p->first_layout = c->layout;
-		if (p->nk == p->capk) {
-			size_t n = p->capk ? 2 * p->capk : 16;
-			kcount *nkc = realloc(p->kc, n * sizeof *nkc);
-			if (!nkc)
-				as_fatal(p, "out of memory");
-			p->kc = nkc;
-			p->capk = n;
-		}
+		p->kc = gc_import_grow(p->im, p->kc, &p->capk, p->nk + 1, sizeof *p->kc);
 		p->kc[p->nk].insts = c->insts;
 		p->kc[p->nk].mem = c->mem;
 		p->kc[p->nk].skip = c->skip;

@@ -47,15 +47,22 @@ struct gc_reader {
 	gc_kernel k;
 };
 
-static int rfail(gc_reader *r, const char *fmt, ...)
+/* "NAME: message" into a handle's err[600] (the message cut to 400). */
+__attribute__((format(printf, 3, 0)))
+static void set_error(char err[600], const char *name, const char *fmt, va_list ap)
 {
 	char msg[400];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	snprintf(err, 600, "%s: %s", name, msg);
+}
+
+static int rfail(gc_reader *r, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	set_error(r->err, gc_input_name(r->in), fmt, ap);
 	va_end(ap);
 	r->failed = 1;
-	snprintf(r->err, sizeof r->err, "%s: %s", gc_input_name(r->in), msg);
 	return GC_ERR;
 }
 
@@ -563,13 +570,11 @@ struct gc_writer {
 
 static int wfail(gc_writer *w, const char *fmt, ...)
 {
-	char msg[300];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	set_error(w->err, w->name, fmt, ap);
 	va_end(ap);
 	w->failed = 1;
-	snprintf(w->err, sizeof w->err, "%s: %s", w->name, msg);
 	return -1;
 }
 
