@@ -39,6 +39,9 @@ endif
 
 FILTERS := $(sort $(basename $(notdir $(wildcard filters/*.c))))
 TESTPROGS := $(sort $(basename $(notdir $(wildcard tests/src/*.c))))
+# A test program of several files: tests/src/NAME/*.c (its own headers
+# beside them, included as "NAME/x.h").
+TESTDIRS := $(sort $(patsubst tests/src/%/,%,$(dir $(wildcard tests/src/*/*.c))))
 
 LIB_SRC := $(wildcard lib/*/*.c)
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/lib/%.o)
@@ -49,7 +52,7 @@ ifneq ($(LIB_DUPS),)
 $(error lib/: more than one source named $(LIB_DUPS); the archive would keep one)
 endif
 BINS := $(FILTERS:%=$(O)/bin/%)
-TBINS := $(TESTPROGS:%=$(O)/tests/%)
+TBINS := $(TESTPROGS:%=$(O)/tests/%) $(TESTDIRS:%=$(O)/tests/%)
 
 all: $(BINS)
 
@@ -66,6 +69,12 @@ $(O)/bin/%: filters/%.c $(O)/libgc.a lib/*/*.h | $(O)/bin
 
 $(O)/tests/%: tests/src/%.c $(O)/libgc.a lib/*/*.h tests/src/*.h | $(O)/tests
 	$(CC) $(GC_CFLAGS) $(CFLAGS) $(GC_LDFLAGS) $(LDFLAGS) -o $@ $< $(O)/libgc.a $(GC_LDLIBS)
+
+define testdir_rule
+$(O)/tests/$(1): $(wildcard tests/src/$(1)/*.[ch]) $(O)/libgc.a lib/*/*.h tests/src/*.h | $(O)/tests
+	$$(CC) $$(GC_CFLAGS) -Itests/src $$(CFLAGS) $$(GC_LDFLAGS) $$(LDFLAGS) -o $$@ $(wildcard tests/src/$(1)/*.c) $(O)/libgc.a $$(GC_LDLIBS)
+endef
+$(foreach d,$(TESTDIRS),$(eval $(call testdir_rule,$(d))))
 
 $(O)/bin $(O)/tests:
 	mkdir -p $@

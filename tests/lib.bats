@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# lib/ through test-lib (tests/src/test-lib.c): its unit tests, then the
+# lib/ through test-lib (tests/src/test-lib/): its unit tests, then the
 # cases that need a process of their own (exit statuses, messages on
 # stderr, an empty stdout): numbers, GPU files, lines, JSON, the shared
 # options, and writing to a full disk.
@@ -30,7 +30,7 @@ Try 'test-lib --help' for more information." || return 1
 	expect_eq "$output" "1..1
 ok 1 endian"
 	sh_status 2 "test-lib no-such-test"
-	usage_error "no test or command 'no-such-test' (see the comment at the top of test-lib.c)"
+	usage_error "no test or command 'no-such-test' (see the comment at the top of test-lib/main.c)"
 }
 
 # ---- gc_num -------------------------------------------------------------

@@ -14,7 +14,9 @@
  *           return check_run(units, CHECK_NUNITS(units), argc > 1 ? argv[1] : NULL);
  *   }
  *
- * Header only (static functions): each test program includes it once.
+ * Header only: static functions, and one failure count that every file of
+ * a program made of several (tests/src/NAME/) shares: a weak definition in
+ * each, which the linker makes one.
  */
 #ifndef GC_TEST_CHECK_H
 #define GC_TEST_CHECK_H
@@ -25,7 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int check_failed; /* failures so far, in all units */
+/* Failures so far, in all units and all the program's files. */
+__attribute__((weak)) int check_failed;
 
 __attribute__((unused))
 static int check_at(int ok, const char *file, int line, const char *what)
@@ -93,6 +96,7 @@ typedef struct check_unit {
 
 /* Run every unit (only: the one of that name; NULL: all) as TAP; 0 when
  * every check held, 1 when one failed, 2 when `only` names no unit. */
+__attribute__((unused))
 static int check_run(const check_unit *u, size_t n, const char *only)
 {
 	size_t planned = 0, k = 0;

@@ -1,20 +1,6 @@
 /*
- * test-lib - unit tests of lib/, and small drivers for the cases that
- * must run as a process of their own (exit statuses, messages, stdout).
- *
- * test-lib            run every unit test, one TAP line each (check.h);
- *                     exit 1 if any failed
- * test-lib TEST       run one unit test
- * test-lib --list     the unit tests' names
- * test-lib num OPT ARG MIN MAX    gc_num, print the value
- * test-lib real OPT ARG MIN MAX   gc_real, print the value
- * test-lib gpu NAME|FILE          gc_gpu_load, print path and keys
- * test-lib lines [FILE]           gc_lines, print "N LEN TEXT" per line
- * test-lib json                   a sample document from the JSON writer
- * test-lib write-stream [-z]      a small stream to stdout (gc_open_output)
- * test-lib write-text             a line to stdout, then gc_close_stdout
- * test-lib write-bad outside|backwards   the writer refusing a record
- * test-lib cli [ARGS]             the shared options (gc_getopt)
+ * stream.c - test-lib units of stream/: endian helpers, headers, kernels,
+ * names and outcomes, the writer and the reader.
  */
 #include "base/endian.h"
 #include "base/rng.h"
@@ -38,66 +24,9 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "test-lib/test-lib.h"
 
-/* ---- temporary files, removed at exit ---------------------------------- */
-
-static char *tmp_paths[64];
-static int ntmp;
-
-static void remove_tmp(void)
-{
-	for (int i = 0; i < ntmp; i++) {
-		unlink(tmp_paths[i]);
-		free(tmp_paths[i]);
-	}
-	ntmp = 0;
-}
-
-/* A new empty file; its path. */
-static const char *tmp_file(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[512];
-	snprintf(path, sizeof path, "%s/test-lib.XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkstemp(path);
-	if (fd < 0 || ntmp == 64) {
-		fprintf(stderr, "test-lib: cannot make a temporary file: %s\n", strerror(errno));
-		exit(2);
-	}
-	close(fd);
-	if (ntmp == 0)
-		atexit(remove_tmp);
-	tmp_paths[ntmp] = strdup(path);
-	return tmp_paths[ntmp++];
-}
-
-static const char *tmp_with(const void *data, size_t n)
-{
-	const char *path = tmp_file();
-	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
-		fprintf(stderr, "test-lib: cannot write %s\n", path);
-		exit(2);
-	}
-	return path;
-}
-
-static const char *tmp_gzip_with(const void *data, size_t n)
-{
-	const char *path = tmp_file();
-	gzFile g = gzopen(path, "wb");
-	if (!g || gzwrite(g, data, (unsigned)n) != (int)n || gzclose(g) != Z_OK) {
-		fprintf(stderr, "test-lib: cannot write %s\n", path);
-		exit(2);
-	}
-	return path;
-}
-
-/* ===================================================================== */
-/* Unit tests                                                             */
-/* ===================================================================== */
-
-static void t_endian(void)
+void t_endian(void)
 {
 	unsigned char b[24];
 	memset(b, 0xee, sizeof b);
@@ -120,7 +49,7 @@ static void t_endian(void)
 	CHECK(b[7] == 0x80 && b[0] == 0 && b[6] == 0);
 }
 
-static void t_header(void)
+void t_header(void)
 {
 	gc_header h;
 	gc_header_init(&h, GC_KIND_REQUEST);
@@ -171,7 +100,7 @@ static void t_header(void)
 	CHECK(gc_header_get(&h, "gpu") == NULL);
 }
 
-static void t_header_provenance(void)
+void t_header_provenance(void)
 {
 	gc_header h;
 	gc_header_init(&h, GC_KIND_ACCESS);
@@ -189,7 +118,7 @@ static void t_header_provenance(void)
 	gc_header_free(&h);
 }
 
-static void t_header_text(void)
+void t_header_text(void)
 {
 	gc_header h;
 	size_t len = 99;
@@ -213,7 +142,7 @@ static void t_header_text(void)
 	CHECK_STR(gc_kind_name(4), "unknown records");
 }
 
-static void t_kernel(void)
+void t_kernel(void)
 {
 	static gc_kernel k;
 	gc_kernel_init(&k, 42, "saxpy");
@@ -260,7 +189,7 @@ static void t_kernel(void)
 	CHECK_U64(gc_kernel_threads_per_block(&k), UINT64_C(65535) * 65535 * 65535);
 }
 
-static void t_names(void)
+void t_names(void)
 {
 	static const char *const ops[] = {"load", "store", "atomic"};
 	for (int i = 0; i < 3; i++) {
@@ -295,7 +224,7 @@ static void t_names(void)
 	CHECK_STR(gc_result_name(4), "?");
 }
 
-static void t_outcome(void)
+void t_outcome(void)
 {
 	char buf[GC_OUTCOME_BUFSZ]; /* the longest, "sector-miss/compulsory+wb+bypass", needs 33 */
 	/* Every byte survives format then parse. */
@@ -341,7 +270,7 @@ static void t_outcome(void)
 
 /* "0x" then one or two hex digits, nothing else (strtoul would take
  * blanks and a sign); the longest text fits GC_OUTCOME_BUFSZ. */
-static void t_outcome_strict(void)
+void t_outcome_strict(void)
 {
 	static const struct {
 		const char *s;
@@ -366,374 +295,7 @@ static void t_outcome_strict(void)
 	}
 }
 
-static void t_sass_width(void)
-{
-	/* trace-formats.md §1.6 */
-	static const struct {
-		const char *op;
-		unsigned w;
-	} t[] = {
-		{"LDG.E.64.SYS", 8}, {"LDG.E.128", 16}, {"LDS.U.128", 16},
-		{"LDG.E.U8.SYS", 1}, {"STG.E.U16", 2}, {"STG.E", 4},
-		{"LDG.E.CG", 4}, {"ATOM.E.ADD.F32.FTZ.RN", 4},
-		{"LDGSTS.E.BYPASS.LTC128B.128", 16}, {"ATOM.E.ADD.F64.RN", 4},
-		{"LDG", 4}, {"STS.64", 8}, {"LDG.E.U8.64", 8}, {"LDG.E.S16", 4},
-		{"LDG..E.32", 4}, {"ST.E.U32.STRONG.GPU", 4},
-	};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (!CHECK_U64(gc_sass_width(t[i].op), t[i].w))
-			printf("#     opcode %s\n", t[i].op);
-}
-
-static void t_sass_memop(void)
-{
-	static const struct {
-		const char *opc;
-		int is_mem;
-		uint8_t op, space, flags;
-	} t[] = {
-		{"LDG.E.64.SYS", 1, GC_LOAD, GC_GLOBAL, 0},
-		{"LDG.E.STRONG.GPU", 1, GC_LOAD, GC_GLOBAL, GC_F_BYPASS_L1},
-		{"LDG.E.STRONG.SYS", 1, GC_LOAD, GC_GLOBAL, 0},
-		{"LDG.E.GPU", 1, GC_LOAD, GC_GLOBAL, 0},
-		{"LDGSTS.E.BYPASS.LTC128B.128", 1, GC_LOAD, GC_GLOBAL, 0},
-		{"STG.E.U16", 1, GC_STORE, GC_GLOBAL, 0},
-		{"LDL.64", 1, GC_LOAD, GC_LOCAL, 0},
-		{"STL.128", 1, GC_STORE, GC_LOCAL, 0},
-		{"LDS.U.128", 1, GC_LOAD, GC_SHARED, 0},
-		{"LDSM.16.M88.4", 1, GC_LOAD, GC_SHARED, 0},
-		{"STS.64", 1, GC_STORE, GC_SHARED, 0},
-		{"ATOMS.ADD", 1, GC_ATOMIC, GC_SHARED, 0},
-		{"ATOMG.E.ADD.STRONG.GPU", 1, GC_ATOMIC, GC_GLOBAL, GC_F_BYPASS_L1},
-		{"ATOM.E.ADD.F32.FTZ.RN", 1, GC_ATOMIC, GC_GLOBAL, GC_F_BYPASS_L1},
-		{"RED.E.ADD.STRONG.GPU", 1, GC_ATOMIC, GC_GLOBAL, GC_F_BYPASS_L1},
-		{"LDC.64", 1, GC_LOAD, GC_CONST, 0},
-		{"TEX.B.LL", 1, GC_LOAD, GC_TEXTURE, 0},
-		{"TLD4.R", 1, GC_LOAD, GC_TEXTURE, 0},
-		{"TLD.LZ", 1, GC_LOAD, GC_TEXTURE, 0},
-		{"TLD4S.R", 1, GC_LOAD, GC_TEXTURE, 0},
-		{"TXD.B", 1, GC_LOAD, GC_TEXTURE, 0},
-		/* Surfaces are global memory. */
-		{"SULD.P.2D", 1, GC_LOAD, GC_GLOBAL, 0},
-		{"SUST.D.BA.2D.STRONG.GPU", 1, GC_STORE, GC_GLOBAL, 0},
-		{"SUATOM.D.2D.ADD", 1, GC_ATOMIC, GC_GLOBAL, GC_F_BYPASS_L1},
-		{"SURED.D.1D.ADD", 1, GC_ATOMIC, GC_GLOBAL, GC_F_BYPASS_L1},
-		{"LDU.E.64", 1, GC_LOAD, GC_GLOBAL, 0},
-		{"LD.E.64", 1, GC_LOAD, GC_GENERIC, 0},
-		{"ST.E.64", 1, GC_STORE, GC_GENERIC, 0},
-		{"IMAD.MOV.U32", 0, 0, 0, 0},
-		{"FFMA", 0, 0, 0, 0},
-		{"BAR.SYNC", 0, 0, 0, 0},
-		{"MEMBAR.SC.GPU", 0, 0, 0, 0},
-		{"DEPBAR.LE", 0, 0, 0, 0},
-		{"EXIT", 0, 0, 0, 0},
-		{"", 0, 0, 0, 0},
-	};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-		uint8_t op = 99, space = 99, flags = 99;
-		int m = gc_sass_memop(t[i].opc, &op, &space, &flags);
-		int ok = CHECK_U64(m != 0, t[i].is_mem);
-		if (ok && m)
-			ok = CHECK_U64(op, t[i].op) && CHECK_U64(space, t[i].space) &&
-			     CHECK_U64(flags, t[i].flags);
-		if (!ok)
-			printf("#     opcode %s\n", t[i].opc);
-	}
-}
-
-/* Opcodes that share a prefix with memory instructions but are not. */
-static void t_sass_memop_nonmem(void)
-{
-	static const char *const t[] = {"LDGDEPBAR", "TEXDEPBAR", "DEPBAR", "DEPBAR.LE",
-					"REDUX.SUM", "REDUX.MIN.S32", "TXQ.B", "TMML.LOD",
-					"SUQ.D", "STSX", "LDX", "ATOMX", "REDX", "LDGX.E",
-					"ST_E", "LDSLK", ".LDG", "ldg.e"};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-		uint8_t op, space, flags;
-		if (!CHECK(gc_sass_memop(t[i], &op, &space, &flags) == 0))
-			printf("#     %s classified as %s %s\n", t[i], gc_op_name(op),
-			       gc_space_name(space));
-	}
-}
-
-static void t_parse_hex(void)
-{
-	const char *end = NULL;
-	uint64_t v = 0;
-	const char *s = "0x1f zz";
-	CHECK(gc_parse_hex(s, &end, &v) == 1 && v == 0x1f && end == s + 4);
-	s = "7fFfA,";
-	CHECK(gc_parse_hex(s, &end, &v) == 1 && v == 0x7fffa && end == s + 5);
-	s = "0XAB";
-	CHECK(gc_parse_hex(s, &end, &v) == 1 && v == 0xab && end == s + 4);
-	CHECK(gc_parse_hex("0xffffffffffffffff", &end, &v) == 1 && v == UINT64_MAX);
-	CHECK(gc_parse_hex("ffffffffffffffff", &end, &v) == 1 && v == UINT64_MAX);
-	CHECK(gc_parse_hex("0x10000000000000000", &end, &v) == 0); /* 17 digits */
-	CHECK(gc_parse_hex("0", &end, &v) == 1 && v == 0);
-	v = 5;
-	end = NULL;
-	CHECK(gc_parse_hex("", &end, &v) == 0 && v == 5 && end == NULL);
-	CHECK(gc_parse_hex("0x", &end, &v) == 0);
-	CHECK(gc_parse_hex("0xg", &end, &v) == 0);
-	CHECK(gc_parse_hex("g", &end, &v) == 0);
-	CHECK(gc_parse_hex("-1", &end, &v) == 0);
-	CHECK(gc_parse_hex(" 1", &end, &v) == 0);
-}
-
-static void t_parse_dec(void)
-{
-	const char *end = NULL;
-	int64_t v = 0;
-	const char *s = "123 4";
-	CHECK(gc_parse_dec(s, &end, &v) == 1 && v == 123 && end == s + 3);
-	s = "-42x";
-	CHECK(gc_parse_dec(s, &end, &v) == 1 && v == -42 && end == s + 3);
-	CHECK(gc_parse_dec("+7", &end, &v) == 1 && v == 7);
-	CHECK(gc_parse_dec("0", &end, &v) == 1 && v == 0);
-	CHECK(gc_parse_dec("-0", &end, &v) == 1 && v == 0);
-	CHECK(gc_parse_dec("007", &end, &v) == 1 && v == 7);
-	CHECK(gc_parse_dec("9223372036854775807", &end, &v) == 1 && v == INT64_MAX);
-	CHECK(gc_parse_dec("-9223372036854775807", &end, &v) == 1 && v == -INT64_MAX);
-	CHECK(gc_parse_dec("9223372036854775808", &end, &v) == 0);
-	CHECK(gc_parse_dec("18446744073709551616", &end, &v) == 0);
-	CHECK(gc_parse_dec("99999999999999999999999", &end, &v) == 0);
-	v = 5;
-	end = NULL;
-	CHECK(gc_parse_dec("", &end, &v) == 0 && v == 5 && end == NULL);
-	CHECK(gc_parse_dec("-", &end, &v) == 0);
-	CHECK(gc_parse_dec("+", &end, &v) == 0);
-	CHECK(gc_parse_dec("x1", &end, &v) == 0);
-	CHECK(gc_parse_dec(" 1", &end, &v) == 0);
-	CHECK(gc_parse_dec("--1", &end, &v) == 0);
-}
-
-/* INT64_MIN has no positive twin, so the magnitude check refuses it. */
-static void t_parse_dec_min(void)
-{
-	const char *end = NULL;
-	int64_t v = 0;
-	CHECK(gc_parse_dec("-9223372036854775808", &end, &v) == 1 && v == INT64_MIN);
-	CHECK(gc_parse_dec("-9223372036854775809", &end, &v) == 0);
-	CHECK(gc_parse_dec("9223372036854775808", &end, &v) == 0);
-}
-
-/* Every line of path as "N:LEN:TEXT|", checking numbers as it goes. */
-static char *lines_of(const char *path)
-{
-	static char out[4096];
-	size_t n = 0;
-	gc_lines *l = gc_lines_open(path);
-	out[0] = 0;
-	if (!CHECK(l != NULL) || !CHECK(!gc_lines_failed(l)))
-		return out;
-	char *s;
-	long len;
-	uint64_t want = 0;
-	while ((len = gc_lines_next(l, &s)) >= 0) {
-		CHECK_U64(gc_lines_number(l), ++want);
-		CHECK_U64(strlen(s), len);
-		n += (size_t)snprintf(out + n, sizeof out - n, "%llu:%ld:%.20s|",
-				      (unsigned long long)gc_lines_number(l), len, s);
-	}
-	CHECK(len == -1);
-	CHECK(gc_lines_next(l, &s) == -1); /* the end stays the end */
-	gc_lines_close(l);
-	return out;
-}
-
-static void t_lines(void)
-{
-	static const char text[] = "one\r\ntwo\n\nfour\r\n\r\nsix\rseven\nlast";
-	const char *plain = tmp_with(text, sizeof text - 1);
-	const char *want = "1:3:one|2:3:two|3:0:|4:4:four|5:0:|6:9:six\rseven|7:4:last|";
-	CHECK_STR(lines_of(plain), want);
-	CHECK_STR(lines_of(tmp_gzip_with(text, sizeof text - 1)), want);
-	CHECK_STR(lines_of(tmp_with("", 0)), "");
-	CHECK_STR(lines_of(tmp_with("\n", 1)), "1:0:|");
-	CHECK_STR(lines_of(tmp_with("x", 1)), "1:1:x|");
-	CHECK_STR(lines_of(tmp_with("\r\n", 2)), "1:0:|");
-	/* Byte counts, peek, regular files. */
-	gc_lines *l = gc_lines_open(plain);
-	size_t n = 0;
-	const char *head = gc_lines_peek(l, &n);
-	CHECK_U64(n, sizeof text - 1);
-	CHECK(memcmp(head, text, n) == 0);
-	CHECK(gc_lines_is_regular(l));
-	CHECK_STR(gc_lines_name(l), plain);
-	char *s;
-	CHECK(gc_lines_next(l, &s) == 3);
-	CHECK_STR(s, "one");
-	CHECK_U64(gc_lines_bytes(l), 5);
-	while (gc_lines_next(l, &s) >= 0)
-		;
-	CHECK_U64(gc_lines_bytes(l), sizeof text - 1);
-	gc_lines_close(l);
-	/* A file that is not there. */
-	l = gc_lines_open("/nonexistent/file.trace");
-	CHECK(l && gc_lines_failed(l));
-	CHECK_STR(gc_lines_error(l), "/nonexistent/file.trace: No such file or directory");
-	CHECK(gc_lines_next(l, &s) == -2);
-	gc_lines_close(l);
-}
-
-/* A line three times the 1 MiB chunk, between two short ones, plain and
- * gzip. */
-static void t_lines_long(void)
-{
-	size_t big = 3u << 20, n = big + 16;
-	char *text = malloc(n);
-	memcpy(text, "a\n", 2);
-	for (size_t i = 0; i < big; i++)
-		text[2 + i] = (char)('a' + i % 26);
-	memcpy(text + 2 + big, "\r\nlast\n", 7);
-	n = 2 + big + 7;
-	for (int gz = 0; gz < 2; gz++) {
-		const char *path = gz ? tmp_gzip_with(text, n) : tmp_with(text, n);
-		gc_lines *l = gc_lines_open(path);
-		char *s;
-		CHECK(gc_lines_next(l, &s) == 1);
-		CHECK(gc_lines_next(l, &s) == (long)big);
-		CHECK_U64(gc_lines_number(l), 2);
-		CHECK(memcmp(s, text + 2, big) == 0 && s[big] == 0);
-		CHECK(gc_lines_next(l, &s) == 4);
-		CHECK_STR(s, "last");
-		CHECK_U64(gc_lines_number(l), 3);
-		CHECK(gc_lines_next(l, &s) == -1);
-		CHECK_U64(gc_lines_bytes(l), n);
-		gc_lines_close(l);
-	}
-	free(text);
-}
-
-/* One line of n 'x' bytes then tail (tn bytes), then "next\n"; what
- * gc_lines makes of it: the length of the first line, or -2. */
-static long long_line(size_t n, const char *tail, size_t tn, int next, char *err, size_t elen)
-{
-	char *text = malloc(n + tn + 5);
-	memset(text, 'x', n);
-	memcpy(text + n, tail, tn);
-	if (next)
-		memcpy(text + n + tn, "next\n", 5);
-	const char *path = tmp_with(text, n + tn + (next ? 5 : 0));
-	free(text);
-	gc_lines *l = gc_lines_open(path);
-	char *s;
-	long got = gc_lines_next(l, &s);
-	if (got >= 0 && next) {
-		CHECK(gc_lines_next(l, &s) == 4);
-		CHECK_STR(s, "next");
-		CHECK_U64(gc_lines_number(l), 2);
-	}
-	if (got == -2) {
-		snprintf(err, elen, "%s", gc_lines_error(l));
-		char want[600];
-		snprintf(want, sizeof want, "%s:1: line too long (more than %u bytes)", path,
-			 GC_LINE_MAX);
-		CHECK_STR(err, want);
-		CHECK(gc_lines_next(l, &s) == -2); /* the failure sticks */
-	}
-	gc_lines_close(l);
-	unlink(path);
-	return got;
-}
-
-/* lines.h: a line of GC_LINE_MAX bytes is read, one byte more is an
- * error naming the file and the line; the newline and a CR before it do
- * not count, nor does a missing newline at the end. */
-static void t_lines_limit(void)
-{
-	char err[600];
-	size_t max = GC_LINE_MAX;
-	CHECK_U64(max, 16u << 20);
-	CHECK_U64(long_line(max, "\n", 1, 1, err, sizeof err), max);
-	CHECK_U64(long_line(max, "\r\n", 2, 1, err, sizeof err), max);
-	CHECK_U64(long_line(max, "", 0, 0, err, sizeof err), max);
-	CHECK_U64(long_line(max, "\r", 1, 0, err, sizeof err), max);
-	CHECK(long_line(max + 1, "\n", 1, 1, err, sizeof err) == -2);
-	CHECK(long_line(max + 1, "\r\n", 2, 1, err, sizeof err) == -2);
-	CHECK(long_line(max + 1, "", 0, 0, err, sizeof err) == -2);
-	CHECK(long_line(max, "x\r\n", 3, 1, err, sizeof err) == -2);
-	CHECK(long_line(2 * max, "\n", 1, 1, err, sizeof err) == -2);
-}
-
-static void json_sample(FILE *f)
-{
-	gc_json j;
-	gc_json_begin(&j, f);
-	gc_json_str(&j, "name", "a\"b\\c\nd\te\x01" "f\x7f/");
-	gc_json_obj(&j, "o");
-	gc_json_u64(&j, "u", UINT64_MAX);
-	gc_json_arr(&j, "a");
-	gc_json_i64(&j, NULL, INT64_MIN);
-	gc_json_num(&j, NULL, 1.5);
-	gc_json_num(&j, NULL, 3.0);
-	gc_json_num(&j, NULL, -0.25);
-	gc_json_num(&j, NULL, 1e20);
-	gc_json_num(&j, NULL, NAN);
-	gc_json_num(&j, NULL, INFINITY);
-	gc_json_obj(&j, NULL);
-	gc_json_close(&j);
-	gc_json_arr(&j, NULL);
-	gc_json_str(&j, NULL, "");
-	gc_json_close(&j);
-	gc_json_close(&j);
-	gc_json_bool(&j, "t", 1);
-	gc_json_bool(&j, "f", 0);
-	gc_json_null(&j, "n");
-	gc_json_close(&j);
-	gc_json_arr(&j, "empty");
-	gc_json_close(&j);
-	gc_json_str(&j, "k\"ey", "v");
-	gc_json_end(&j);
-}
-
-static const char json_want[] =
-	"{\n"
-	"  \"name\": \"a\\\"b\\\\c\\nd\\te\\u0001f\x7f/\",\n"
-	"  \"o\": {\n"
-	"    \"u\": 18446744073709551615,\n"
-	"    \"a\": [\n"
-	"      -9223372036854775808,\n"
-	"      1.5,\n"
-	"      3,\n"
-	"      -0.25,\n"
-	"      1e+20,\n"
-	"      null,\n"
-	"      null,\n"
-	"      {},\n"
-	"      [\n"
-	"        \"\"\n"
-	"      ]\n"
-	"    ],\n"
-	"    \"t\": true,\n"
-	"    \"f\": false,\n"
-	"    \"n\": null\n"
-	"  },\n"
-	"  \"empty\": [],\n"
-	"  \"k\\\"ey\": \"v\"\n"
-	"}\n";
-
-static void t_json(void)
-{
-	char *p = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&p, &n);
-	if (!CHECK(f != NULL))
-		return;
-	json_sample(f);
-	fclose(f);
-	CHECK_STR(p, json_want);
-	free(p);
-	f = open_memstream(&p, &n);
-	gc_json_quote(f, "\r\b\f");
-	fclose(f);
-	CHECK_STR(p, "\"\\u000d\\u0008\\u000c\"");
-	free(p);
-}
-
-/* ---- streams: the writer and the reader together ----------------------- */
-
-static gc_rec mkrec(int op, int space, uint64_t addr, uint64_t time)
+gc_rec mkrec(int op, int space, uint64_t addr, uint64_t time)
 {
 	gc_rec r;
 	memset(&r, 0, sizeof r);
@@ -856,7 +418,7 @@ static void roundtrip(int kind, int flags, uint64_t n, uint64_t per_kernel)
 	gc_reader_close(r);
 }
 
-static void t_stream_roundtrip(void)
+void t_stream_roundtrip(void)
 {
 	roundtrip(GC_KIND_ACCESS, 0, 5000, 1000);
 	roundtrip(GC_KIND_REQUEST, 0, 5000, 700);
@@ -865,7 +427,7 @@ static void t_stream_roundtrip(void)
 }
 
 /* Enough records for several 1 MiB blocks, plain and gzip. */
-static void t_stream_large(void)
+void t_stream_large(void)
 {
 	roundtrip(GC_KIND_ACCESS, 0, 200000, 65536);
 	roundtrip(GC_KIND_REQUEST, GC_W_GZIP, 200000, 50000);
@@ -873,7 +435,7 @@ static void t_stream_large(void)
 
 /* The biggest header (text filling GC_HEADER_MAX), a kernel with the
  * longest name and the most attributes. */
-static void t_stream_limits(void)
+void t_stream_limits(void)
 {
 	const char *path = tmp_file();
 	gc_header h;
@@ -950,7 +512,7 @@ static void t_stream_limits(void)
 }
 
 /* The writer's refusals: each a bug in the calling tool. */
-static void t_writer_refuses(void)
+void t_writer_refuses(void)
 {
 	const char *path = tmp_file();
 	char want[700];
@@ -1069,7 +631,7 @@ static void t_writer_refuses(void)
 }
 
 /* gc.h: grid[1..2] are up to 65535 (16 bits in the record). */
-static void t_writer_grid_range(void)
+void t_writer_grid_range(void)
 {
 	const char *path = tmp_file();
 	gc_header h;
@@ -1106,7 +668,7 @@ static void t_writer_grid_range(void)
 
 /* gc_writer_open refuses a header it cannot honour, before it opens (and
  * truncates) the output. */
-static void t_writer_open_checks(void)
+void t_writer_open_checks(void)
 {
 	const char *path = tmp_with("keep", 4);
 	static const struct {
@@ -1183,7 +745,7 @@ static void t_writer_open_checks(void)
 	gc_header_free(&h);
 }
 
-static void t_reader_open(void)
+void t_reader_open(void)
 {
 	gc_reader *r = gc_reader_open("/nonexistent/in.gcs");
 	CHECK(r && gc_reader_failed(r));
@@ -1210,7 +772,7 @@ static void t_reader_open(void)
 /* gc_read_data gives the records gc_read gives, and each one's number as
  * gc_reader_records says it after gc_read, time-base and kernel records
  * counted between them (every 700th record jumps 2^31 cycles). */
-static void t_read_data(void)
+void t_read_data(void)
 {
 	const char *path = tmp_file();
 	gc_header h;
@@ -1271,360 +833,4 @@ static void t_read_data(void)
 	/* before the last: 5000 data, 3 kernel begins (a begin and a name
 	 * record each), 2 kernel ends, 3 time bases (7 jumps of 2^31) */
 	CHECK_U64(num[n - 1], n + 3 * 2 + 2 + 3);
-}
-
-/* The event wheel gives the events in the heap's order, exactly: times
- * inside and outside its window, several events to a slot, orders out of
- * sequence within a slot, pops interleaved with pushes. */
-static void t_l1wheel(void)
-{
-	gc_l1queue h;
-	gc_l1wheel w;
-	gc_l1queue_init(&h);
-	CHECK(gc_l1wheel_init(&w, 64) == 0);
-	/* orders are unique (as gc-l1's): rising ones from 2^40 up, and
-	 * out-of-sequence ones from 2^40 down */
-	uint64_t rng = 12345, now = 0, order = UINT64_C(1) << 40, low = order, popped = 0;
-	for (int step = 0; step < 200000; step++) {
-		rng = rng * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-		unsigned r = (unsigned)(rng >> 33);
-		if (r % 5 < 3) {
-			/* mostly a little ahead, sometimes beyond the window; the
-			 * order mostly rising, sometimes not */
-			uint64_t t = now + (r % 7 == 0 ? 64 + r % 300 : r % 40);
-			uint64_t o = r % 11 == 0 ? --low : ++order;
-			uint32_t item = (uint32_t)step;
-			CHECK(gc_l1queue_push(&h, t, o, item, r & 1) == 0);
-			CHECK(gc_l1wheel_push(&w, t, o, item, r & 1) == 0);
-		} else if (h.n) {
-			const gc_l1event *a = gc_l1queue_top(&h), *b = gc_l1wheel_top(&w);
-			if (!CHECK(b != NULL) || !CHECK(a->time == b->time && a->order == b->order &&
-							a->item == b->item && a->kind == b->kind))
-				break;
-			now = a->time;
-			gc_l1queue_pop(&h);
-			gc_l1wheel_pop(&w);
-			popped++;
-		}
-	}
-	while (h.n) {
-		const gc_l1event *a = gc_l1queue_top(&h), *b = gc_l1wheel_top(&w);
-		if (!CHECK(b != NULL) || !CHECK(a->item == b->item))
-			break;
-		gc_l1queue_pop(&h);
-		gc_l1wheel_pop(&w);
-	}
-	CHECK(gc_l1wheel_top(&w) == NULL);
-	CHECK(popped > 50000);
-	gc_l1queue_free(&h);
-	gc_l1wheel_free(&w);
-}
-
-/* splitmix64 against its definition: the first outputs from seed 0
- * (worked out by hand from the algorithm), and the ways of drawing them. */
-static void t_rng(void)
-{
-	static const uint64_t want[3] = {
-		UINT64_C(0xe220a8397b1dcdaf), UINT64_C(0x6e789e6aa1b965f4),
-		UINT64_C(0x06c45d188009454f)};
-	uint64_t st = 0;
-	for (int i = 0; i < 3; i++) {
-		CHECK_U64(gc_splitmix64(&st), want[i]);
-		CHECK_U64(gc_splitmix64_at(0, (uint64_t)i), want[i]);
-	}
-	CHECK_U64(st, 3 * GC_SPLITMIX64_GAMMA);
-	/* Output i of any seed, in any order, is the sequence's i-th. */
-	st = 12345;
-	uint64_t seq[100];
-	for (int i = 0; i < 100; i++)
-		seq[i] = gc_splitmix64(&st);
-	for (int i = 99; i >= 0; i -= 7)
-		CHECK_U64(gc_splitmix64_at(12345, (uint64_t)i), seq[i]);
-	/* The finaliser alone: output 0 of seed s is gc_mix64(s + gamma). */
-	CHECK_U64(gc_mix64(GC_SPLITMIX64_GAMMA), want[0]);
-	CHECK_U64(gc_mix64(0), 0);
-	/* Uniform doubles: the top 53 bits of the output, in [0, 1). */
-	st = 0;
-	double u = gc_splitmix64_unit(&st);
-	CHECK(u == (double)(want[0] >> 11) / 9007199254740992.0);
-	CHECK(u >= 0 && u < 1);
-	st = UINT64_MAX - GC_SPLITMIX64_GAMMA + 1; /* the state wraps to 0 */
-	CHECK(gc_splitmix64_unit(&st) < 1.0);
-}
-
-struct trow {
-	uint64_t key, hits;
-	char pad[13];
-};
-
-/* Rows by key: order of first appearance, zeroed new rows, the remembered
- * last key, growth past the first allocation, forget and take. */
-static void t_rowmap(void)
-{
-	gc_rowmap m;
-	gc_rowmap_init(&m, sizeof(struct trow), 2);
-	CHECK_U64(gc_rowmap_count(&m), 0);
-	/* Keys 0 and UINT64_MAX (the hash table's spare slot) are ordinary. */
-	static const uint64_t keys[] = {7, 0, UINT64_MAX, 7, 7, 0, 42, UINT64_MAX, 9, 42};
-	static const int news[] = {1, 1, 1, 0, 0, 0, 1, 0, 1, 0};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		int added = -1;
-		struct trow *r = gc_rowmap_row(&m, keys[i], &added);
-		if (!CHECK(r != NULL))
-			return;
-		CHECK_MSG(added == news[i], "key %zu: added %d, want %d", i, added, news[i]);
-		if (added) {
-			CHECK_U64(r->key, 0);
-			CHECK_U64(r->hits, 0);
-			r->key = keys[i];
-		}
-		r->hits++;
-	}
-	CHECK_U64(gc_rowmap_count(&m), 5);
-	const struct trow *rows = gc_rowmap_rows(&m);
-	static const uint64_t order[] = {7, 0, UINT64_MAX, 42, 9}, hits[] = {3, 2, 2, 2, 1};
-	for (int i = 0; i < 5; i++) {
-		CHECK_U64(rows[i].key, order[i]);
-		CHECK_U64(rows[i].hits, hits[i]);
-	}
-	CHECK(gc_rowmap_row(&m, 9, NULL) == rows + 4);
-	/* Forget: the rows stay, a key seen again gets a new row. */
-	gc_rowmap_forget(&m);
-	int added = 0;
-	struct trow *r = gc_rowmap_row(&m, 9, &added);
-	CHECK(added == 1 && r == (struct trow *)gc_rowmap_rows(&m) + 5);
-	CHECK_U64(gc_rowmap_count(&m), 6);
-	/* Many keys: indices stay right as the array and the table grow. */
-	for (uint64_t k = 1000; k < 21000; k++) {
-		r = gc_rowmap_row(&m, k * 0x9e3779b97f4a7c15u, NULL);
-		if (!CHECK(r != NULL))
-			break;
-		r->key = k;
-	}
-	for (uint64_t k = 1000; k < 21000; k += 997) {
-		r = gc_rowmap_row(&m, k * 0x9e3779b97f4a7c15u, &added);
-		struct trow *want = (struct trow *)gc_rowmap_rows(&m) + 6 + (k - 1000);
-		CHECK_MSG(!added && r->key == k && r == want, "key %llu", (unsigned long long)k);
-	}
-	size_t n;
-	struct trow *own = gc_rowmap_take(&m, &n);
-	CHECK_U64(n, 20006);
-	CHECK_U64(own[0].key, 7);
-	CHECK_U64(gc_rowmap_count(&m), 0);
-	free(own);
-	/* Empty again after take, and usable. */
-	r = gc_rowmap_row(&m, 7, &added);
-	CHECK(r && added && r->hits == 0);
-	gc_rowmap_free(&m);
-}
-
-static const check_unit units[] = {
-	{"endian", t_endian},
-	{"header", t_header},
-	{"header-provenance", t_header_provenance},
-	{"header-text", t_header_text},
-	{"kernel", t_kernel},
-	{"names", t_names},
-	{"outcome", t_outcome},
-	{"outcome-strict", t_outcome_strict},
-	{"sass-width", t_sass_width},
-	{"sass-memop", t_sass_memop},
-	{"sass-memop-nonmem", t_sass_memop_nonmem},
-	{"parse-hex", t_parse_hex},
-	{"parse-dec", t_parse_dec},
-	{"parse-dec-min", t_parse_dec_min},
-	{"lines", t_lines},
-	{"lines-long", t_lines_long},
-	{"lines-limit", t_lines_limit},
-	{"json", t_json},
-	{"stream-roundtrip", t_stream_roundtrip},
-	{"stream-large", t_stream_large},
-	{"stream-limits", t_stream_limits},
-	{"writer-refuses", t_writer_refuses},
-	{"writer-grid-range", t_writer_grid_range},
-	{"writer-open-checks", t_writer_open_checks},
-	{"reader-open", t_reader_open},
-	{"l1wheel", t_l1wheel},
-	{"read-data", t_read_data},
-	{"rng", t_rng},
-	{"rowmap", t_rowmap},
-};
-#define NUNITS CHECK_NUNITS(units)
-
-/* ===================================================================== */
-/* Drivers run as processes of their own                                  */
-/* ===================================================================== */
-
-static uint64_t arg_u64(const char *s)
-{
-	return strtoull(s, NULL, 0);
-}
-
-static int cmd_num(int argc, char **argv)
-{
-	if (argc != 6)
-		gc_usage_error("num OPT ARG MIN MAX");
-	uint64_t v = gc_num(argv[2], argv[3], arg_u64(argv[4]), arg_u64(argv[5]));
-	printf("%llu\n", (unsigned long long)v);
-	gc_close_stdout();
-	return 0;
-}
-
-static int cmd_real(int argc, char **argv)
-{
-	if (argc != 6)
-		gc_usage_error("real OPT ARG MIN MAX");
-	double v = gc_real(argv[2], argv[3], strtod(argv[4], NULL), strtod(argv[5], NULL));
-	printf("%.17g\n", v);
-	gc_close_stdout();
-	return 0;
-}
-
-static int cmd_gpu(int argc, char **argv)
-{
-	if (argc != 3)
-		gc_usage_error("gpu NAME|FILE");
-	static gc_gpu g;
-	gc_gpu_load(&g, argv[2]);
-	printf("name=%s\npath=%s\n", g.name, g.path);
-	for (int i = 0; i < g.n; i++)
-		printf("%d: %s = %s\n", g.line[i], g.key[i], g.val[i]);
-	const char *v = gc_gpu_get(&g, "name");
-	printf("get(name)=%s\n", v ? v : "(none)");
-	gc_gpu_free(&g);
-	gc_close_stdout();
-	return 0;
-}
-
-static int cmd_lines(int argc, char **argv)
-{
-	gc_lines *l = gc_lines_open(argc > 2 ? argv[2] : "-");
-	if (!l)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	char *s;
-	long n;
-	while ((n = gc_lines_next(l, &s)) >= 0)
-		printf("%llu %ld %.40s\n", (unsigned long long)gc_lines_number(l), n, s);
-	if (n == -2)
-		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(l));
-	gc_lines_close(l);
-	gc_close_stdout();
-	return 0;
-}
-
-static int cmd_write_stream(int argc, char **argv)
-{
-	gc_common c = {0};
-	c.gzip = argc > 2 && strcmp(argv[2], "-z") == 0;
-	gc_header h;
-	gc_header_init(&h, GC_KIND_ACCESS);
-	gc_header_add_provenance(&h, gc_cmdline());
-	gc_writer *w = gc_open_output(&c, &h);
-	static gc_kernel k;
-	gc_kernel_init(&k, 1, "k");
-	if (gc_write_kbegin(w, &k) < 0)
-		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
-	gc_rec r = mkrec(GC_LOAD, GC_GLOBAL, 0x1000, 1);
-	if (gc_write(w, &r) < 0 || gc_write_kend(w, 1) < 0)
-		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
-	gc_close_output(w);
-	gc_header_free(&h);
-	return 0;
-}
-
-static int cmd_write_bad(int argc, char **argv)
-{
-	if (argc != 3 || (strcmp(argv[2], "outside") && strcmp(argv[2], "backwards")))
-		gc_usage_error("write-bad outside|backwards");
-	gc_common c = {0};
-	gc_header h;
-	gc_header_init(&h, GC_KIND_ACCESS);
-	gc_writer *w = gc_open_output(&c, &h);
-	static gc_kernel k;
-	gc_kernel_init(&k, 1, "k");
-	gc_rec r = mkrec(GC_LOAD, GC_GLOBAL, 0x1000, 100);
-	if (strcmp(argv[2], "outside") == 0) {
-		if (gc_write_kbegin(w, &k) < 0 || gc_write(w, &r) < 0 || gc_write_kend(w, 1) < 0)
-			gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
-	} else {
-		if (gc_write_kbegin(w, &k) < 0 || gc_write(w, &r) < 0)
-			gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
-		r.time = 99;
-	}
-	if (gc_write(w, &r) < 0)
-		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
-	gc_close_output(w);
-	return 0;
-}
-
-static int cmd_cli(int argc, char **argv)
-{
-	static const char help[] = "Usage: test-lib cli [options] [file]\n";
-	static const struct option longopts[] = {GC_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
-	gc_common c;
-	memset(&c, 0, sizeof c);
-	/* argv[1] ("cli") stands for the program name from here on. */
-	argc--;
-	argv++;
-	int opt;
-	while ((opt = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1)
-		if (!gc_common_option(&c, opt, optarg, help))
-			gc_usage_error("unexpected option");
-	const char *in = gc_one_input(argc, argv);
-	printf("in=%s out=%s stats=%s gpu=%s verbose=%d quiet=%d force=%d gzip=%d progress=%d\n",
-	       in, c.out ? c.out : "-", c.stats ? c.stats : "-", c.gpu ? c.gpu : "-",
-	       c.verbose, c.quiet, c.force, c.gzip, c.progress);
-	printf("cmdline=%s\n", gc_cmdline());
-	gc_close_stdout();
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	if (argc >= 2 && strcmp(argv[1], "cli") == 0) {
-		gc_prog_init("test-lib", argc - 1, argv + 1);
-		return cmd_cli(argc, argv);
-	}
-	gc_prog_init("test-lib", argc, argv);
-	if (argc == 1) {
-		int bad = check_run(units, NUNITS, NULL);
-		remove_tmp();
-		gc_close_stdout();
-		return bad;
-	}
-	static const struct {
-		const char *name;
-		int (*fn)(int, char **);
-	} cmds[] = {
-		{"num", cmd_num}, {"real", cmd_real}, {"gpu", cmd_gpu}, {"lines", cmd_lines},
-		{"write-stream", cmd_write_stream}, {"write-bad", cmd_write_bad},
-	};
-	const char *a = argv[1];
-	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-		if (strcmp(a, cmds[i].name) == 0)
-			return cmds[i].fn(argc, argv);
-	if (strcmp(a, "json") == 0) {
-		json_sample(stdout);
-		gc_close_stdout();
-		return 0;
-	}
-	if (strcmp(a, "write-text") == 0) {
-		printf("hello\n");
-		gc_close_stdout();
-		return 0;
-	}
-	if (strcmp(a, "--list") == 0) {
-		for (size_t i = 0; i < NUNITS; i++)
-			printf("%s\n", units[i].name);
-		gc_close_stdout();
-		return 0;
-	}
-	for (size_t i = 0; i < NUNITS; i++)
-		if (strcmp(a, units[i].name) == 0) {
-			int bad = check_run(units, NUNITS, a);
-			remove_tmp();
-			gc_close_stdout();
-			return bad;
-		}
-	gc_usage_error("no test or command '%s' (see the comment at the top of test-lib.c)", a);
 }

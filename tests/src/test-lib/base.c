@@ -1,0 +1,172 @@
+/*
+ * base.c - test-lib units of base/ and the L1 event wheel: the
+ * generator, rows by key, the wheel against the heap.
+ */
+#include "base/endian.h"
+#include "base/rng.h"
+#include "base/rowmap.h"
+#include "import/import.h"
+#include "model/l1queue.h"
+#include "prog/gpuopt.h"
+#include "prog/prog.h"
+#include "report/json.h"
+#include "stream/lines.h"
+#include "stream/stream.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "test-lib/test-lib.h"
+
+/* The event wheel gives the events in the heap's order, exactly: times
+ * inside and outside its window, several events to a slot, orders out of
+ * sequence within a slot, pops interleaved with pushes. */
+void t_l1wheel(void)
+{
+	gc_l1queue h;
+	gc_l1wheel w;
+	gc_l1queue_init(&h);
+	CHECK(gc_l1wheel_init(&w, 64) == 0);
+	/* orders are unique (as gc-l1's): rising ones from 2^40 up, and
+	 * out-of-sequence ones from 2^40 down */
+	uint64_t rng = 12345, now = 0, order = UINT64_C(1) << 40, low = order, popped = 0;
+	for (int step = 0; step < 200000; step++) {
+		rng = rng * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+		unsigned r = (unsigned)(rng >> 33);
+		if (r % 5 < 3) {
+			/* mostly a little ahead, sometimes beyond the window; the
+			 * order mostly rising, sometimes not */
+			uint64_t t = now + (r % 7 == 0 ? 64 + r % 300 : r % 40);
+			uint64_t o = r % 11 == 0 ? --low : ++order;
+			uint32_t item = (uint32_t)step;
+			CHECK(gc_l1queue_push(&h, t, o, item, r & 1) == 0);
+			CHECK(gc_l1wheel_push(&w, t, o, item, r & 1) == 0);
+		} else if (h.n) {
+			const gc_l1event *a = gc_l1queue_top(&h), *b = gc_l1wheel_top(&w);
+			if (!CHECK(b != NULL) || !CHECK(a->time == b->time && a->order == b->order &&
+							a->item == b->item && a->kind == b->kind))
+				break;
+			now = a->time;
+			gc_l1queue_pop(&h);
+			gc_l1wheel_pop(&w);
+			popped++;
+		}
+	}
+	while (h.n) {
+		const gc_l1event *a = gc_l1queue_top(&h), *b = gc_l1wheel_top(&w);
+		if (!CHECK(b != NULL) || !CHECK(a->item == b->item))
+			break;
+		gc_l1queue_pop(&h);
+		gc_l1wheel_pop(&w);
+	}
+	CHECK(gc_l1wheel_top(&w) == NULL);
+	CHECK(popped > 50000);
+	gc_l1queue_free(&h);
+	gc_l1wheel_free(&w);
+}
+
+/* splitmix64 against its definition: the first outputs from seed 0
+ * (worked out by hand from the algorithm), and the ways of drawing them. */
+void t_rng(void)
+{
+	static const uint64_t want[3] = {
+		UINT64_C(0xe220a8397b1dcdaf), UINT64_C(0x6e789e6aa1b965f4),
+		UINT64_C(0x06c45d188009454f)};
+	uint64_t st = 0;
+	for (int i = 0; i < 3; i++) {
+		CHECK_U64(gc_splitmix64(&st), want[i]);
+		CHECK_U64(gc_splitmix64_at(0, (uint64_t)i), want[i]);
+	}
+	CHECK_U64(st, 3 * GC_SPLITMIX64_GAMMA);
+	/* Output i of any seed, in any order, is the sequence's i-th. */
+	st = 12345;
+	uint64_t seq[100];
+	for (int i = 0; i < 100; i++)
+		seq[i] = gc_splitmix64(&st);
+	for (int i = 99; i >= 0; i -= 7)
+		CHECK_U64(gc_splitmix64_at(12345, (uint64_t)i), seq[i]);
+	/* The finaliser alone: output 0 of seed s is gc_mix64(s + gamma). */
+	CHECK_U64(gc_mix64(GC_SPLITMIX64_GAMMA), want[0]);
+	CHECK_U64(gc_mix64(0), 0);
+	/* Uniform doubles: the top 53 bits of the output, in [0, 1). */
+	st = 0;
+	double u = gc_splitmix64_unit(&st);
+	CHECK(u == (double)(want[0] >> 11) / 9007199254740992.0);
+	CHECK(u >= 0 && u < 1);
+	st = UINT64_MAX - GC_SPLITMIX64_GAMMA + 1; /* the state wraps to 0 */
+	CHECK(gc_splitmix64_unit(&st) < 1.0);
+}
+
+struct trow {
+	uint64_t key, hits;
+	char pad[13];
+};
+
+/* Rows by key: order of first appearance, zeroed new rows, the remembered
+ * last key, growth past the first allocation, forget and take. */
+void t_rowmap(void)
+{
+	gc_rowmap m;
+	gc_rowmap_init(&m, sizeof(struct trow), 2);
+	CHECK_U64(gc_rowmap_count(&m), 0);
+	/* Keys 0 and UINT64_MAX (the hash table's spare slot) are ordinary. */
+	static const uint64_t keys[] = {7, 0, UINT64_MAX, 7, 7, 0, 42, UINT64_MAX, 9, 42};
+	static const int news[] = {1, 1, 1, 0, 0, 0, 1, 0, 1, 0};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		int added = -1;
+		struct trow *r = gc_rowmap_row(&m, keys[i], &added);
+		if (!CHECK(r != NULL))
+			return;
+		CHECK_MSG(added == news[i], "key %zu: added %d, want %d", i, added, news[i]);
+		if (added) {
+			CHECK_U64(r->key, 0);
+			CHECK_U64(r->hits, 0);
+			r->key = keys[i];
+		}
+		r->hits++;
+	}
+	CHECK_U64(gc_rowmap_count(&m), 5);
+	const struct trow *rows = gc_rowmap_rows(&m);
+	static const uint64_t order[] = {7, 0, UINT64_MAX, 42, 9}, hits[] = {3, 2, 2, 2, 1};
+	for (int i = 0; i < 5; i++) {
+		CHECK_U64(rows[i].key, order[i]);
+		CHECK_U64(rows[i].hits, hits[i]);
+	}
+	CHECK(gc_rowmap_row(&m, 9, NULL) == rows + 4);
+	/* Forget: the rows stay, a key seen again gets a new row. */
+	gc_rowmap_forget(&m);
+	int added = 0;
+	struct trow *r = gc_rowmap_row(&m, 9, &added);
+	CHECK(added == 1 && r == (struct trow *)gc_rowmap_rows(&m) + 5);
+	CHECK_U64(gc_rowmap_count(&m), 6);
+	/* Many keys: indices stay right as the array and the table grow. */
+	for (uint64_t k = 1000; k < 21000; k++) {
+		r = gc_rowmap_row(&m, k * 0x9e3779b97f4a7c15u, NULL);
+		if (!CHECK(r != NULL))
+			break;
+		r->key = k;
+	}
+	for (uint64_t k = 1000; k < 21000; k += 997) {
+		r = gc_rowmap_row(&m, k * 0x9e3779b97f4a7c15u, &added);
+		struct trow *want = (struct trow *)gc_rowmap_rows(&m) + 6 + (k - 1000);
+		CHECK_MSG(!added && r->key == k && r == want, "key %llu", (unsigned long long)k);
+	}
+	size_t n;
+	struct trow *own = gc_rowmap_take(&m, &n);
+	CHECK_U64(n, 20006);
+	CHECK_U64(own[0].key, 7);
+	CHECK_U64(gc_rowmap_count(&m), 0);
+	free(own);
+	/* Empty again after take, and usable. */
+	r = gc_rowmap_row(&m, 7, &added);
+	CHECK(r && added && r->hits == 0);
+	gc_rowmap_free(&m);
+}
