@@ -623,8 +623,8 @@ static size_t warp_index(struct kern *k, struct slots *ws, int by_slot, uint64_t
 
 /* The line's active addresses and its instruction, to the kernel (none
  * when no lane is active). */
-static void add_inst(struct kern *k, const struct pline *l, uint32_t block, size_t wi,
-		     struct slot *w)
+static void add_inst(struct kern *k, gc_lines *in, const struct pline *l, uint32_t block,
+		     size_t wi, struct slot *w)
 {
 	gc_import *im = k->im;
 	/* Which lanes. */
@@ -646,8 +646,12 @@ static void add_inst(struct kern *k, const struct pline *l, uint32_t block, size
 	for (int i = 0; i < na; i++) {
 		if (by_mask && !(l->pmask >> lanes[i] & 1))
 			continue; /* predicated off */
-		if (im->junk_policy == GC_JUNK_DROP && l->addr[i] < im->junk_below)
+		if (gc_import_junk(im, l->addr[i]))
 			continue;
+		if (gc_import_addr48(im, in, lanes[i], l->addr[i], l->width) < 0) {
+			k->naddr = first; /* --lenient: the line is skipped */
+			return;
+		}
 		k->addr[k->naddr] = l->addr[i];
 		k->lane[k->naddr++] = lanes[i];
 	}
@@ -712,7 +716,7 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 		if (syntax == 2)
 			hex = line_hex;
 		size_t wi = warp_index(k, &ws, syntax == 2 && (im->ppt_level & 4), l.slot);
-		add_inst(k, &l, block, wi, &ws.w[wi]);
+		add_inst(k, in, &l, block, wi, &ws.w[wi]);
 	}
 	free(ws.w);
 }
