@@ -195,6 +195,8 @@ gc-import: 1 Ocelot files read in thread order"
 	import_bad "$f" "$f:2: direction 2 is neither 0 (load) nor 1 (store)"
 	printf 'blocksize: 4 1 1\n0 0 1000 0\n' >"$f"
 	import_bad "$f" "$f:2: access size 0 is out of range (1-255)"
+	printf 'blocksize: 4 1 1\n0 0 281474976710652 4\n0 0 281474976710653 4\n' >"$f"
+	import_bad "$f" "$f:3: address 0xfffffffffffd (4 bytes) reaches 2^48, where no GPU modelled has memory"
 	printf 'blocksize: 4 2 1\n0 0 1000 4\n48 0 1000 4\n' >"$f"
 	import_bad "$f" "$f:3: thread 48 is in block 6, outside --grid 2,3,1" --grid 2,3,1
 	printf 'blocksize: 1 1 1\n4294967296 0 1000 4\n' >"$f"

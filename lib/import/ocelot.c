@@ -185,6 +185,12 @@ static void read_access(gc_import *im, gc_lines *in, struct trc *f, const char *
 			      (unsigned long long)bytes);
 		return;
 	}
+	if (addr > GC_ADDR48_MAX - (bytes - 1)) {
+		char msg[400];
+		gc_import_addr48_msg(msg, sizeof msg, addr, (unsigned)bytes);
+		gc_import_bad(im, in, "%s", msg);
+		return;
+	}
 	uint64_t bid = gid / f->threads, t = gid % f->threads;
 	int64_t placed = place_block(im, in, f, gid, bid);
 	if (placed < 0)
