@@ -19,6 +19,11 @@
  * index does not increase.  Threads go to warps by T / warp size (lane
  * T % warp size), and the threads of one warp in one instruction form one
  * warp instruction, numbered per warp in file order.
+ *
+ * Thread order (im->order, detected by default): the reuse-distance model
+ * reads a thread's k-th line as its k-th access, whatever the file's
+ * order; a file written thread by thread is read so, its records sorted
+ * into the order Ocelot would have written (thread_order, read_by_thread).
  */
 #include "base/hash.h"
 #include "import/formats.h"
