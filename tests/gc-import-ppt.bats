@@ -120,6 +120,13 @@ PPT="$FIX/ppt"
 	decode_stream "$T/s" >"$T/d"
 	expect_eq "$(ndata ',0x(18|fffffff0)$')" 2
 	expect_eq "$(ndata ',0x(4|10|c|f0000000|f0000004)$')" 0
+	# --lenient: a line skipped for a lane above 2^48 counts none of its
+	# junk lanes (0x8 here); the next line's 0x9 is counted.
+	printf '\n=====\nLDG.E 0x8 0x3ff0000000000000 \n=====\nLDG.E 0x9 0x7f0000000000 \n' >"$T/kernel_4_block_0.mem"
+	sh_status 0 "gc-import --lenient --junk drop -v '$T/kernel_4_block_0.mem' >'$T/s'"
+	expect_eq "$(sed -n 2,3p "$T/err" | tr '\n' ' ')" "gc-import: junk lanes dropped: 1 below 0x1000 gc-import: skipped 1 malformed lines (--lenient) "
+	decode_stream "$T/s" >"$T/d"
+	expect_eq "$(grep '^[0-9]' "$T/d")" '0,0,1,0x0,0,load,global,4,0x7f0000000000'
 	# keep, after rules, drops nothing again (the last --junk counts).
 	run_status 1 gc-import --junk inactive --junk keep "$r/app_config"
 	sh_status 2 "gc-import --junk range:5 '$r/app_config'"

@@ -382,11 +382,11 @@ int gc_ocelot_import(gc_import *im, gc_lines *in)
 	int by_thread = im->order == GC_ORDER_THREAD ||
 		(im->order == GC_ORDER_AUTO && thread_order(im, &f));
 	if (by_thread) {
-		im->thread_order++;
 		if (read_by_thread(im, in, &f) < 0) {
 			free(f.a); /* --lenient: the file is skipped */
 			return 0;
 		}
+		im->thread_order++;
 	}
 	emit_kernel(im, in, &f);
 	free(f.a);

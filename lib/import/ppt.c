@@ -640,6 +640,13 @@ static void add_inst(struct kern *k, gc_lines *in, const struct pline *l, uint32
 			lanes[i] = (uint8_t)(i % LANES);
 		}
 	}
+	/* A lane address that is not junk must fit below 2^48 (--lenient:
+	 * the line is skipped, its junk lanes not counted). */
+	for (int i = 0; i < na; i++)
+		if (!(by_mask && !(l->pmask >> lanes[i] & 1)) &&
+		    gc_import_junk_match(im, l->addr[i]) < 0 &&
+		    gc_import_addr48(im, in, lanes[i], l->addr[i], l->width) < 0)
+			return;
 	size_t first = k->naddr;
 	k->addr = gc_import_grow(im, k->addr, &k->caddr, k->naddr + (size_t)na, sizeof *k->addr);
 	k->lane = gc_import_grow(im, k->lane, &k->clane, k->naddr + (size_t)na, 1);
@@ -648,10 +655,6 @@ static void add_inst(struct kern *k, gc_lines *in, const struct pline *l, uint32
 			continue; /* predicated off */
 		if (gc_import_junk(im, l->addr[i]))
 			continue;
-		if (gc_import_addr48(im, in, lanes[i], l->addr[i], l->width) < 0) {
-			k->naddr = first; /* --lenient: the line is skipped */
-			return;
-		}
 		k->addr[k->naddr] = l->addr[i];
 		k->lane[k->naddr++] = lanes[i];
 	}
