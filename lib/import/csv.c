@@ -347,12 +347,6 @@ static void data_row(struct restore *s, int op)
 		return;
 	}
 	r.size = (uint16_t)v;
-	if (acc && r.addr > GC_ADDR48_MAX - (r.size - 1u)) {
-		char msg[400];
-		gc_import_addr48_msg(msg, sizeof msg, r.addr, r.size);
-		bad(s, "column addr: %s", msg);
-		return;
-	}
 	if (acc) {
 		if (unused(s, GC_CSV_MASK, where) || unused(s, GC_CSV_OUTCOME, where))
 			return;
@@ -694,6 +688,7 @@ int gc_csv_import(gc_import *im, gc_lines *in)
 		im->fatal(im, msg);
 		return 0;
 	}
+	im->restore = 1;
 	memset(&s, 0, sizeof s);
 	s.im = im;
 	s.in = in;

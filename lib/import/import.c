@@ -128,8 +128,9 @@ int gc_import_junk(gc_import *im, uint64_t addr)
 void gc_import_access(gc_import *im, const gc_rec *r)
 {
 	/* The parsers that read tracers' lane addresses refuse these at their
-	 * line (gc_import_addr48); this is the rule for all the others. */
-	if (!below48(r->addr, r->size)) {
+	 * line (gc_import_addr48); this is the rule for all the other trace
+	 * parsers.  A restore carries what the stream held. */
+	if (!im->restore && im->h.kind == GC_KIND_ACCESS && !below48(r->addr, r->size)) {
 		char msg[400], full[512];
 		gc_import_addr48_msg(msg, sizeof msg, r->addr, r->size);
 		snprintf(full, sizeof full, "kernel %u block %u warp %u seq %u lane %u: %s",

@@ -52,6 +52,9 @@ struct gc_import {
 	uint32_t grid[3];       /* Ocelot: the traced launch's grid (all 0:
 				   one-dimensional) */
 	int order;              /* Ocelot: GC_ORDER_* */
+	int restore;            /* set by a parser that restores a stream (csv):
+				   its records are carried as they are, an
+				   access address of 2^48 or more included */
 	/* A malformed line: never returns unless lenient (then the parser
 	 * skips the line). */
 	void (*bad)(gc_import *im, const char *file, uint64_t line, const char *msg);
