@@ -366,6 +366,13 @@ static void flush(struct coal *k)
 
 static void add_access(struct coal *k, const gc_rec *r)
 {
+	/* A request holds a 48-bit line address: an access that reaches 2^48
+	 * has no request (gc-import refuses these; another writer may not). */
+	if (r->space != GC_SHARED && r->addr > GC_ADDR48_MAX - (r->size - 1u))
+		gc_die_record(k->r, k->w, "block %u warp %u seq %u lane %u: address 0x%llx "
+			      "(%u bytes) reaches 2^48 or beyond: no request line can hold it",
+			      r->block, r->warp, r->seq, r->lane, (unsigned long long)r->addr,
+			      r->size);
 	if (!k->open || r->seq != k->first.seq || r->warp != k->first.warp ||
 	    r->block != k->first.block) {
 		flush(k);

@@ -39,12 +39,15 @@ static const char help[] =
 	"      --lenient        skip malformed lines, counting them on stderr\n"
 	"\n"
 	"NVBit, PPT-GPU and Ocelot traces:\n"
-	"      --junk keep|drop[=BELOW]  lane addresses below BELOW (default 0x1000):\n"
-	"                       keep them (default) or drop them (NVBit, PPT-GPU)\n"
+	"      --junk RULES     NVBit, PPT-GPU: drop junk lane addresses: keep (default),\n"
+	"                       drop[=BELOW] (below 0x1000 or BELOW), inactive (all\n"
+	"                       that inactive lanes hold), or below:N,range:LO-HI,above:N\n"
 	"      --app-config FILE  PPT-GPU: launch geometry for .mem inputs\n"
 	"      --ppt-level N    PPT-GPU: the tracer's ENV_TRACING_LEVEL (default 1)\n"
 	"      --grid X[,Y[,Z]] Ocelot: grid of the traced launch (default: 1-D)\n"
 	"      --warp-size N    Ocelot: threads per warp (default 32)\n"
+	"      --order auto|file|thread  Ocelot: lines to warp instructions by file\n"
+	"                       order or by each thread's k-th access (default: detected)\n"
 	"\n"
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip           write gzip-compressed output\n"
@@ -59,7 +62,8 @@ static const char help[] =
 
 enum { OPT_LIST = GC_OPT_TOOL, OPT_LENIENT };
 /* NVBit, PPT-GPU and Ocelot options. */
-enum { OPT_JUNK = GC_OPT_TOOL + 0x40, OPT_APP_CONFIG, OPT_PPT_LEVEL, OPT_GRID, OPT_WARP_SIZE };
+enum { OPT_JUNK = GC_OPT_TOOL + 0x40, OPT_APP_CONFIG, OPT_PPT_LEVEL, OPT_GRID, OPT_WARP_SIZE,
+       OPT_ORDER };
 
 struct cmdline {
 	gc_common c;
@@ -68,26 +72,74 @@ struct cmdline {
 	int ninputs;
 	char **inputs;
 	/* NVBit, PPT-GPU and Ocelot options. */
-	int junk;
-	uint64_t junk_below;
+	gc_junk_rule junk[GC_JUNK_RULES];
+	int njunk;
+	int order;
 	const char *app_config;
 	int ppt_level;
 	uint32_t grid[3];
 	int warp_size;
 };
 
-/* --junk keep|drop[=BELOW] */
+static void add_junk(struct cmdline *cl, const char *arg, int kind, uint64_t lo, uint64_t hi)
+{
+	if (cl->njunk == GC_JUNK_RULES)
+		gc_usage_error("--junk: '%s' has more than %d rules", arg, GC_JUNK_RULES);
+	cl->junk[cl->njunk].kind = kind;
+	cl->junk[cl->njunk].lo = lo;
+	cl->junk[cl->njunk].hi = hi;
+	cl->njunk++;
+}
+
+/* One rule of --junk: below:N, range:LO-HI, above:N, inactive. */
+static void junk_rule(struct cmdline *cl, const char *arg, char *r)
+{
+	char *dash;
+	if (strcmp(r, "inactive") == 0) {
+		/* What PPT-GPU's tracer writes for lanes that took no part. */
+		add_junk(cl, arg, GC_JUNK_BELOW, 0, 0xfff);
+		add_junk(cl, arg, GC_JUNK_RANGE, 0xf0000000, 0xffffffff);
+		add_junk(cl, arg, GC_JUNK_ABOVE, GC_ADDR48_MAX + 1, UINT64_MAX);
+	} else if (strncmp(r, "below:", 6) == 0) {
+		add_junk(cl, arg, GC_JUNK_BELOW, 0, gc_num("--junk", r + 6, 1, UINT64_MAX) - 1);
+	} else if (strncmp(r, "above:", 6) == 0) {
+		add_junk(cl, arg, GC_JUNK_ABOVE, gc_num("--junk", r + 6, 0, UINT64_MAX - 1) + 1,
+			 UINT64_MAX);
+	} else if (strncmp(r, "range:", 6) == 0 && (dash = strchr(r + 6, '-')) != NULL) {
+		*dash = 0;
+		uint64_t lo = gc_num("--junk", r + 6, 0, UINT64_MAX);
+		uint64_t hi = gc_num("--junk", dash + 1, lo, UINT64_MAX);
+		add_junk(cl, arg, GC_JUNK_RANGE, lo, hi);
+	} else {
+		gc_usage_error("--junk: expected keep, drop, drop=BELOW, inactive, below:N, "
+			       "range:LO-HI or above:N, not '%s'", r);
+	}
+}
+
+/* --junk keep | drop[=BELOW] | RULE[,RULE...] */
 static void parse_junk(struct cmdline *cl, const char *arg)
 {
+	char buf[256];
+	cl->njunk = 0;
 	if (strcmp(arg, "keep") == 0)
-		cl->junk = GC_JUNK_KEEP;
-	else if (strcmp(arg, "drop") == 0)
-		cl->junk = GC_JUNK_DROP;
-	else if (strncmp(arg, "drop=", 5) == 0) {
-		cl->junk = GC_JUNK_DROP;
-		cl->junk_below = gc_num("--junk", arg + 5, 1, UINT64_MAX);
-	} else
-		gc_usage_error("--junk: expected keep, drop or drop=BELOW, not '%s'", arg);
+		return;
+	if (strcmp(arg, "drop") == 0) {
+		add_junk(cl, arg, GC_JUNK_BELOW, 0, 0xfff);
+		return;
+	}
+	if (strncmp(arg, "drop=", 5) == 0) {
+		add_junk(cl, arg, GC_JUNK_BELOW, 0, gc_num("--junk", arg + 5, 1, UINT64_MAX) - 1);
+		return;
+	}
+	if (strlen(arg) >= sizeof buf)
+		gc_usage_error("--junk: '%s' is too long", arg);
+	strcpy(buf, arg);
+	for (char *r = buf, *comma; r; r = comma ? comma + 1 : NULL) {
+		comma = strchr(r, ',');
+		if (comma)
+			*comma = 0;
+		junk_rule(cl, arg, r);
+	}
 }
 
 /* --grid X[,Y[,Z]] */
@@ -112,6 +164,17 @@ static void parse_grid(struct cmdline *cl, const char *arg)
 		gc_usage_error("--grid: %s blocks do not fit 32-bit block ids", arg);
 }
 
+/* --order auto|file|thread */
+static int parse_order(const char *arg)
+{
+	static const char *const names[] = {"auto", "file", "thread"};
+	for (int i = 0; i < 3; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return i == 0 ? GC_ORDER_AUTO : i == 1 ? GC_ORDER_FILE : GC_ORDER_THREAD;
+	gc_usage_error("--order: expected auto, file or thread, not '%s'", arg);
+	return 0;
+}
+
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
@@ -124,11 +187,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"ppt-level", required_argument, NULL, OPT_PPT_LEVEL},
 		{"grid", required_argument, NULL, OPT_GRID},
 		{"warp-size", required_argument, NULL, OPT_WARP_SIZE},
+		{"order", required_argument, NULL, OPT_ORDER},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	memset(cl, 0, sizeof *cl);
-	cl->junk_below = 0x1000;
 	cl->ppt_level = 1;
 	cl->warp_size = 32;
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS "f:", longopts)) != -1) {
@@ -143,6 +206,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_PPT_LEVEL: cl->ppt_level = (int)gc_num("--ppt-level", optarg, 0, 15); break;
 		case OPT_GRID: parse_grid(cl, optarg); break;
 		case OPT_WARP_SIZE: cl->warp_size = (int)gc_num("--warp-size", optarg, 1, 256); break;
+		case OPT_ORDER: cl->order = parse_order(optarg); break;
 		default: gc_usage_error("unexpected option");
 		}
 	}
@@ -226,6 +290,39 @@ static void import_one(gc_import *im, const struct cmdline *cl, const char *path
 	gc_lines_close(in);
 }
 
+/* Lanes dropped by the junk rules of one kind. */
+static uint64_t junk_of_kind(const gc_import *im, int kind)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < im->njunk; i++)
+		if (im->junk[i].kind == kind)
+			n += im->junk_dropped[i];
+	return n;
+}
+
+/* -v: the lanes each junk rule dropped, one line. */
+static void junk_summary(const gc_import *im)
+{
+	char line[1024];
+	size_t n = 0;
+	for (int i = 0; i < im->njunk && n < sizeof line; i++) {
+		const gc_junk_rule *r = &im->junk[i];
+		unsigned long long c = (unsigned long long)im->junk_dropped[i];
+		const char *sep = i ? ", " : "";
+		if (r->kind == GC_JUNK_BELOW)
+			n += (size_t)snprintf(line + n, sizeof line - n, "%s%llu below 0x%llx", sep,
+					      c, (unsigned long long)r->hi + 1);
+		else if (r->kind == GC_JUNK_ABOVE)
+			n += (size_t)snprintf(line + n, sizeof line - n, "%s%llu above 0x%llx", sep,
+					      c, (unsigned long long)r->lo - 1);
+		else
+			n += (size_t)snprintf(line + n, sizeof line - n, "%s%llu in 0x%llx-0x%llx",
+					      sep, c, (unsigned long long)r->lo,
+					      (unsigned long long)r->hi);
+	}
+	fprintf(stderr, "%s: junk lanes dropped: %s\n", gc_progname, line);
+}
+
 static void write_stats(const struct cmdline *cl, const gc_import *im)
 {
 	if (cl->c.stats) {
@@ -239,10 +336,17 @@ static void write_stats(const struct cmdline *cl, const gc_import *im)
 		gc_json_u64(&j, "mem_instructions", im->mem_instructions);
 		gc_json_u64(&j, "accesses", im->accesses);
 		gc_json_u64(&j, "bad_lines", im->bad_lines);
+		if (im->njunk) { /* with --junk rules only */
+			gc_json_u64(&j, "junk_below", junk_of_kind(im, GC_JUNK_BELOW));
+			gc_json_u64(&j, "junk_range", junk_of_kind(im, GC_JUNK_RANGE));
+			gc_json_u64(&j, "junk_above", junk_of_kind(im, GC_JUNK_ABOVE));
+		}
+		if (im->thread_order) /* Ocelot files read in thread order, if any */
+			gc_json_u64(&j, "thread_order_files", im->thread_order);
 		gc_json_end(&j);
 		gc_close_text(f, cl->c.stats);
 	}
-	if (cl->c.verbose)
+	if (cl->c.verbose) {
 		fprintf(stderr, "%s: %llu lines (%llu bytes) read, %llu skipped; %llu kernels, "
 			"%llu warp instructions, %llu memory warp instructions, %llu accesses\n",
 			gc_progname, (unsigned long long)im->lines,
@@ -250,6 +354,12 @@ static void write_stats(const struct cmdline *cl, const gc_import *im)
 			(unsigned long long)im->kernels, (unsigned long long)im->instructions,
 			(unsigned long long)im->mem_instructions,
 			(unsigned long long)im->accesses);
+		if (im->njunk)
+			junk_summary(im);
+		if (im->thread_order)
+			fprintf(stderr, "%s: %llu Ocelot files read in thread order\n", gc_progname,
+				(unsigned long long)im->thread_order);
+	}
 	if (im->bad_lines && !cl->c.quiet)
 		gc_warn("skipped %llu malformed lines (--lenient)",
 			(unsigned long long)im->bad_lines);
@@ -273,8 +383,9 @@ int main(int argc, char **argv)
 	im.bad = on_bad;
 	im.fatal = on_fatal;
 	/* NVBit, PPT-GPU and Ocelot options. */
-	im.junk_policy = cl.junk;
-	im.junk_below = cl.junk_below;
+	memcpy(im.junk, cl.junk, sizeof im.junk);
+	im.njunk = cl.njunk;
+	im.order = cl.order;
 	im.warp_size = cl.warp_size;
 	im.app_config = cl.app_config;
 	im.ppt_level = cl.ppt_level;

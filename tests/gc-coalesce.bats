@@ -267,6 +267,32 @@ same() {
 	expect_eq "$(cat "$T/err")" "gc-coalesce: $T/req.gcs: gc-coalesce reads accesses; this stream holds requests"
 }
 
+@test "gc-coalesce: an access reaching 2^48 is refused naming its input record, not the output" {
+	# gc-import refuses such an address, so the stream is patched: the
+	# second access (record 4: kbegin, name, data, data) gets the high
+	# bytes 0x3fee, as an inactive lane's junk would hold.
+	acsv >"$T/hi.gcs" <<-EOF
+	0 0 0 0x10 0 load global 0x7f0000000000 4
+	0 0 1 0x10 0 load global 0x7f0000000004 4
+	EOF
+	local hs
+	hs=$(stream_hsize "$T/hi.gcs")
+	expect_eq "$(od -An -v -tu1 -w32 -j "$hs" "$T/hi.gcs" | awk '{ printf "%s ", $1 }')" '128 130 1 1 131 143 '
+	printf '\356\077' | dd of="$T/hi.gcs" bs=1 seek=$((hs + 3 * 32 + 30)) conv=notrunc 2>/dev/null
+	expect_eq "$(decode_stream "$T/hi.gcs" | sed -n 3p)" '0,0,1,0x10,0,load,global,4,0x3fee7f0000000004'
+	sh_status 1 "gc-coalesce '$T/hi.gcs' >'$T/o.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-coalesce: $T/hi.gcs: record 4 (offset $((hs + 96))): block 0 warp 0 seq 0 lane 1: address 0x3fee7f0000000004 (4 bytes) reaches 2^48 or beyond: no request line can hold it"
+	# the last byte counts: 0xfffffffffffe + 4 bytes ends beyond 2^48
+	printf '\376\377\377\377\377\377\000\000' | dd of="$T/hi.gcs" bs=1 seek=$((hs + 3 * 32 + 24)) conv=notrunc 2>/dev/null
+	expect_eq "$(decode_stream "$T/hi.gcs" | sed -n 3p)" '0,0,1,0x10,0,load,global,4,0xfffffffffffe'
+	sh_status 1 "gc-coalesce '$T/hi.gcs' >'$T/o.gcs'"
+	expect_match "$(cat "$T/err")" "^gc-coalesce: $T/hi.gcs: record 4 \(offset $((hs + 96))\): block 0 warp 0 seq 0 lane 1: address 0xfffffffffffe \(4 bytes\) reaches 2\^48"
+	# one byte less and it fits: the last line is 0xffffffffff80
+	printf '\374' | dd of="$T/hi.gcs" bs=1 seek=$((hs + 3 * 32 + 24)) conv=notrunc 2>/dev/null
+	gc-coalesce "$T/hi.gcs" >"$T/o.gcs"
+	expect_eq "$(reqs "$T/o.gcs" | cut -d' ' -f8,9 | tr '\n' ' ')" '0x7f0000000000 4 0xffffffffff80 4 '
+}
+
 @test "gc-coalesce: stdin, a file and - give the same stream; gzip input; full disk; truncation" {
 	gc-gen matmul -n 16 | gc-sched >"$T/in.gcs"
 	gc-coalesce "$T/in.gcs" >"$T/a"

@@ -88,6 +88,26 @@ launch() {
 	cmp "$T/a" "$T/b"
 }
 
+@test "nvbit: a lane address of 2^48 or more is refused at its line, or dropped as junk" {
+	# Line 8, lane 1 (0x...008) made a double's bits, as an inactive
+	# lane's register would hold.
+	sed '8s/0x00007f2a1e000008/0x3ff0000000000000/' "$NV/v155.txt" >"$T/hi.txt"
+	import_bad "$T/hi.txt" "$T/hi.txt:8: lane 1: address 0x3ff0000000000000 (8 bytes) reaches 2^48, where no GPU modelled has memory (an inactive lane's junk? --junk inactive drops it)"
+	expect_empty "$(cat "$T/o")"
+	# With above:N it is junk: 49 lanes less one, 0x5 kept; the line keeps
+	# its other 7 lanes (warp slot 5 is the CTA's warp 0), lane 1 gone.
+	sh_status 0 "gc-import -v --junk above:0xffffffffffff '$T/hi.txt' >'$T/s'"
+	expect_eq "$(sed -n 2p "$T/err")" "gc-import: junk lanes dropped: 1 above 0xffffffffffff"
+	decode_stream "$T/s" >"$T/d"
+	expect_eq "$(grep '^Z' "$T/d")" 'Z 65 48'
+	expect_eq "$(ndata '^0,0,[02-7],0x0,0,load,global,8,0x7f2a1e0000')" 7
+	expect_eq "$(ndata '^0,0,1,0x0,0,load,global,8,0x7f2a1e00000')" 0
+	expect_eq "$(ndata ',0x5$')" 1
+	# An access whose last byte reaches 2^48 is refused too.
+	sed '8s/0x00007f2a1e000008/0x0000fffffffffffc/' "$NV/v155.txt" >"$T/hi.txt"
+	import_bad "$T/hi.txt" "$T/hi.txt:8: lane 1: address 0xfffffffffffc (8 bytes) reaches 2^48, where no GPU modelled has memory (an inactive lane's junk? --junk inactive drops it)"
+}
+
 @test "nvbit: LDGSTS lines come in pairs, shared destination then global source" {
 	imp "$NV/v155.txt"
 	expect_eq "$(sed -n '/^K 2 /,/^E 2 /p' "$T/d" | grep '^0,' | tr '\n' ' ')" \
@@ -112,7 +132,7 @@ launch() {
 	expect_eq "$(grep '^E 1' "$T/d")" 'E 1 28'
 	expect_eq "$(ndata ',shared,')" 8
 	sh_status 2 "gc-import --junk maybe '$NV/v155.txt'"
-	expect_eq "$(cat "$T/err" | head -1)" "gc-import: --junk: expected keep, drop or drop=BELOW, not 'maybe'"
+	expect_eq "$(cat "$T/err" | head -1)" "gc-import: --junk: expected keep, drop, drop=BELOW, inactive, below:N, range:LO-HI or above:N, not 'maybe'"
 	sh_status 2 "gc-import --junk drop=zz '$NV/v155.txt'"
 	expect_match "$(cat "$T/err")" "^gc-import: --junk: 'zz' is not a number"
 	[ ! -s "$T/out" ]

@@ -79,6 +79,106 @@ OC="$FIX/ocelot"
 	expect_eq "$(grep '^A' "$T/d")" 'A 2 4'
 }
 
+# mm N B ORDER: a naive C = A * B of N x N floats in B x B blocks, a 1-D
+# grid of (N/B)^2 blocks (block b is tile b % (N/B), b / (N/B)); each
+# thread loads A[row][k] and B[k][col] for k = 0..N-1, then stores
+# C[row][col] (A at 0x10000, B at 0x20000, C at 0x30000).  ORDER ocelot:
+# instruction by instruction, the block's threads in index order, as
+# Ocelot writes; ORDER thread: thread by thread, each thread's accesses in
+# program order, as the reuse-distance model reads the file.
+mm() {
+	awk -v N="$1" -v B="$2" -v ORDER="$3" '
+	function addr(i, t,    row, col, k) {
+		row = by * B + int(t / B); col = bx * B + t % B; k = int(i / 2)
+		if (i == 2 * N) return 196608 + 4 * (row * N + col)
+		return i % 2 == 0 ? 65536 + 4 * (row * N + k) : 131072 + 4 * (k * N + col)
+	}
+	BEGIN {
+		print "blocksize: " B " " B " 1"
+		nt = B * B; ni = 2 * N + 1
+		for (b = 0; b < (N / B) * (N / B); b++) {
+			bx = b % (N / B); by = int(b / (N / B))
+			for (x = 0; x < nt * ni; x++) {
+				if (ORDER == "ocelot") { i = int(x / nt); t = x % nt }
+				else { t = int(x / ni); i = x % ni }
+				print b * nt + t, (i == ni - 1), addr(i, t), 4
+			}
+		}
+	}'
+}
+
+@test "ocelot: a thread-by-thread file is read as the model reads it: the same stream as Ocelot order" {
+	mkdir "$T/oc" "$T/th"
+	mm 8 4 ocelot >"$T/oc/mm_00.trc"
+	mm 8 4 thread >"$T/th/mm_00.trc"
+	expect_eq "$(sed -n 2,3p "$T/oc/mm_00.trc" | tr '\n' ' ')" '0 0 65536 4 1 0 65536 4 '
+	expect_eq "$(sed -n 2,3p "$T/th/mm_00.trc" | tr '\n' ' ')" '0 0 65536 4 0 0 131072 4 '
+	# 4 blocks of 16 threads (one warp each), 8 + 8 loads and a store a
+	# thread: 4 x 17 = 68 warp instructions, 64 x 17 = 1088 accesses.
+	sh_status 0 "gc-import -v --stats '$T/j' '$T/oc/mm_00.trc' >'$T/oc.s'"
+	expect_eq "$(cat "$T/err")" "gc-import: 1089 lines ($(wc -c <"$T/oc/mm_00.trc") bytes) read, 0 skipped; 1 kernels, 68 warp instructions, 68 memory warp instructions, 1088 accesses"
+	sh_status 0 "gc-import -v --stats '$T/j' '$T/th/mm_00.trc' >'$T/th.s'"
+	expect_eq "$(cat "$T/err")" "gc-import: 1089 lines ($(wc -c <"$T/th/mm_00.trc") bytes) read, 0 skipped; 1 kernels, 68 warp instructions, 68 memory warp instructions, 1088 accesses
+gc-import: 1 Ocelot files read in thread order"
+	expect_eq "$(tr -d ' \n' <"$T/j" | sed 's/.*"bad_lines"://')" '0,"thread_order_files":1}'
+	decode_stream "$T/oc.s" >"$T/oc.d"
+	decode_stream "$T/th.s" >"$T/th.d"
+	expect_eq "$(wc -l <"$T/oc.d")" 1092
+	cmp "$T/oc.d" "$T/th.d"
+	# Block 1's thread 5 (row 1, col 5): its 17th access, seq 16, stores
+	# C[1][5] at 0x30000 + 4 x 13.
+	expect_eq "$(grep '^1,0,5,0x0,16,' "$T/th.d")" '1,0,5,0x0,16,store,global,4,0x30034'
+	# --order thread on the Ocelot file reads the same; --order file on the
+	# thread file makes every line its own warp instruction.
+	imp --order thread "$T/oc/mm_00.trc"
+	cmp "$T/d" "$T/oc.d"
+	imp --order file "$T/th/mm_00.trc"
+	expect_eq "$(grep '^A' "$T/d")" 'A 2 1088'
+	command -v gc-coalesce >/dev/null || skip "gc-coalesce not built"
+	# A warp's 4 rows of A (32 bytes each), 4 floats of B, a 4 x 4 tile of
+	# C: each one 128-byte line, so one request a warp instruction.
+	gc-coalesce "$T/th.s" | gc-stats --json >"$T/j"
+	expect_eq "$(jnum records)" 68
+	gc-import --order file "$T/th/mm_00.trc" | gc-coalesce | gc-stats --json >"$T/j"
+	expect_eq "$(jnum records)" 1088
+}
+
+@test "ocelot: thread order: detection, divergence, its errors" {
+	# Threads once each: both readings agree; read in file order (no
+	# thread has two lines, so no "Ocelot files read in thread order").
+	printf 'blocksize: 4 1 1\n0 0 100 4\n1 0 104 4\n2 0 108 4\n' >"$T/a_00.trc"
+	sh_status 0 "gc-import -v '$T/a_00.trc' >/dev/null"
+	expect_eq "$(wc -l <"$T/err")" 1
+	# Thread 0's three lines, then thread 1's one: every thread's lines
+	# are contiguous, so thread order: thread 1's first access joins
+	# thread 0's first (seq 0), as the model reads it (Ocelot order would
+	# mean thread 1 diverged into the third instruction).
+	printf 'blocksize: 4 1 1\n0 0 100 4\n0 0 200 4\n0 0 300 4\n1 0 304 4\n' >"$T/b_00.trc"
+	imp "$T/b_00.trc"
+	expect_eq "$(grep '^[0-9]' "$T/d" | cut -d, -f3,5,9 | tr '\n' ' ')" '0,0,0x64 1,0,0x130 0,1,0xc8 0,2,0x12c '
+	expect_eq "$(grep '^A' "$T/d")" 'A 2 3'
+	imp --order file "$T/b_00.trc"
+	expect_eq "$(grep '^[0-9]' "$T/d" | cut -d, -f3,5,9 | tr '\n' ' ')" '0,0,0x64 0,1,0xc8 0,2,0x12c 1,2,0x130 '
+	# Thread 1 comes back after thread 0: Ocelot order, where thread 1
+	# alone ran the first instruction and both the second (thread order
+	# would give 0,0,0x64 1,0,0x68 1,1,0xcc).
+	printf 'blocksize: 4 1 1\n1 0 104 4\n0 0 100 4\n1 0 204 4\n' >"$T/c_00.trc"
+	imp "$T/c_00.trc"
+	expect_eq "$(grep '^[0-9]' "$T/d" | cut -d, -f3,5,9 | tr '\n' ' ')" '1,0,0x68 0,1,0x64 1,1,0xcc '
+	imp --order thread "$T/c_00.trc"
+	expect_eq "$(grep '^[0-9]' "$T/d" | cut -d, -f3,5,9 | tr '\n' ' ')" '0,0,0x64 1,0,0x68 1,1,0xcc '
+	# Blocks keep their order of first appearance (block 2 before 0).
+	printf 'blocksize: 2 1 1\n4 0 400 4\n4 0 404 4\n0 0 100 4\n0 0 104 4\n1 0 108 4\n1 0 112 4\n' >"$T/d_00.trc"
+	imp "$T/d_00.trc"
+	expect_eq "$(grep '^[0-9]' "$T/d" | cut -d, -f1,3,5 | tr '\n' ' ')" '2,0,0 2,0,1 0,0,0 0,1,0 0,0,1 0,1,1 '
+	# A warp's k-th accesses must agree on the direction.
+	printf 'blocksize: 4 1 1\n0 0 100 4\n0 1 200 4\n1 1 104 4\n1 0 204 4\n' >"$T/e_00.trc"
+	import_bad "$T/e_00.trc" "$T/e_00.trc:4: thread order: access 0 of thread 1 is a store, but access 0 of thread 0 in its warp is a load" --order thread
+	sh_status 2 "gc-import --order sideways '$T/e_00.trc'"
+	expect_eq "$(head -1 "$T/err")" "gc-import: --order: expected auto, file or thread, not 'sideways'"
+	expect_empty "$(cat "$T/out")"
+}
+
 @test "ocelot: every malformed line has its message" {
 	local f=$T/bad_00.trc
 	printf 'blocksize: 4 0 1\n0 0 1000 4\n' >"$f"
@@ -95,6 +195,8 @@ OC="$FIX/ocelot"
 	import_bad "$f" "$f:2: direction 2 is neither 0 (load) nor 1 (store)"
 	printf 'blocksize: 4 1 1\n0 0 1000 0\n' >"$f"
 	import_bad "$f" "$f:2: access size 0 is out of range (1-255)"
+	printf 'blocksize: 4 1 1\n0 0 281474976710652 4\n0 0 281474976710653 4\n' >"$f"
+	import_bad "$f" "$f:3: address 0xfffffffffffd (4 bytes) reaches 2^48, where no GPU modelled has memory"
 	printf 'blocksize: 4 2 1\n0 0 1000 4\n48 0 1000 4\n' >"$f"
 	import_bad "$f" "$f:3: thread 48 is in block 6, outside --grid 2,3,1" --grid 2,3,1
 	printf 'blocksize: 1 1 1\n4294967296 0 1000 4\n' >"$f"

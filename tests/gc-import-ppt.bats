@@ -63,6 +63,100 @@ PPT="$FIX/ppt"
 	expect_eq "$(ndata ',local,')" 0
 }
 
+# run-bfs: cut from a PPT-GPU trace of Rodinia BFS (Kernel, 2 blocks),
+# lanes shortened; the lanes that took no part hold junk of three kinds:
+#   block 0  line 3  U8 load   4 real, 0x4 (below 0x1000), 0xf0000000 (range)
+#            line 5  64 load   2 real, 0x3ff0000000000000, 0x3feeaf6000000007 (above 2^48)
+#            line 7  32 load   real, 0xf0000004 (range), real, 0x18 (below)
+#            line 9  32 store  1 real, 0x3fe5555560000000 (above)
+#            line 11 U8 store  0x10 (below), 0xfffffff0 (range): no lane left
+#   block 1  line 3  U8 load   2 real, 0xc (below)
+#            line 5  64 load   1 real, 0x40f0000000000001 (above)
+# below 4, range 3, above 4 (11 lanes); 12 real lanes in 6 instructions.
+
+@test "ppt-gpu: BFS junk: an address of 2^48 or more is refused at its line; --junk inactive drops all three kinds" {
+	local r=$PPT/run-bfs m=$PPT/run-bfs/memory_traces
+	local why="(8 bytes) reaches 2^48, where no GPU modelled has memory (an inactive lane's junk? --junk inactive drops it)"
+	import_bad "$r/app_config" "$m/kernel_1_block_0.mem:5: lane 2: address 0x3ff0000000000000 $why"
+	expect_empty "$(cat "$T/o")"
+	# drop (below 0x1000) keeps the high ones: still refused.
+	import_bad "$r/app_config" "$m/kernel_1_block_0.mem:5: lane 2: address 0x3ff0000000000000 $why" --junk drop
+	sh_status 0 "gc-import --junk inactive -v --stats '$T/j' '$r/app_config' >'$T/s'"
+	expect_eq "$(sed -n 2p "$T/err")" \
+		"gc-import: junk lanes dropped: 4 below 0x1000, 3 in 0xf0000000-0xffffffff, 4 above 0xffffffffffff"
+	expect_eq "$(tr -d ' \n' <"$T/j" | sed 's/.*"bad_lines"://')" '0,"junk_below":4,"junk_range":3,"junk_above":4}'
+	decode_stream "$T/s" >"$T/d"
+	expect_eq "$(grep '^[AE]' "$T/d" | tr '\n' ' ')" 'A 2 6 A 3 0 E 1 12 '
+	# Lanes keep their positions: the edges load's real lanes are 0 and 2.
+	expect_eq "$(grep ',2,load,' "$T/d" | tr '\n' ' ')" \
+		'0,0,0,0x0,2,load,global,4,0x7f5a3c800010 0,0,2,0x0,2,load,global,4,0x7f5a3c800014 '
+	# The same rules spelt out give the same records.
+	imp --junk below:0x1000,range:0xf0000000-0xffffffff,above:0xffffffffffff "$r/app_config"
+	expect_eq "$(grep -v '^Z' "$T/d")" "$(decode_stream "$T/s" | grep -v '^Z')"
+	# The chain runs to the end: one request per instruction (each one's
+	# real lanes share a 128-byte line), 5 loads and 1 store.
+	command -v gc-coalesce >/dev/null || skip "gc-coalesce not built"
+	gc-coalesce "$T/s" | gc-stats --json >"$T/j"
+	expect_eq "$(jnum records) $(jnum loads) $(jnum stores)" '6 5 1'
+	# --lenient with drop: the three lines with a lane above 2^48 are skipped.
+	sh_status 0 "gc-import --lenient --junk drop '$r/app_config' >'$T/s'"
+	expect_eq "$(cat "$T/err")" "gc-import: skipped 3 malformed lines (--lenient)"
+	decode_stream "$T/s" >"$T/d"
+	# left: U8 load 4 + 0xf0000000, edges 2 + 0xf0000004, U8 store
+	# 0xfffffff0; block 1 U8 load 2: 11 lanes, 4 instructions.
+	expect_eq "$(grep '^[AE]' "$T/d" | tr '\n' ' ')" 'A 2 4 A 3 0 E 1 11 '
+}
+
+@test "ppt-gpu: --junk rules: syntax, ranges, errors" {
+	local r=$PPT/run-bfs
+	# range:LO-HI includes both ends; above:N drops what is above N, so
+	# 0x3fe5555560000000 itself is kept, and refused:
+	sh_status 1 "gc-import --junk range:0xf0000000-0xf0000004,above:0x3fe5555560000000 '$r/app_config'"
+	expect_match "$(cat "$T/err")" "kernel_1_block_0.mem:9: lane 1: address 0x3fe5555560000000 \(4 bytes\) reaches 2\^48"
+	sh_status 0 "gc-import -v --junk range:0xf0000000-0xf0000004,above:0x3fe5555560000000,above:0xffffffffffff,below:0x11 '$r/app_config' >'$T/s'"
+	expect_eq "$(sed -n 2p "$T/err")" \
+		"gc-import: junk lanes dropped: 2 in 0xf0000000-0xf0000004, 3 above 0x3fe5555560000000, 1 above 0xffffffffffff, 3 below 0x11"
+	# below:0x11 drops 0x4, 0x10 and 0xc, keeps 0x18; 0xfffffff0 is kept.
+	decode_stream "$T/s" >"$T/d"
+	expect_eq "$(ndata ',0x(18|fffffff0)$')" 2
+	expect_eq "$(ndata ',0x(4|10|c|f0000000|f0000004)$')" 0
+	# --lenient: a line skipped for a lane above 2^48 counts none of its
+	# junk lanes (0x8 here); the next line's 0x9 is counted.
+	printf '\n=====\nLDG.E 0x8 0x3ff0000000000000 \n=====\nLDG.E 0x9 0x7f0000000000 \n' >"$T/kernel_4_block_0.mem"
+	sh_status 0 "gc-import --lenient --junk drop -v '$T/kernel_4_block_0.mem' >'$T/s'"
+	expect_eq "$(sed -n 2,3p "$T/err" | tr '\n' ' ')" "gc-import: junk lanes dropped: 1 below 0x1000 gc-import: skipped 1 malformed lines (--lenient) "
+	decode_stream "$T/s" >"$T/d"
+	expect_eq "$(grep '^[0-9]' "$T/d")" '0,0,1,0x0,0,load,global,4,0x7f0000000000'
+	# keep, after rules, drops nothing again (the last --junk counts).
+	run_status 1 gc-import --junk inactive --junk keep "$r/app_config"
+	sh_status 2 "gc-import --junk range:5 '$r/app_config'"
+	expect_eq "$(head -1 "$T/err")" "gc-import: --junk: expected keep, drop, drop=BELOW, inactive, below:N, range:LO-HI or above:N, not 'range:5'"
+	sh_status 2 "gc-import --junk range:9-5 '$r/app_config'"
+	expect_match "$(head -1 "$T/err")" "^gc-import: --junk: 5 is out of range"
+	sh_status 2 "gc-import --junk below:0 '$r/app_config'"
+	expect_match "$(head -1 "$T/err")" "^gc-import: --junk: 0 is out of range"
+	sh_status 2 "gc-import --junk inactive,inactive,inactive '$r/app_config'"
+	expect_eq "$(head -1 "$T/err")" "gc-import: --junk: 'inactive,inactive,inactive' has more than 8 rules"
+	expect_empty "$(cat "$T/out")"
+}
+
+@test "ppt-gpu: an empty .mem file is empty input; a kernel without accesses is an empty kernel" {
+	: >"$T/kernel_1_block_0.mem"
+	import_bad "$T/kernel_1_block_0.mem" "$T/kernel_1_block_0.mem: empty input"
+	expect_empty "$(cat "$T/o")"
+	# A record with no address, and one whose lanes are all junk: no
+	# instruction, a kernel of 0 records that the chain carries.
+	printf '\n=====\n' >"$T/kernel_2_block_0.mem"
+	imp "$T/kernel_2_block_0.mem"
+	expect_eq "$(grep -v '^Z' "$T/d" | tr '\n' ' ')" 'K 2 "kernel_2" 1,1,1 32,1,1 0 0 A 2 0 E 2 0 '
+	printf '\n=====\nLDG.E 0x8 0x3ff0000000000000 \n' >"$T/kernel_3_block_0.mem"
+	imp --junk inactive "$T/kernel_3_block_0.mem"
+	expect_eq "$(grep -v '^Z' "$T/d" | tr '\n' ' ')" 'K 3 "kernel_3" 1,1,1 32,1,1 0 0 A 2 0 E 3 0 '
+	command -v gc-coalesce >/dev/null || skip "gc-coalesce not built"
+	gc-coalesce "$T/s" | gc-stats --json >"$T/j"
+	expect_eq "$(jnum kernels) $(jnum records)" '1 0'
+}
+
 @test "ppt-gpu: the subcore syntax, one record a line without 0x" {
 	imp "$PPT/run-subcore/app_config.py"
 	expect_eq "$(grep '^[KEZ]' "$T/d" | tr '\n' ' ')" 'K 1 "saxpy" 2,1,1 128,1,1 12 0 E 1 8 Z 13 8 '

@@ -688,6 +688,7 @@ int gc_csv_import(gc_import *im, gc_lines *in)
 		im->fatal(im, msg);
 		return 0;
 	}
+	im->restore = 1;
 	memset(&s, 0, sizeof s);
 	s.im = im;
 	s.in = in;

@@ -12,7 +12,6 @@ void gc_import_init(gc_import *im)
 	memset(im, 0, sizeof *im);
 	gc_header_init(&im->h, GC_KIND_ACCESS);
 	im->warp_size = 32;
-	im->junk_below = 0x1000;
 	im->ppt_level = 1;
 }
 
@@ -86,8 +85,60 @@ void gc_import_kbegin(gc_import *im, const gc_kernel *k)
 		im->instructions += v;
 }
 
+void gc_import_addr48_msg(char *buf, size_t len, uint64_t addr, unsigned size)
+{
+	snprintf(buf, len, "address 0x%llx (%u bytes) reaches 2^48, where no GPU modelled "
+		 "has memory", (unsigned long long)addr, size);
+}
+
+/* The bytes addr..addr+size-1 (size 1 to 255) lie below 2^48. */
+static int below48(uint64_t addr, unsigned size)
+{
+	return addr <= GC_ADDR48_MAX - (size ? size - 1 : 0);
+}
+
+int gc_import_addr48(gc_import *im, gc_lines *in, int lane, uint64_t addr, unsigned size)
+{
+	if (below48(addr, size))
+		return 0;
+	char msg[400];
+	gc_import_addr48_msg(msg, sizeof msg, addr, size);
+	gc_import_bad(im, in, "lane %d: %s (an inactive lane's junk? --junk inactive drops it)",
+		      lane, msg);
+	return -1;
+}
+
+int gc_import_junk_match(const gc_import *im, uint64_t addr)
+{
+	for (int i = 0; i < im->njunk; i++)
+		if (addr >= im->junk[i].lo && addr <= im->junk[i].hi)
+			return i;
+	return -1;
+}
+
+int gc_import_junk(gc_import *im, uint64_t addr)
+{
+	int i = gc_import_junk_match(im, addr);
+	if (i < 0)
+		return 0;
+	im->junk_dropped[i]++;
+	return 1;
+}
+
 void gc_import_access(gc_import *im, const gc_rec *r)
 {
+	/* The parsers that read tracers' lane addresses refuse these at their
+	 * line (gc_import_addr48); this is the rule for all the other trace
+	 * parsers.  A restore carries what the stream held. */
+	if (!im->restore && im->h.kind == GC_KIND_ACCESS && !below48(r->addr, r->size)) {
+		char msg[400], full[512];
+		gc_import_addr48_msg(msg, sizeof msg, r->addr, r->size);
+		snprintf(full, sizeof full, "kernel %u block %u warp %u seq %u lane %u: %s",
+			 im->kernel_id, r->block, r->warp, r->seq, r->lane, msg);
+		if (im->w)
+			gc_writer_abandon(im->w);
+		im->fatal(im, full);
+	}
 	check(im, gc_write(im->w, r));
 	im->accesses++;
 }

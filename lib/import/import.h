@@ -18,6 +18,20 @@
 
 typedef struct gc_import gc_import;
 
+/* A junk rule: lane addresses lo..hi (both included) are junk; the kind
+ * says how it was written (below:N is 0..N-1, range:LO-HI is LO..HI,
+ * above:N is N+1..2^64-1). */
+enum { GC_JUNK_BELOW, GC_JUNK_RANGE, GC_JUNK_ABOVE, GC_JUNK_KINDS };
+#define GC_JUNK_RULES 8
+typedef struct gc_junk_rule {
+	int kind;
+	uint64_t lo, hi;
+} gc_junk_rule;
+
+/* How an Ocelot file's lines make warp instructions: detected, file order
+ * (Ocelot's), or the reuse-distance model's per-thread lists. */
+enum { GC_ORDER_AUTO, GC_ORDER_FILE, GC_ORDER_THREAD };
+
 struct gc_import {
 	/* Set by main. */
 	gc_header h;            /* output header; a parser may add keys (or,
@@ -27,14 +41,20 @@ struct gc_import {
 	int wflags;             /* GC_W_GZIP, GC_W_FORCE */
 	int lenient;
 	int warp_size;          /* lanes per warp (default 32) */
-	int junk_policy;        /* GC_JUNK_*: PPT-GPU junk lane addresses */
-	uint64_t junk_below;    /* addresses below this are junk (drop policy) */
+	/* NVBit and PPT-GPU junk lane addresses: a lane whose address falls
+	 * in one of these ranges is dropped (none: every lane is kept). */
+	gc_junk_rule junk[GC_JUNK_RULES];
+	int njunk;
 	const char *app_config; /* PPT-GPU: the app_config geometry for .mem
 				   inputs (NULL: none) */
 	int ppt_level;          /* PPT-GPU: the tracer's ENV_TRACING_LEVEL (4:
 				   a warp id field, 8: the predicate fields) */
 	uint32_t grid[3];       /* Ocelot: the traced launch's grid (all 0:
 				   one-dimensional) */
+	int order;              /* Ocelot: GC_ORDER_* */
+	int restore;            /* set by a parser that restores a stream (csv):
+				   its records are carried as they are, an
+				   access address of 2^48 or more included */
 	/* A malformed line: never returns unless lenient (then the parser
 	 * skips the line). */
 	void (*bad)(gc_import *im, const char *file, uint64_t line, const char *msg);
@@ -52,9 +72,9 @@ struct gc_import {
 	uint64_t mem_instructions; /* memory warp instructions (GC_A_MEM_INSTS) */
 	uint64_t lines;         /* lines of trace text read (gc_import_text) */
 	uint64_t text_bytes;    /* bytes of trace text read, decompressed */
+	uint64_t junk_dropped[GC_JUNK_RULES]; /* lanes dropped by each rule */
+	uint64_t thread_order;  /* Ocelot files read in thread order */
 };
-
-enum { GC_JUNK_KEEP = 0, GC_JUNK_DROP = 1 };
 
 /* One supported format. */
 typedef struct gc_format {
@@ -83,6 +103,17 @@ void gc_import_text(gc_import *im, gc_lines *in);
 void gc_import_kbegin(gc_import *im, const gc_kernel *k);
 void gc_import_access(gc_import *im, const gc_rec *r);
 void gc_import_kend(gc_import *im);
+/* The first rule of im->junk that lane address addr falls in, or -1. */
+int gc_import_junk_match(const gc_import *im, uint64_t addr);
+/* 1 when a lane address is junk by im->junk (counted in junk_dropped),
+ * else 0. */
+int gc_import_junk(gc_import *im, uint64_t addr);
+/* 0 when the bytes addr..addr+size-1 lie below 2^48, where every request
+ * line fits; else the line is reported through im->bad (with the lane's
+ * index) and -1 is returned. */
+int gc_import_addr48(gc_import *im, gc_lines *in, int lane, uint64_t addr, unsigned size);
+/* The message of an address beyond 2^48, into buf. */
+void gc_import_addr48_msg(char *buf, size_t len, uint64_t addr, unsigned size);
 /* Open the output if no record opened it, and close it with its end
  * record. */
 void gc_import_finish(gc_import *im);

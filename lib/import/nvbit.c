@@ -533,6 +533,12 @@ static void parse_access(struct nv *s, const char *p)
 		return;
 	}
 
+	/* A lane address that is not junk must fit below 2^48. */
+	for (int l = 0; l < LANES; l++)
+		if (addr[l] && gc_import_junk_match(im, addr[l]) < 0 &&
+		    gc_import_addr48(im, s->in, l, addr[l], width) < 0)
+			return;
+
 	/* The line is well formed: now it may change the state. */
 	if (!s->open || id != s->id) {
 		close_kernel(s);
@@ -563,8 +569,7 @@ static void parse_access(struct nv *s, const char *p)
 		if (addr[l] == 0)
 			continue; /* inactive */
 		/* Shared-memory offsets are small by nature: never junk. */
-		if (im->junk_policy == GC_JUNK_DROP && addr[l] < im->junk_below &&
-		    space != GC_SHARED)
+		if (space != GC_SHARED && gc_import_junk(im, addr[l]))
 			continue;
 		lanes |= UINT32_C(1) << l;
 		s->addr[s->naddr++] = addr[l];

@@ -19,6 +19,11 @@
  * index does not increase.  Threads go to warps by T / warp size (lane
  * T % warp size), and the threads of one warp in one instruction form one
  * warp instruction, numbered per warp in file order.
+ *
+ * Thread order (im->order, detected by default): the reuse-distance model
+ * reads a thread's k-th line as its k-th access, whatever the file's
+ * order; a file written thread by thread is read so, its records sorted
+ * into the order Ocelot would have written (thread_order, read_by_thread).
  */
 #include "base/hash.h"
 #include "import/formats.h"
@@ -28,8 +33,8 @@
 #include <string.h>
 
 struct acc {
-	uint64_t addr;
-	uint32_t block, seq;
+	uint64_t addr, gid, line;
+	uint32_t block, seq, border; /* border: thread order, the block's rank */
 	uint16_t warp;
 	uint8_t lane, op, size;
 };
@@ -185,6 +190,12 @@ static void read_access(gc_import *im, gc_lines *in, struct trc *f, const char *
 			      (unsigned long long)bytes);
 		return;
 	}
+	if (addr > GC_ADDR48_MAX - (bytes - 1)) {
+		char msg[400];
+		gc_import_addr48_msg(msg, sizeof msg, addr, (unsigned)bytes);
+		gc_import_bad(im, in, "%s", msg);
+		return;
+	}
 	uint64_t bid = gid / f->threads, t = gid % f->threads;
 	int64_t placed = place_block(im, in, f, gid, bid);
 	if (placed < 0)
@@ -216,12 +227,100 @@ static void read_access(gc_import *im, gc_lines *in, struct trc *f, const char *
 	f->a = gc_import_grow(im, f->a, &f->ca, f->na + 1, sizeof *f->a);
 	struct acc *e = &f->a[f->na++];
 	e->addr = addr;
+	e->gid = gid;
+	e->line = gc_lines_number(in);
 	e->block = (uint32_t)block;
 	e->seq = (uint32_t)*w;
 	e->warp = warp;
 	e->lane = (uint8_t)(t % f->ws);
 	e->op = (uint8_t)op;
 	e->size = (uint8_t)bytes;
+}
+
+/* Thread order: every thread's lines are contiguous (no thread comes
+ * back after another thread's line) and some thread has two or more.  A
+ * file in Ocelot order where two threads take part in two instructions
+ * has a thread that comes back, so it is never taken for one. */
+static int thread_order(gc_import *im, const struct trc *f)
+{
+	gc_hset seen;
+	int contiguous = 1, repeats = 0;
+	gc_hset_init(&seen, 0);
+	for (size_t i = 0; i < f->na && contiguous; i++) {
+		if (i && f->a[i].gid == f->a[i - 1].gid) {
+			repeats = 1;
+			continue;
+		}
+		int added = gc_hset_add(&seen, f->a[i].gid);
+		if (added < 0)
+			im->fatal(im, "out of memory");
+		contiguous = added;
+	}
+	gc_hset_free(&seen);
+	return contiguous && repeats;
+}
+
+/* Emission order in thread order: blocks by first appearance, then the
+ * k-th accesses, then threads (as Ocelot would have written them). */
+static int by_block_seq_thread(const void *pa, const void *pb)
+{
+	const struct acc *a = pa, *b = pb;
+	if (a->border != b->border)
+		return a->border < b->border ? -1 : 1;
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->gid < b->gid ? -1 : a->gid > b->gid;
+}
+
+/* The reuse-distance model's reading: a thread's k-th line is its k-th
+ * access, and the k-th accesses of a warp's threads are one warp
+ * instruction, which must have one direction; -1 when it has two
+ * (reported). */
+static int read_by_thread(gc_import *im, gc_lines *in, struct trc *f)
+{
+	gc_hmap count, rank;
+	gc_hmap_init(&count, 0); /* gid -> the thread's accesses so far */
+	gc_hmap_init(&rank, 0);  /* block -> its rank in order of appearance */
+	int rc = 0;
+	for (size_t i = 0; i < f->na && rc == 0; i++) {
+		struct acc *e = &f->a[i];
+		int added;
+		uint64_t *c = gc_hmap_put(&count, e->gid, NULL);
+		uint64_t *r = c ? gc_hmap_put(&rank, e->block, &added) : NULL;
+		if (!r)
+			im->fatal(im, "out of memory");
+		if (added)
+			*r = gc_hmap_count(&rank) - 1;
+		e->border = (uint32_t)*r;
+		if (*c > UINT32_MAX) {
+			gc_import_bad_at(im, gc_lines_name(in), e->line, "thread %llu has more "
+					 "than 2^32 accesses", (unsigned long long)e->gid);
+			rc = -1;
+		}
+		e->seq = (uint32_t)(*c)++;
+	}
+	gc_hmap_free(&count);
+	gc_hmap_free(&rank);
+	if (rc < 0)
+		return -1;
+	/* Sorted, a warp instruction's accesses are adjacent. */
+	qsort(f->a, f->na, sizeof *f->a, by_block_seq_thread);
+	f->ninst = 0;
+	for (size_t i = 0; i < f->na; i++) {
+		const struct acc *e = &f->a[i], *p = i ? e - 1 : NULL;
+		if (!p || p->border != e->border || p->seq != e->seq || p->warp != e->warp) {
+			f->ninst++;
+		} else if (p->op != e->op) {
+			gc_import_bad_at(im, gc_lines_name(in), e->line, "thread order: access %u of "
+					 "thread %llu is a %s, but access %u of thread %llu in its "
+					 "warp is a %s", e->seq, (unsigned long long)e->gid,
+					 e->op == GC_STORE ? "store" : "load", p->seq,
+					 (unsigned long long)p->gid,
+					 p->op == GC_STORE ? "store" : "load");
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* The file's one kernel and its accesses. */
@@ -276,8 +375,20 @@ int gc_ocelot_import(gc_import *im, gc_lines *in)
 	while (gc_lines_next(in, &line) >= 0)
 		read_access(im, in, &f, line);
 	gc_hmap_free(&f.warps);
-	if (!gc_lines_failed(in)) /* else gc-import reports the read error */
-		emit_kernel(im, in, &f);
+	if (gc_lines_failed(in)) { /* gc-import reports the read error */
+		free(f.a);
+		return 0;
+	}
+	int by_thread = im->order == GC_ORDER_THREAD ||
+		(im->order == GC_ORDER_AUTO && thread_order(im, &f));
+	if (by_thread) {
+		if (read_by_thread(im, in, &f) < 0) {
+			free(f.a); /* --lenient: the file is skipped */
+			return 0;
+		}
+		im->thread_order++;
+	}
+	emit_kernel(im, in, &f);
 	free(f.a);
 	return 0;
 }

@@ -623,8 +623,8 @@ static size_t warp_index(struct kern *k, struct slots *ws, int by_slot, uint64_t
 
 /* The line's active addresses and its instruction, to the kernel (none
  * when no lane is active). */
-static void add_inst(struct kern *k, const struct pline *l, uint32_t block, size_t wi,
-		     struct slot *w)
+static void add_inst(struct kern *k, gc_lines *in, const struct pline *l, uint32_t block,
+		     size_t wi, struct slot *w)
 {
 	gc_import *im = k->im;
 	/* Which lanes. */
@@ -640,13 +640,20 @@ static void add_inst(struct kern *k, const struct pline *l, uint32_t block, size
 			lanes[i] = (uint8_t)(i % LANES);
 		}
 	}
+	/* A lane address that is not junk must fit below 2^48 (--lenient:
+	 * the line is skipped, its junk lanes not counted). */
+	for (int i = 0; i < na; i++)
+		if (!(by_mask && !(l->pmask >> lanes[i] & 1)) &&
+		    gc_import_junk_match(im, l->addr[i]) < 0 &&
+		    gc_import_addr48(im, in, lanes[i], l->addr[i], l->width) < 0)
+			return;
 	size_t first = k->naddr;
 	k->addr = gc_import_grow(im, k->addr, &k->caddr, k->naddr + (size_t)na, sizeof *k->addr);
 	k->lane = gc_import_grow(im, k->lane, &k->clane, k->naddr + (size_t)na, 1);
 	for (int i = 0; i < na; i++) {
 		if (by_mask && !(l->pmask >> lanes[i] & 1))
 			continue; /* predicated off */
-		if (im->junk_policy == GC_JUNK_DROP && l->addr[i] < im->junk_below)
+		if (gc_import_junk(im, l->addr[i]))
 			continue;
 		k->addr[k->naddr] = l->addr[i];
 		k->lane[k->naddr++] = lanes[i];
@@ -712,7 +719,7 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 		if (syntax == 2)
 			hex = line_hex;
 		size_t wi = warp_index(k, &ws, syntax == 2 && (im->ppt_level & 4), l.slot);
-		add_inst(k, &l, block, wi, &ws.w[wi]);
+		add_inst(k, in, &l, block, wi, &ws.w[wi]);
 	}
 	free(ws.w);
 }
