@@ -15,26 +15,29 @@ void gc_import_init(gc_import *im)
 	im->ppt_level = 1;
 }
 
-void gc_import_bad_at(gc_import *im, const char *file, uint64_t line, const char *fmt, ...)
+__attribute__((format(printf, 4, 0)))
+static void bad_line(gc_import *im, const char *file, uint64_t line, const char *fmt, va_list ap)
 {
 	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	im->bad_lines++;
 	im->bad(im, file, line, msg);
 }
 
-void gc_import_bad(gc_import *im, gc_lines *in, const char *fmt, ...)
+void gc_import_bad_at(gc_import *im, const char *file, uint64_t line, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	bad_line(im, file, line, fmt, ap);
 	va_end(ap);
-	im->bad_lines++;
-	im->bad(im, gc_lines_name(in), gc_lines_number(in), msg);
+}
+
+void gc_import_bad(gc_import *im, gc_lines *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bad_line(im, gc_lines_name(in), gc_lines_number(in), fmt, ap);
+	va_end(ap);
 }
 
 static void open_output(gc_import *im)
