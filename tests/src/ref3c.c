@@ -9,7 +9,8 @@
  * sectors was never referenced before, else capacity when the fully
  * associative cache misses the same reference, else conflict.
  *
- * Usage: ref3c SETS WAYS LINE SECTOR lru|fifo wb|wt <TRACE
+ * Usage: ref3c SETS WAYS LINE SECTOR lru|fifo wb|wt [SETS WAYS ...] <TRACE
+ * (each six arguments a configuration, run over the whole trace)
  * TRACE: lines "load|store LINE-ADDRESS MASK" (hex or decimal; the mask
  * of the line's sectors); stores write whole sectors.
  *   wb: write-back with write-allocate: a store is handled as a load
@@ -19,7 +20,8 @@
  *   lru: the victim is the line used least recently; fifo: the line
  *       filled first.  An invalid way is taken before either, the lowest
  *       first; ties go to the lowest way.
- * Prints "references R misses M compulsory C capacity P conflict F".
+ * Prints "references R misses M compulsory C capacity P conflict F", a
+ * line for each configuration.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -125,36 +127,39 @@ static unsigned *seen_slot(uint64_t line)
 	return &seen_mask[i];
 }
 
-int main(int argc, char **argv)
+struct op {
+	int store;
+	uint64_t addr;
+	unsigned mask;
+};
+
+/* One configuration over the trace: its line. */
+static void run(char **arg, const struct op *ops, size_t nops)
 {
-	if (argc != 7) {
-		fprintf(stderr, "usage: ref3c SETS WAYS LINE SECTOR lru|fifo wb|wt <TRACE\n");
-		return 2;
-	}
-	unsigned sets = (unsigned)strtoul(argv[1], NULL, 0);
-	unsigned ways = (unsigned)strtoul(argv[2], NULL, 0);
-	unsigned linesz = (unsigned)strtoul(argv[3], NULL, 0);
-	unsigned sector = (unsigned)strtoul(argv[4], NULL, 0);
+	unsigned sets = (unsigned)strtoul(arg[0], NULL, 0);
+	unsigned ways = (unsigned)strtoul(arg[1], NULL, 0);
+	unsigned linesz = (unsigned)strtoul(arg[2], NULL, 0);
+	unsigned sector = (unsigned)strtoul(arg[3], NULL, 0);
 	if (!sets || !ways || !linesz || !sector || linesz % sector || linesz / sector > 8) {
 		fprintf(stderr, "ref3c: bad geometry\n");
-		return 2;
+		exit(2);
 	}
-	fifo = strcmp(argv[5], "fifo") == 0;
-	write_through = strcmp(argv[6], "wt") == 0;
+	fifo = strcmp(arg[4], "fifo") == 0;
+	write_through = strcmp(arg[5], "wt") == 0;
 	struct cache real, full;
 	cache_make(&real, sets, ways);
 	cache_make(&full, 1, sets * ways);
+	free(seen_line);
+	free(seen_mask);
+	seen_line = NULL;
+	seen_mask = NULL;
+	seen_cap = seen_n = 0;
 
-	uint64_t refs = 0, misses = 0, comp = 0, cap = 0, conf = 0;
-	char op[16], a[64], m[64];
-	while (scanf("%15s %63s %63s", op, a, m) == 3) {
-		int store = strcmp(op, "store") == 0;
-		if (!store && strcmp(op, "load") != 0) {
-			fprintf(stderr, "ref3c: bad operation '%s'\n", op);
-			return 2;
-		}
-		uint64_t line = strtoull(a, NULL, 0) / linesz;
-		unsigned mask = (unsigned)strtoul(m, NULL, 0);
+	uint64_t misses = 0, comp = 0, cap = 0, conf = 0;
+	for (size_t k = 0; k < nops; k++) {
+		int store = ops[k].store;
+		uint64_t line = ops[k].addr / linesz;
+		unsigned mask = ops[k].mask;
 		/* What is missing, before either cache changes. */
 		unsigned valid = 0;
 		struct way *set = real.w + (size_t)(line % sets) * ways;
@@ -167,7 +172,6 @@ int main(int argc, char **argv)
 		*seen |= mask;
 		int hit = cache_ref(&real, store, line, mask);
 		int full_hit = cache_ref(&full, store, line, mask);
-		refs++;
 		if (hit)
 			continue;
 		misses++;
@@ -179,7 +183,41 @@ int main(int argc, char **argv)
 			conf++;
 	}
 	printf("references %llu misses %llu compulsory %llu capacity %llu conflict %llu\n",
-	       (unsigned long long)refs, (unsigned long long)misses, (unsigned long long)comp,
+	       (unsigned long long)nops, (unsigned long long)misses, (unsigned long long)comp,
 	       (unsigned long long)cap, (unsigned long long)conf);
+	free(real.w);
+	free(full.w);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 7 || (argc - 1) % 6) {
+		fprintf(stderr, "usage: ref3c SETS WAYS LINE SECTOR lru|fifo wb|wt [...] <TRACE\n");
+		return 2;
+	}
+	struct op *ops = NULL;
+	size_t n = 0, cap = 0;
+	char op[16], a[64], m[64];
+	while (scanf("%15s %63s %63s", op, a, m) == 3) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			ops = realloc(ops, cap * sizeof *ops);
+			if (!ops) {
+				fprintf(stderr, "ref3c: out of memory\n");
+				return 2;
+			}
+		}
+		ops[n].store = strcmp(op, "store") == 0;
+		if (!ops[n].store && strcmp(op, "load") != 0) {
+			fprintf(stderr, "ref3c: bad operation '%s'\n", op);
+			return 2;
+		}
+		ops[n].addr = strtoull(a, NULL, 0);
+		ops[n].mask = (unsigned)strtoul(m, NULL, 0);
+		n++;
+	}
+	for (int i = 1; i < argc; i += 6)
+		run(argv + i, ops, n);
+	free(ops);
 	return 0;
 }
