@@ -418,6 +418,18 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
+/* Hit rates, per request and per sector. */
+static void json_rates(gc_json *j, const gc_l1_counts *n)
+{
+	gc_json_num(j, "hit_rate", ratio(n->hits, n->hits + n->misses));
+	gc_json_obj(j, "sectors");
+	gc_json_u64(j, "requested", n->sec_requested);
+	gc_json_u64(j, "hits", n->sec_hits);
+	gc_json_u64(j, "misses", n->sec_requested - n->sec_hits);
+	gc_json_close(j);
+	gc_json_num(j, "sector_hit_rate", ratio(n->sec_hits, n->sec_requested));
+}
+
 static void json_counters(gc_json *j, const gc_l1_counts *n)
 {
 	gc_json_u64(j, "requests", n->requests);
@@ -430,7 +442,7 @@ static void json_counters(gc_json *j, const gc_l1_counts *n)
 	gc_json_u64(j, "merged", n->cls[GC_C_LATENCY]);
 	gc_json_u64(j, "bypassed", n->bypassed);
 	gc_json_u64(j, "shared", n->shared);
-	gc_json_num(j, "hit_rate", ratio(n->hits, n->hits + n->misses));
+	json_rates(j, n);
 	gc_json_obj(j, "classes");
 	for (int c = GC_C_COMPULSORY; c < GC_NCLASSES; c++)
 		gc_json_u64(j, gc_class_name(c), n->cls[c]);
@@ -508,6 +520,7 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		gc_json_u64(&j, "requests", k->n.requests);
 		gc_json_u64(&j, "hits", k->n.hits);
 		gc_json_u64(&j, "misses", k->n.misses);
+		json_rates(&j, &k->n);
 		gc_json_close(&j);
 	}
 	gc_json_close(&j);
@@ -520,7 +533,7 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		gc_json_u64(&j, "hits", s->n.hits);
 		gc_json_u64(&j, "misses", s->n.misses);
 		gc_json_u64(&j, "sector_misses", s->n.sector_misses);
-		gc_json_num(&j, "hit_rate", ratio(s->n.hits, s->n.hits + s->n.misses));
+		json_rates(&j, &s->n);
 		gc_json_u64(&j, "to_l2_reads", s->n.l2_reads);
 		gc_json_u64(&j, "to_l2_writes", s->n.l2_writes);
 		gc_json_close(&j);
@@ -553,6 +566,10 @@ static void report(FILE *f, const struct cmdline *cl, const gc_gpu_config *gpu,
 		(unsigned long long)n->hits, (unsigned long long)n->misses,
 		(unsigned long long)n->sector_misses, (unsigned long long)n->bypassed,
 		(unsigned long long)n->shared, ratio(n->hits, n->hits + n->misses));
+	fprintf(f, "%s: sectors: requested %llu, hits %llu, misses %llu; sector hit rate %.4f\n", p,
+		(unsigned long long)n->sec_requested, (unsigned long long)n->sec_hits,
+		(unsigned long long)(n->sec_requested - n->sec_hits),
+		ratio(n->sec_hits, n->sec_requested));
 	fprintf(f, "%s: misses by class:", p);
 	for (int c = GC_C_COMPULSORY; c < GC_NCLASSES; c++)
 		fprintf(f, " %s %llu", gc_class_name(c), (unsigned long long)n->cls[c]);

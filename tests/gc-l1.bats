@@ -581,7 +581,7 @@ policy() {
 			expect_eq "$req" "$(gc-stats --json "$T/$f.gcs" | awk '/"records":/ { gsub(/[^0-9]/, ""); print; exit }')"
 			expect_eq "$req" "$(($(jget "$T/s.json" hits) + $(jget "$T/s.json" misses) + $(jget "$T/s.json" bypassed) + $(jget "$T/s.json" shared)))"
 			cls=0
-			for c in compulsory capacity conflict latency mshr; do
+			for c in compulsory capacity conflict latency mshr partial-write; do
 				cls=$((cls + $(jget "$T/s.json" classes.$c)))
 			done
 			expect_eq "$cls" "$(jget "$T/s.json" misses)" "classes of $f $m"

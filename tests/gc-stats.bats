@@ -150,7 +150,7 @@ jv() {
 	expect_eq "$(jv bypasses "$T/j")" 1
 	tr -d ' \n' <"$T/j" >"$T/flat"
 	grep -q '"by_result":{"none":1,"hit":2,"sector_miss":1,"miss":6}' "$T/flat"
-	grep -q '"by_class":{"compulsory":3,"capacity":1,"conflict":1,"latency":1,"mshr":1}' "$T/flat"
+	grep -q '"by_class":{"compulsory":3,"capacity":1,"conflict":1,"latency":1,"mshr":1,"partial-write":0}' "$T/flat"
 	gc-stats "$T/request.gcs" >"$T/r"
 	grep -q '^  sector-miss     1$' "$T/r"
 	grep -q '^  compulsory      3$' "$T/r"

@@ -264,7 +264,7 @@ static void sm_cache_init(gc_l1 *R, struct sm *s)
 	if (gc_cache_init(&s->c, &g, why, sizeof why) < 0)
 		l1_fail(R, "L1 of SM %u: %s", s->id, why);
 	if (R->classify)
-		l1_class_init(R, s, (size_t)g.sets * g.ways);
+		l1_class_init(R, s, &g);
 }
 
 struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
@@ -320,13 +320,19 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	int cls = GC_C_NONE;
 	uint8_t outcome = 0;
 	int policy = R->wpolicy[r->space];
+	int partial = r->size < sector_bytes(R, m);
 
-	if (missing) {
-		cls = R->classify ? l1_classify(R, s, tag, m, missing) : GC_C_NONE;
-		count_miss(s, result, cls);
-	} else {
-		s->n.hits++;
+	count_sectors(s, m, present);
+	if (R->classify) {
+		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
+		if (missing)
+			cls = l1_classify(R, s, tag, m, missing,
+					  l ? (uint8_t)(l->aux & missing) : 0, fa_hit);
 	}
+	if (missing)
+		count_miss(s, result, cls);
+	else
+		s->n.hits++;
 
 	if (policy == GC_WRITE_EVICT) {
 		if (l) {
@@ -335,8 +341,6 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 			write_back(R, s, r, l, time);
 			gc_cache_invalidate(&s->c, l);
 			note_change(s, tag);
-			if (R->classify)
-				gc_l1shadow_drop(&s->sh, tag);
 		}
 		to_l2(R, s, r, GC_STORE, addr, m, r->size, time, 0);
 		return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
@@ -351,20 +355,20 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	uint8_t validated = 0;
 	if (l) {
 		if (alloc) {
-			int partial = r->size < sector_bytes(R, m);
 			if (!partial) {
 				validated = missing;
 			} else if (R->walloc == GC_WALLOC_FETCH_ON_WRITE) {
 				to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time, 0);
 				validated = missing;
+			} else {
+				l->aux |= missing; /* partly written, not fetched */
 			}
 		}
 		l->valid |= validated;
+		l->aux &= ~(uint32_t)validated;
 		if (filled || validated)
 			note_change(s, tag);
 		gc_cache_touch(&s->c, l);
-		if (R->classify)
-			l1_oom(R, gc_l1shadow_use(&s->sh, tag, validated, filled));
 	}
 	if (policy == GC_WRITE_BACK) {
 		uint8_t kept = l ? m & l->valid : 0;
@@ -390,29 +394,29 @@ static uint8_t load_now(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint
 	unsigned set = gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
 	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	count_sectors(s, m, l ? l->valid : 0);
 	if (l && (l->valid & m) == m) {
 		s->n.hits++;
 		gc_cache_touch(&s->c, l);
 		if (R->classify)
-			l1_oom(R, gc_l1shadow_use(&s->sh, l->tag, 0, 0));
+			l1_fa_load(s, addr, m, 1);
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	}
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	uint8_t missing = l ? m & ~l->valid : m;
 	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;
-	int cls = R->classify ? l1_classify(R, s, tag, m, missing) : GC_C_NONE;
+	int cls = R->classify ? l1_classify(R, s, tag, m, missing,
+					    l ? (uint8_t)(l->aux & missing) : 0,
+					    l1_fa_load(s, addr, m, 1))
+			      : GC_C_NONE;
 	count_miss(s, result, cls);
 	uint8_t outcome = 0;
-	int filled = 0;
-	if (!l) {
+	if (!l)
 		l = allocate(R, s, r, addr, set, hint, time, &outcome);
-		filled = 1;
-	}
 	to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time, 0);
 	l->valid |= missing;
+	l->aux &= ~(uint32_t)missing;
 	gc_cache_touch(&s->c, l);
-	if (R->classify)
-		l1_oom(R, gc_l1shadow_use(&s->sh, tag, missing, filled));
 	return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
 }
 
@@ -456,7 +460,7 @@ static void prefetch(const gc_l1 *R, const gc_rec *r)
 	if (R->classify) {
 		uint64_t tag = gc_cache_tag(c, addr);
 		gc_hmap_prefetch(&s->seen, tag);
-		gc_hmap_prefetch(&s->sh.map, tag);
+		gc_cache_prefetch(&s->fa, addr, 0);
 	}
 }
 

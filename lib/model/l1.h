@@ -22,7 +22,7 @@
  * The files: l1.c (the API, configuration, the functional model),
  * l1_class.c (classification, per-PC counts), l1_input.c (the timing
  * model's buffered input), l1_timing.c (the timing model); l1_impl.h is
- * their shared state.  l1queue.h and l1shadow.h are the engine's helpers.
+ * their shared state.  l1queue.h is the engine's helper.
  */
 #ifndef GC_MODEL_L1_H
 #define GC_MODEL_L1_H
@@ -77,6 +77,9 @@ typedef struct gc_l1_counts {
 	uint64_t l2_reads, l2_writes, l2_atomics;
 	uint64_t l2_read_bytes, l2_write_bytes, l2_atomic_bytes;
 	uint64_t writebacks; /* of those writes, write-backs of dirty sectors */
+	/* Per sector, over the requests L1 looks up: the L1 sectors of their
+	 * masks, and those valid when the request arrived. */
+	uint64_t sec_requested, sec_hits;
 } gc_l1_counts;
 
 typedef struct gc_l1_kstat {

@@ -12,7 +12,6 @@
 #include "model/cache.h"
 #include "model/l1.h"
 #include "model/l1queue.h"
-#include "model/l1shadow.h"
 #include "stream/format.h"
 
 #include <setjmp.h>
@@ -109,7 +108,7 @@ struct ring {
 struct sm {
 	uint16_t id;
 	gc_cache c;
-	gc_l1shadow sh;
+	gc_cache fa;        /* classify: the fully associative shadow (l1_class.c) */
 	gc_hmap seen;       /* line -> sectors ever requested (compulsory misses) */
 	gc_l1_counts n;
 
@@ -233,10 +232,14 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 
 /* ---- l1_class.c ------------------------------------------------------ */
 
-int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t missing);
+int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t missing,
+		uint8_t partial, int fa_hit);
 void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want);
+int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now);
+void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m);
+int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, int policy);
 void l1_count_pc(gc_l1 *R, uint32_t pc, int miss);
-void l1_class_init(gc_l1 *R, struct sm *s, size_t lines);
+void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g);
 void l1_class_clear(struct sm *s);
 void l1_class_free(struct sm *s);
 void l1_pcs_sorted(gc_l1 *R);
@@ -385,6 +388,14 @@ static inline void count_miss(struct sm *s, int result, int cls)
 	s->n.misses++;
 	s->n.sector_misses += result == GC_R_SECTOR_MISS;
 	s->n.cls[cls]++;
+}
+
+/* A request for sectors m that L1 looks up, `valid` of them valid on
+ * arrival: the per-sector counts. */
+static inline void count_sectors(struct sm *s, uint8_t m, uint8_t valid)
+{
+	s->n.sec_requested += popcount8(m);
+	s->n.sec_hits += popcount8(m & valid);
 }
 
 static inline void count_request(struct sm *s, const gc_rec *r)

@@ -174,7 +174,6 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	unsigned set = gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
 	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
-	int filled = 0;
 	if (!l) {
 		gc_rec src;
 		memset(&src, 0, sizeof src);
@@ -185,12 +184,12 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 		src.space = GC_GLOBAL;
 		uint8_t o = 0;
 		l = allocate(R, s, &src, addr, set, hint, time, &o);
-		filled = 1;
 	}
 	l->valid |= m->mask;
+	l->aux &= ~(uint32_t)m->mask;
 	gc_cache_touch(&s->c, l);
 	if (R->classify)
-		l1_oom(R, gc_l1shadow_use(&s->sh, m->tag, m->mask, filled));
+		l1_fa_fill(s, addr, m->mask);
 	note_change(s, m->tag);
 	s->ver++;
 	s->nblocked = 0;
@@ -252,11 +251,12 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	unsigned set;
 	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	count_sectors(s, m, l ? l->valid : 0);
 	if (l && (l->valid & m) == m) {
 		s->n.hits++;
 		gc_cache_touch(&s->c, l);
 		if (R->classify)
-			l1_oom(R, gc_l1shadow_use(&s->sh, tag, 0, 0));
+			l1_fa_load(s, addr, m, 1);
 		*effect = t + R->hit_lat;
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	}
@@ -280,13 +280,17 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 				s->mused += popcount8(extra);
 			}
 		}
-		if (R->classify)
+		if (R->classify) {
 			l1_seen(R, s, tag, m);
+			l1_fa_load(s, addr, m, 0); /* a miss there fills with this one */
+		}
 		cls = GC_C_LATENCY;
 		*effect = x->ret;
 	} else {
 		if (R->classify) {
-			cls = l1_classify(R, s, tag, m, missing);
+			cls = l1_classify(R, s, tag, m, missing,
+					  l ? (uint8_t)(l->aux & missing) : 0,
+					  l1_fa_load(s, addr, m, 0));
 			if (w->stalled)
 				cls = GC_C_MSHR;
 		} else {

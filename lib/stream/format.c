@@ -177,7 +177,8 @@ static const char *const op_names[] = {NULL, "load", "store", "atomic"};
 static const char *const space_names[] = {"global", "local", "shared",
 					  "const", "texture", "generic"};
 static const char *const class_names[] = {"", "compulsory", "capacity",
-					  "conflict", "latency", "mshr"};
+					  "conflict", "latency", "mshr",
+					  "partial-write"};
 static const char *const result_names[] = {"", "hit", "sector-miss", "miss"};
 
 const char *gc_op_name(int op)

@@ -80,7 +80,8 @@ enum gc_class {
 	GC_C_CONFLICT = 3,
 	GC_C_LATENCY = 4, /* merged into an in-flight miss */
 	GC_C_MSHR = 5,    /* issued after an MSHR stall */
-	GC_NCLASSES = 6,
+	GC_C_PARTIAL = 6, /* a sector a partial store left invalid, never fetched */
+	GC_NCLASSES = 7,
 };
 #define GC_OUT_WRITEBACK 0x20u
 #define GC_OUT_BYPASS 0x40u
@@ -176,7 +177,7 @@ const char *gc_class_name(int cls);   /* "compulsory", ... ; "" for none */
 const char *gc_result_name(int res);  /* "hit", "sector-miss", "miss" */
 /* Outcome as text ("miss/capacity+wb"), or "0xNN" for unknown bits.  A
  * buffer of GC_OUTCOME_BUFSZ bytes holds the longest,
- * "sector-miss/compulsory+wb+bypass" (32 characters and the NUL). */
+ * "sector-miss/partial-write+wb+bypass" (35 characters and the NUL). */
 #define GC_OUTCOME_BUFSZ 40
 void gc_outcome_format(uint8_t outcome, char *buf, size_t len);
 int gc_outcome_parse(const char *s, uint8_t *out);

@@ -213,7 +213,7 @@ void t_names(void)
 	CHECK(gc_space_parse("constant") == -1);
 	CHECK(gc_space_parse("") == -1);
 	static const char *const classes[] = {"", "compulsory", "capacity", "conflict",
-					      "latency", "mshr"};
+					      "latency", "mshr", "partial-write"};
 	for (int i = 0; i < GC_NCLASSES; i++)
 		CHECK_STR(gc_class_name(i), classes[i]);
 	CHECK_STR(gc_class_name(GC_NCLASSES), "?");
@@ -226,7 +226,7 @@ void t_names(void)
 
 void t_outcome(void)
 {
-	char buf[GC_OUTCOME_BUFSZ]; /* the longest, "sector-miss/compulsory+wb+bypass", needs 33 */
+	char buf[GC_OUTCOME_BUFSZ]; /* the longest, "sector-miss/partial-write+wb+bypass", needs 36 */
 	/* Every byte survives format then parse. */
 	for (unsigned o = 0; o < 256; o++) {
 		uint8_t back = 0;
@@ -249,7 +249,9 @@ void t_outcome(void)
 		 "miss/mshr+wb+bypass"},
 		{GC_OUT_WRITEBACK, "+wb"},
 		{GC_OUT_MAKE(GC_R_NONE, GC_C_CAPACITY), "0x08"},   /* a class without a result */
-		{GC_OUT_MAKE(GC_R_MISS, 6), "0x1b"},               /* no class 6 */
+		{GC_OUT_MAKE(GC_R_SECTOR_MISS, GC_C_PARTIAL) | GC_OUT_WRITEBACK | GC_OUT_BYPASS,
+		 "sector-miss/partial-write+wb+bypass"},           /* the longest */
+		{GC_OUT_MAKE(GC_R_MISS, 7), "0x1f"},               /* no class 7 */
 		{0x80, "0x80"},                                     /* unknown bit */
 		{0xff, "0xff"},
 	};
@@ -281,11 +283,11 @@ void t_outcome_strict(void)
 		CHECK(gc_outcome_parse(good[i].s, &o) == 0 && o == good[i].o);
 	}
 	char buf[GC_OUTCOME_BUFSZ];
-	uint8_t longest = GC_OUT_MAKE(GC_R_SECTOR_MISS, GC_C_COMPULSORY) | GC_OUT_WRITEBACK |
+	uint8_t longest = GC_OUT_MAKE(GC_R_SECTOR_MISS, GC_C_PARTIAL) | GC_OUT_WRITEBACK |
 			  GC_OUT_BYPASS;
 	gc_outcome_format(longest, buf, sizeof buf);
-	CHECK_STR(buf, "sector-miss/compulsory+wb+bypass");
-	CHECK(GC_OUTCOME_BUFSZ >= 34);
+	CHECK_STR(buf, "sector-miss/partial-write+wb+bypass");
+	CHECK(GC_OUTCOME_BUFSZ >= 36);
 	static const char *const bad[] = {"0x 5", "0x+5", "0x-0", "0x0x5", "0x005", "0x5 ",
 					  "0x\t5", "0X05"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
