@@ -38,7 +38,7 @@ deps() {
 	chmod +x "$B/sudo"
 	deps
 	expect_eq "$status" 0 "exit status"
-	expect_eq "$output" ""
+	expect_empty "$output"
 	[ ! -e "$T/calls" ]
 }
 
@@ -101,6 +101,6 @@ apt-get install -y -qq bats parallel"
 	chmod +x "$B/dpkg-query" "$B/apt-get"
 	deps
 	expect_eq "$status" 0 "exit status"
-	expect_eq "$output" ""
+	expect_empty "$output"
 	[ ! -e "$T/calls" ]
 }

@@ -76,7 +76,7 @@ mini() {
 	printf '#include "model/cache.h"\n#include "model/cache_impl.h"\n' >"$T/m/lib/model/cache.c"
 	printf '#include "model/cache_impl.h"\n' >"$T/m/lib/model/cache_wide.c"
 	run_status 0 sh "$GC_ROOT/tests/lint-layers" "$T/m"
-	expect_eq "$output" ""
+	expect_empty "$output"
 }
 
 @test "layers: only prog/ prints or exits" {
