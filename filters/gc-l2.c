@@ -39,7 +39,7 @@ static const char help[] =
 	"      --sets N            sets per slice (l2.sets)\n"
 	"      --ways N            ways (l2.ways)\n"
 	"      --slice-size N      bytes per slice (l2.slice_size)\n"
-	"      --index FN          set index: linear, xor, fermi, ipoly (l2.index)\n"
+	"      --index FN          set index: linear, xor, fermi, ipoly, fibonacci (l2.index)\n"
 	"      --replacement P     lru, fifo, random (l2.replacement)\n"
 	"      --write P           write-back, write-through, write-evict,\n"
 	"                          local-write-back (l2.write)\n"
@@ -180,8 +180,16 @@ enum { WCAUSE_EVICT, WCAUSE_FLUSH, WCAUSE_THROUGH, WCAUSE_AROUND, NWCAUSES };
 static const char *const wcause[NWCAUSES] = {"eviction", "flush", "write_through",
 					     "write_around"};
 
+/* Sectors: every sector of a request's mask is requested, and a hit when
+ * it is present at the lookup (valid; for a store valid or partial), the
+ * rule that makes the request a hit when all of them are. */
+struct sector_stats {
+	uint64_t requested, hits;
+};
+
 struct slice_stats {
 	uint64_t requests, hits, misses, dram_reads, dram_writes;
+	struct sector_stats sec;
 };
 
 struct stats {
@@ -191,6 +199,7 @@ struct stats {
 	uint64_t read_records, write_records;
 	uint64_t rd[NRCAUSES], wr[NWCAUSES];
 	uint64_t evictions, dirty_evictions, kernels, flushes, dirty_left;
+	struct sector_stats sec;
 };
 
 struct l2 {
@@ -366,6 +375,10 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	m->s.results[res]++;
 	m->s.ops[op]++;
 	m->sl[slice].requests++;
+	m->s.sec.requested += pc8(mask);
+	m->s.sec.hits += pc8(have);
+	m->sl[slice].sec.requested += pc8(mask);
+	m->sl[slice].sec.hits += pc8(have);
 	if (res == GC_R_HIT) {
 		m->s.op_hits[op]++;
 		m->sl[slice].hits++;
@@ -678,6 +691,17 @@ static void rate(gc_json *j, const char *key, uint64_t n, uint64_t d)
 		gc_json_null(j, key);
 }
 
+/* "sectors": {requested, hits, misses} and "sector_hit_rate" beside it. */
+static void sectors(gc_json *j, const struct sector_stats *sec)
+{
+	gc_json_obj(j, "sectors");
+	gc_json_u64(j, "requested", sec->requested);
+	gc_json_u64(j, "hits", sec->hits);
+	gc_json_u64(j, "misses", sec->requested - sec->hits);
+	gc_json_close(j);
+	rate(j, "sector_hit_rate", sec->hits, sec->requested);
+}
+
 static void json(FILE *f, const struct l2 *m, const char *input)
 {
 	const struct stats *s = &m->s;
@@ -712,6 +736,7 @@ static void json(FILE *f, const struct l2 *m, const char *input)
 	gc_json_u64(&j, "sector_misses", s->results[GC_R_SECTOR_MISS]);
 	gc_json_u64(&j, "line_misses", s->results[GC_R_MISS]);
 	rate(&j, "hit_rate", s->results[GC_R_HIT], s->requests);
+	sectors(&j, &s->sec);
 	gc_json_u64(&j, "reads", s->ops[GC_LOAD]);
 	gc_json_u64(&j, "read_hits", s->op_hits[GC_LOAD]);
 	rate(&j, "read_hit_rate", s->op_hits[GC_LOAD], s->ops[GC_LOAD]);
@@ -748,6 +773,7 @@ static void json(FILE *f, const struct l2 *m, const char *input)
 		gc_json_u64(&j, "hits", p->hits);
 		gc_json_u64(&j, "misses", p->misses);
 		rate(&j, "hit_rate", p->hits, p->requests);
+		sectors(&j, &p->sec);
 		gc_json_u64(&j, "dram_reads", p->dram_reads);
 		gc_json_u64(&j, "dram_writes", p->dram_writes);
 		gc_json_close(&j);
@@ -761,10 +787,13 @@ static void summary(FILE *f, const struct l2 *m)
 	const struct stats *s = &m->s;
 	uint64_t hits = s->results[GC_R_HIT];
 	fprintf(f, "gc-l2: %s, %u slices of %u x %u x %u B: %llu requests, %llu hits (%.2f%%), "
+		"%llu sectors, %llu sector hits (%.2f%%), "
 		"DRAM %llu sector reads (%llu B), %llu sector writes (%llu B)\n",
 		m->gpu.name, m->nslices, m->sets, m->gpu.l2.ways, m->line,
 		(unsigned long long)s->requests, (unsigned long long)hits,
 		s->requests ? 100.0 * (double)hits / (double)s->requests : 0.0,
+		(unsigned long long)s->sec.requested, (unsigned long long)s->sec.hits,
+		s->sec.requested ? 100.0 * (double)s->sec.hits / (double)s->sec.requested : 0.0,
 		(unsigned long long)s->dram_reads, (unsigned long long)s->dram_read_bytes,
 		(unsigned long long)s->dram_writes, (unsigned long long)s->dram_write_bytes);
 }

@@ -429,6 +429,21 @@ nameless over the fermi-gtx470-16k defaults"
 
 # ---- the key table and the manual ------------------------------------------
 
+@test "fibonacci: any set count, with a carve-out that scales sets; no cache-string letter" {
+	# volta-titanv's L1 scales its sets with the carve-out: fibonacci takes
+	# any count, as linear does; xor (powers of two) does not
+	sed 's/^l1\.index = linear /l1.index = fibonacci /' "$GC_ROOT/share/gpus/volta-titanv.gpu" >"$T/f.gpu"
+	expect_eq "$(get "$T/f.gpu" l1.index l1.sets l1.carveout_scales)" "fibonacci 64 sets"
+	sed 's/^l1\.index = linear /l1.index = xor /' "$GC_ROOT/share/gpus/volta-titanv.gpu" >"$T/x.gpu"
+	sh_status 2 "gpu-test load '$T/x.gpu'"
+	expect_match "$(cat "$T/err")" "l1.carveout_scales sets needs l1.index linear or fibonacci"
+	# the preset's L2: write-validate, warm
+	expect_eq "$(get "$T/f.gpu" l2.write_alloc l2.kernel_flush)" "lazy-fetch-on-read no"
+	# a cache string's set index is a GPGPU-Sim letter: F is none
+	run_status 2 gpu-test cache S:64:128:4,L:T:m:W:F,A:512:8,16:0,32
+	expect_match "$output" "set index 'F' is not L, X, H or P"
+}
+
 @test "the manual's KEYS section is the key table" {
 	local man="$GC_ROOT/share/man/man5/gc-config.5"
 	# UPDATE_GOLDEN=1 rewrites the section from the table (review the diff)

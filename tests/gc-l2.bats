@@ -29,9 +29,25 @@ records() {
 	gc-stats --dump "$1" | grep -v '^#' | grep -Ev '^(kernel,|[0-9]*,,,,,,,k|,,,,,,,end)'
 }
 
-# slice_sum FIELD FILE: FIELD summed over per_slice of a gc-l2 summary.
+# slice_sum FIELD FILE: FIELD summed over per_slice of a gc-l2 summary (the
+# slice objects' own fields, six spaces in; sectors.FIELD for the sector
+# counts, eight).
 slice_sum() {
-	awk -v f="\"$1\":" '/"per_slice"/ { on = 1 } on && $1 == f { s += $2 } END { print s + 0 }' "$2"
+	local f=$1 ind='      '
+	case $f in sectors.*) f=${f#sectors.}; ind='        ' ;; esac
+	awk -v f="$ind\"$f\":" '/"per_slice"/ { on = 1 } on && index($0, f) == 1 { s += $NF } END { print s + 0 }' "$2"
+}
+
+# sv KEY FILE: a value of the top-level "sectors" object.
+sv() {
+	sed -n "/^  \"sectors\": {/,/^  }/s/^    \"$1\": \([0-9]*\),*$/\1/p" "$2"
+}
+
+# expect_sectors FILE REQUESTED HITS MISSES RATE: the top-level sector counts
+# and sector_hit_rate of a gc-l2 summary.
+expect_sectors() {
+	expect_eq "$(sv requested "$1") $(sv hits "$1") $(sv misses "$1") $(jv sector_hit_rate "$1")" \
+		"$2 $3 $4 $5" "sectors requested, hits, misses, rate"
 }
 
 # slice_field N FIELD FILE: FIELD of slice N in per_slice.
@@ -254,6 +270,47 @@ randreq() {
 	expect_eq "$(jv dram_writes "$T/j")" 7
 	expect_eq "$(jv dram_write_bytes "$T/j")" 224
 	grep -q '"write_fetch": 2' "$T/j"
+	# Sectors: 1 s0 miss; 2 s0 hit; 3 s0 hit, s1 miss; 4 four misses;
+	# 5 four misses; 6 s1 miss; 7 s1 hit: 14 requested, 3 hits, 11 misses
+	# (requests: 2 hits of 7).
+	expect_sectors "$T/j" 14 3 11 0.214286
+	expect_eq "$(jv hit_rate "$T/j")" 0.285714
+	expect_eq "$(slice_sum sectors.requested "$T/j")" 14
+	expect_eq "$(slice_sum sectors.hits "$T/j")" 3
+	expect_eq "$(slice_field 0 sector_hit_rate "$T/j")" 0.214286
+	gc-l2 $TINY --write-alloc fetch-on-write --flush -v "$T/seq.gcs" 2>"$T/e" >/dev/null
+	expect_eq "$(cat "$T/e")" "gc-l2: volta-v100, 1 slices of 2 x 2 x 128 B: 7 requests, 2 hits (28.57%), 14 sectors, 3 sector hits (21.43%), DRAM 6 sector reads (192 B), 7 sector writes (224 B)"
+}
+
+@test "gc-l2: sectors under write-validate: a partial sector is a hit for a store only" {
+	mk seq
+	# 1 s0 miss; 2 the load misses partial s0; 3 s0 hit (fetched by 2),
+	# s1 miss; 4, 5 four misses each; 6 s1 miss; 7 partial s1 hit
+	gc-l2 $TINY --write-alloc lazy-fetch-on-read --flush --stats "$T/j" "$T/seq.gcs" >/dev/null
+	expect_sectors "$T/j" 14 2 12 0.142857
+}
+
+@test "gc-l2: the fibonacci set index separates lines 1 and 65 that linear puts in one set" {
+	# tests/fixtures/l2/fib.csv: loads of line 1 (s0), line 65 (s0), line 1 (s0-1)
+	mk fib
+	local one="--gpu volta-v100 --channels 1 --sub-partitions 1 --partition-index consecutive --sets 64 --ways 1"
+	# linear: lines 1 and 65 are both set 1 of 64 (one way): three misses,
+	# 1 + 1 + 2 sector reads
+	gc-l2 $one --index linear --stats "$T/j" "$T/fib.gcs" >/dev/null
+	expect_eq "$(jv hits "$T/j")" 0
+	expect_sectors "$T/j" 4 0 4 0
+	expect_eq "$(jv dram_reads "$T/j")" 4
+	# fibonacci: line 1 -> floor(.61803398875 * 64) = 39, line 65 ->
+	# frac(40.17220926875) * 64 = 11.02 -> 11; the third request finds s0
+	# and misses s1: a sector miss, 1 of its 2 sectors a hit, 1 read
+	gc-l2 $one --index fibonacci --stats "$T/j" "$T/fib.gcs" >/dev/null
+	grep -q "^    \"index\": \"fibonacci\",$" "$T/j"
+	expect_eq "$(jv hits "$T/j")" 0
+	expect_eq "$(jv sector_misses "$T/j")" 1
+	expect_sectors "$T/j" 4 1 3 0.25
+	expect_eq "$(jv dram_reads "$T/j")" 3
+	# No GPGPU-Sim letter: a cache string cannot name it.
+	run_status 2 gc-l2 --cache S:64:128:1,L:B:m:L:F,A:192:4,32:0,32 "$T/fib.gcs"
 }
 
 @test "gc-l2: write-allocate (seed 003 Fig. 4) reads every missing sector of a store" {

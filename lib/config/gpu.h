@@ -34,7 +34,13 @@
 #define GC_GPU_HEADER_PREFIX "gpu."
 
 /* Set-index functions (reference §3.2; GPGPU-Sim letters L, X, H, P). */
-enum gc_gpu_index { GC_INDEX_LINEAR, GC_INDEX_XOR, GC_INDEX_FERMI, GC_INDEX_IPOLY };
+enum gc_gpu_index {
+	GC_INDEX_LINEAR,
+	GC_INDEX_XOR,
+	GC_INDEX_FERMI,
+	GC_INDEX_IPOLY,
+	GC_INDEX_FIBONACCI, /* seed 003's simulator; no GPGPU-Sim letter */
+};
 enum gc_gpu_repl { GC_REPL_LRU, GC_REPL_FIFO, GC_REPL_RANDOM };
 /* Write policies (GPGPU-Sim B, T, E, L, R). */
 enum gc_gpu_write {

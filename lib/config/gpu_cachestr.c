@@ -177,7 +177,8 @@ int gc_gpu_cache_format(const gc_gpu_cache *c, char *buf, size_t len)
 		ct = 'S';
 	else
 		return -1;
-	if (c->repl == GC_REPL_RANDOM)
+	/* Random replacement and the Fibonacci set index have no letter. */
+	if (c->repl == GC_REPL_RANDOM || c->index == GC_INDEX_FIBONACCI)
 		return -1;
 	const char *rp = gpu_e_repl[c->repl].alias, *wp = gpu_e_write[c->write].alias;
 	const char *ap = gpu_e_alloc[c->alloc].alias, *wap = gpu_e_walloc[c->walloc].alias;

@@ -173,10 +173,10 @@ static int check_sm(gc_gpu_config *c, char *err, size_t len)
 				SZ(a, u), SZ(b, l1->size));
 		unit = (uint64_t)l1->sets * l1->line;
 	} else {
-		if (l1->index != GC_INDEX_LINEAR)
+		if (l1->index != GC_INDEX_LINEAR && l1->index != GC_INDEX_FIBONACCI)
 			return failk(c, err, len, BLAME(KEY_L1_SCALE, KEY_L1_INDEX, KEY_L1_CACHE),
-				"l1.carveout_scales sets needs l1.index linear (the set count "
-				"changes with the carve-out)");
+				"l1.carveout_scales sets needs l1.index linear or fibonacci (the "
+				"set count changes with the carve-out)");
 		unit = (uint64_t)l1->ways * l1->line;
 	}
 	for (int i = 0; i < c->sm.noptions; i++)

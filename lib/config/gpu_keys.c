@@ -13,7 +13,8 @@
 
 const struct genum gpu_e_index[] = {
 	{"linear", "L", GC_INDEX_LINEAR}, {"xor", "X", GC_INDEX_XOR},
-	{"fermi", "H", GC_INDEX_FERMI}, {"ipoly", "P", GC_INDEX_IPOLY}, {NULL, NULL, 0}};
+	{"fermi", "H", GC_INDEX_FERMI}, {"ipoly", "P", GC_INDEX_IPOLY},
+	{"fibonacci", NULL, GC_INDEX_FIBONACCI}, {NULL, NULL, 0}};
 const struct genum gpu_e_repl[] = {
 	{"lru", "L", GC_REPL_LRU}, {"fifo", "F", GC_REPL_FIFO},
 	{"random", NULL, GC_REPL_RANDOM}, {NULL, NULL, 0}};

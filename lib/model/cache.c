@@ -6,6 +6,7 @@
 #include "base/ipoly.h"
 #include "base/rng.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,8 @@ int gc_set_index_check(int fn, unsigned sets, unsigned line, char *why, size_t l
 			snprintf(why, len, "the fermi set index needs 32 or 64 sets, not %u", sets);
 			return -1;
 		}
+		return 0;
+	case GC_INDEX_FIBONACCI:
 		return 0;
 	case GC_INDEX_IPOLY:
 		if (sets != 16 && sets != 32 && sets != 64) {
@@ -72,11 +75,29 @@ unsigned gc_set_index(int fn, uint64_t addr, unsigned line_shift, unsigned sets)
 		unsigned sb = gc_log2(sets);
 		return gc_ipoly_hash(la >> sb, (unsigned)(la & (sets - 1)), sets);
 	}
+	case GC_INDEX_FIBONACCI:
+		return gc_fibonacci_set(la, sets);
 	default:
 		if (gc_is_pow2(sets))
 			return (unsigned)(la & (sets - 1));
 		return (unsigned)(la % sets);
 	}
+}
+
+/* Seed 003's simulator: floor(frac(line * 0.61803398875) * sets), each
+ * step one IEEE double operation rounded to nearest as its Python does
+ * (separate statements and volatile keep a compiler from fusing the
+ * multiply and the subtraction into one FMA, which would round once).
+ * The product is exact to 2^-52 of its magnitude, so from line
+ * GC_FIBONACCI_FLAT on it is a whole number and every line gets set 0
+ * (cache.h). */
+unsigned gc_fibonacci_set(uint64_t line, unsigned sets)
+{
+	volatile double p = (double)line * GC_FIBONACCI_PHI;
+	volatile double f = p - floor(p);
+	double s = f * (double)sets;
+	unsigned set = (unsigned)s;
+	return set < sets ? set : sets - 1; /* f < 1; kept in range all the same */
 }
 
 /* ---- the cache ------------------------------------------------------------ */

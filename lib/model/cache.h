@@ -40,12 +40,28 @@
  * otherwise -1 with the reason in why ("the Fermi hash needs 32 or 64
  * sets", ...).  Linear takes any set count (the line address modulo
  * sets); XOR needs a power of two; Fermi 32 or 64 sets; IPOLY 16, 32 or
- * 64. */
+ * 64; Fibonacci any. */
 int gc_set_index_check(int fn, unsigned sets, unsigned line, char *why, size_t len);
 
 /* The set of byte address addr.  line_shift = log2(line).  The arguments
  * must have passed gc_set_index_check. */
 unsigned gc_set_index(int fn, uint64_t addr, unsigned line_shift, unsigned sets);
+
+/*
+ * Fibonacci hashing, the set index of seed 003's released simulator:
+ * set = floor(frac(line * 0.61803398875) * sets) in IEEE double, where
+ * line is the line address (addr >> line_shift); line 1 of 64 sets is
+ * set 39.  Its weakness is the double: the product line * phi keeps 53
+ * bits, so once it reaches 2^(52-k) its fraction is a multiple of 2^-k
+ * and at most 2^k sets are reachable (64 sets stop being all reachable
+ * at line 227718039650175, the product's 2^47), and from line
+ * GC_FIBONACCI_FLAT (the product's 2^52) the fraction is 0: every line
+ * goes to set 0 and distinct lines no longer spread at all.  Any set
+ * count.
+ */
+#define GC_FIBONACCI_PHI 0.61803398875
+#define GC_FIBONACCI_FLAT UINT64_C(7286977268805584)
+unsigned gc_fibonacci_set(uint64_t line, unsigned sets);
 
 
 /* ---- the cache ---------------------------------------------------------- */

@@ -72,6 +72,54 @@ static void t_ipoly(void)
 	}
 }
 
+static void t_fibonacci(void)
+{
+	/* floor(frac(line * 0.61803398875) * sets), by hand:
+	 * line 1: 0.61803398875 * 64 = 39.55 -> 39;
+	 * line 2: frac 1.2360679775 = .2360679775, * 64 = 15.11 -> 15;
+	 * line 3: frac 1.85410196625 = .85410196625, * 64 = 54.66 -> 54;
+	 * line 5: frac 3.09016994375 = .09016994375, * 64 = 5.77 -> 5. */
+	CHECK_MSG(gc_set_index(GC_INDEX_FIBONACCI, 1 * 128, 7, 64) == 39, "line 1 of 64");
+	CHECK_MSG(gc_set_index(GC_INDEX_FIBONACCI, 2 * 128 + 127, 7, 64) == 15, "line 2 of 64");
+	CHECK_MSG(gc_set_index(GC_INDEX_FIBONACCI, 3 * 128, 7, 64) == 54, "line 3 of 64");
+	CHECK_MSG(gc_set_index(GC_INDEX_FIBONACCI, 5 * 128, 7, 64) == 5, "line 5 of 64");
+	CHECK_MSG(gc_set_index(GC_INDEX_FIBONACCI, 0, 7, 64) == 0, "line 0");
+	/* Any set count: seed 003's one L2 slice of 1,152 sets (line 1:
+	 * 0.61803398875 * 1152 = 711.98 -> 711) and the TITAN V's 24
+	 * (line 3: .85410196625 * 24 = 20.50 -> 20). */
+	CHECK_MSG(gc_set_index(GC_INDEX_FIBONACCI, 128, 7, 1152) == 711, "line 1 of 1152");
+	CHECK_MSG(gc_set_index(GC_INDEX_FIBONACCI, 3 * 128, 7, 24) == 20, "line 3 of 24");
+	CHECK_MSG(gc_set_index_check(GC_INDEX_FIBONACCI, 1152, 128, NULL, 0) == 0, "1152 sets");
+	/* The weakness: line 7286977268805583 * phi rounds to
+	 * 4503599627370495.5 (2^52 - 0.5, the last half step), set 32 of 64
+	 * or 576 of 1152; from the next line the product is 2^52 or more, a
+	 * whole number, and every line goes to set 0. */
+	uint64_t flat = GC_FIBONACCI_FLAT;
+	CHECK_MSG(flat == UINT64_C(7286977268805584), "the flat line");
+	CHECK_MSG(gc_fibonacci_set(flat - 1, 64) == 32, "line before: %u",
+		  gc_fibonacci_set(flat - 1, 64));
+	CHECK_MSG(gc_fibonacci_set(flat - 1, 1152) == 576, "line before, 1152 sets");
+	unsigned nz = 0;
+	for (uint64_t i = 0; i < 4096; i++)
+		nz += gc_fibonacci_set(flat + i * 12345, 1152) != 0;
+	CHECK_MSG(nz == 0, "%u of 4096 lines from the flat line are not in set 0", nz);
+	/* Below it the sets are only halves: 2,000 lines before it reach
+	 * sets 0 and 32 of 64 and no other. */
+	uint64_t seen = 0;
+	for (uint64_t i = 1; i <= 2000; i++)
+		seen |= UINT64_C(1) << gc_fibonacci_set(flat - i, 64);
+	CHECK_MSG(seen == (UINT64_C(1) | UINT64_C(1) << 32), "sets %#llx", (unsigned long long)seen);
+	/* From line 227718039650175 (the product's 2^47) a step is 2^-5:
+	 * even sets of 64 only; the line before still reaches odd set 45. */
+	CHECK_MSG(gc_fibonacci_set(UINT64_C(227718039650174), 64) == 45, "before 2^47");
+	CHECK_MSG(gc_fibonacci_set(UINT64_C(227718039650175), 64) == 20, "at 2^47");
+	seen = 0;
+	for (uint64_t i = 0; i < 4096; i++)
+		seen |= UINT64_C(1) << gc_fibonacci_set(UINT64_C(227718039650175) + i, 64);
+	CHECK_MSG(seen == UINT64_C(0x5555555555555555), "even sets only: %#llx",
+		  (unsigned long long)seen);
+}
+
 static void t_checks(void)
 {
 	char why[128];
@@ -291,7 +339,8 @@ static void t_probe(void)
 
 static const check_unit units[] = {
 	{"linear", t_linear},   {"xor", t_xor},       {"fermi", t_fermi},
-	{"ipoly", t_ipoly},     {"checks", t_checks}, {"sectors", t_sectors},
+	{"ipoly", t_ipoly},     {"fibonacci", t_fibonacci}, {"checks", t_checks},
+	{"sectors", t_sectors},
 	{"replacement", t_replacement}, {"lru-stack", t_lru_stack},
 	{"probe", t_probe},
 };
