@@ -42,7 +42,7 @@ static const char help[] =
 	"      --sector N         sector bytes (the line size: not sectored)\n"
 	"      --sets N           sets\n"
 	"      --ways N           ways (any count)\n"
-	"      --index FN         set index: linear, xor, fermi, ipoly\n"
+	"      --index FN         set index: linear, xor, fermi, ipoly, fibonacci\n"
 	"      --replacement P    lru, fifo, random\n"
 	"      --write P          write-back, write-through, write-evict,\n"
 	"                         local-write-back, read-only\n"
