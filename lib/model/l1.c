@@ -394,14 +394,8 @@ static uint8_t load_now(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint
 	unsigned set = gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
 	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
-	count_sectors(s, m, l ? l->valid : 0);
-	if (l && (l->valid & m) == m) {
-		s->n.hits++;
-		gc_cache_touch(&s->c, l);
-		if (R->classify)
-			l1_fa_load(s, addr, m, 1);
+	if (load_hit(R, s, l, addr, m))
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
-	}
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	uint8_t missing = l ? m & ~l->valid : m;
 	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;

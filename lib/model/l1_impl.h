@@ -398,6 +398,22 @@ static inline void count_sectors(struct sm *s, uint8_t m, uint8_t valid)
 	s->n.sec_hits += popcount8(m & valid);
 }
 
+/* A load's lookup of line l (NULL: absent) at addr for sectors m: counts
+ * its sectors, and when every one is valid counts the hit, refreshes the
+ * line and feeds the 3C shadow.  1 for a hit (the caller returns its
+ * outcome), 0 for a miss of some sector (the caller goes on). */
+static inline int load_hit(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m)
+{
+	count_sectors(s, m, l ? l->valid : 0);
+	if (!l || (l->valid & m) != m)
+		return 0;
+	s->n.hits++;
+	gc_cache_touch(&s->c, l);
+	if (R->classify)
+		l1_fa_load(s, addr, m, 1);
+	return 1;
+}
+
 static inline void count_request(struct sm *s, const gc_rec *r)
 {
 	s->n.requests++;

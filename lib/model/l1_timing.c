@@ -251,12 +251,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	unsigned set;
 	gc_cline *l = gc_cache_find(&s->c, addr, &set);
-	count_sectors(s, m, l ? l->valid : 0);
-	if (l && (l->valid & m) == m) {
-		s->n.hits++;
-		gc_cache_touch(&s->c, l);
-		if (R->classify)
-			l1_fa_load(s, addr, m, 1);
+	if (load_hit(R, s, l, addr, m)) {
 		*effect = t + R->hit_lat;
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	}
