@@ -1,5 +1,5 @@
 /*
- * imp_nvbit.c - the output of NVBit's mem_trace sample tool (trace-formats
+ * nvbit.c - the output of NVBit's mem_trace sample tool (trace-formats
  * §2.1), in both line layouts:
  *
  *   MEMTRACE: CTX 0x.. - grid_launch_id N - CTA x,y,z - warp W - OPCODE - 0x.. x32

@@ -1,5 +1,5 @@
 /*
- * imp_ocelot.c - the Ocelot tracer of the reuse-distance GPU cache model
+ * ocelot.c - the Ocelot tracer of the reuse-distance GPU cache model
  * (seed 000; tue-es/gpu-cache-model, trace-formats §2.3): one file a
  * kernel, <name>_NN.trc,
  *

@@ -1,5 +1,5 @@
 /*
- * imp_ppt.c - PPT-GPU memory traces (trace-formats §2.2): per-block files
+ * ppt.c - PPT-GPU memory traces (trace-formats §2.2): per-block files
  * memory_traces/kernel_<k>_block_<b>.mem and the launch geometry in
  * app_config.py (or app_config) beside memory_traces/.
  *

@@ -1,4 +1,4 @@
-/* header.c - stream headers, kernel descriptions and the names of things. */
+/* format.c - stream headers, kernel descriptions and the names of things (format.h). */
 #include "stream/format.h"
 
 #include <stdio.h>

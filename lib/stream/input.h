@@ -1,4 +1,4 @@
-/* gcio.h - byte input with transparent decompression, for every reader. */
+/* input.h - byte input with transparent decompression, for every reader. */
 #ifndef GC_IO_H
 #define GC_IO_H
 

@@ -8,8 +8,8 @@
  * Reads: with `read` or `dump`, one stream (stdin or FILE) through
  * gc_open_stream/gc_read, as tool "gc-read-test".
  *
- * The corpus is encoded here field by field from the layout in gc.h and
- * gc-stream(5), independently of lib/stream/stream.c's writer; the good streams
+ * The corpus is encoded here field by field from the layout in
+ * stream/format.h and gc-stream(5), independently of lib/stream/stream.c's writer; the good streams
  * come from the writer, and `--hand` encodes the same content here so
  * the two can be compared byte for byte.  Every member starts from one
  * base stream (see base()) so its offsets can be read off this table:

@@ -632,7 +632,7 @@ void t_writer_refuses(void)
 	gc_header_free(&h);
 }
 
-/* gc.h: grid[1..2] are up to 65535 (16 bits in the record). */
+/* stream/format.h: grid[1..2] are up to 65535 (16 bits in the record). */
 void t_writer_grid_range(void)
 {
 	const char *path = tmp_file();
