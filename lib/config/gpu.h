@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GC_GPU_KEYS_MAX 96     /* room for the key table */
+#define GC_GPU_KEYS_MAX 128    /* room for the key table */
 #define GC_GPU_OPTIONS_MAX 16  /* shared-memory carve-out options */
 #define GC_GPU_UNLIMITED 0xffffffffu
 #define GC_GPU_HEADER_PREFIX "gpu."
@@ -94,6 +94,19 @@ enum gc_gpu_coalesce {
 	GC_COALESCE_HOPPER,
 };
 
+/* Opcode classes of the compute intervals: the functional units of
+ * Accel-Sim's trace.config (-trace_opcode_latency_initiation_*), which
+ * gc-import --intervals maps every SASS opcode to. */
+enum gc_gpu_op {
+	GC_OP_INT,    /* integer ALU */
+	GC_OP_SP,     /* single precision (FP32, FMA) */
+	GC_OP_DP,     /* double precision */
+	GC_OP_SFU,    /* special functions (MUFU, conversions) */
+	GC_OP_TENSOR, /* tensor cores (HMMA, IMMA, ...) */
+	GC_OP_BRANCH, /* branch unit (BRA, BRX, CALL, RET, EXIT, BAR, ...) */
+	GC_NOPS,
+};
+
 /* One cache level.  For L2 the geometry is one slice (one per memory
  * sub-partition); `total`, `channels`, `sub_partitions`, `pindex` and
  * `mapping` are L2's, `mshr_per_warp`, `skip_global` and `scale` L1's. */
@@ -153,6 +166,20 @@ typedef struct gc_gpu_config {
 		double sigma;        /* σ of the half-normal part */
 	} miss;
 	int coalesce;           /* enum gc_gpu_coalesce */
+	struct {                /* keys op.<class>.latency, op.<class>.initiation */
+		unsigned latency[GC_NOPS];    /* cycles until the result is ready */
+		unsigned initiation[GC_NOPS]; /* cycles before the unit takes the next */
+		unsigned issue_width;         /* sm.issue_width: warp instructions an SM
+					       * issues per cycle (its schedulers) */
+	} op;
+	struct {                /* the performance model's memory system (gc-perf) */
+		double noc_bandwidth;   /* noc.bandwidth: GB/s, SMs to L2, all of it */
+		unsigned llc_latency;   /* mem.llc_latency: L^MinLLC, round trip of an
+					 * L2 hit without contention, cycles */
+		unsigned dram_latency;  /* mem.dram_latency: L^MinDRAM, what an L2 miss
+					 * adds without contention, cycles */
+		unsigned launch_latency; /* kernel.launch_latency: cycles per kernel */
+	} perf;
 
 	/* The current layer (gc_gpu_begin): which keys it set, on which line,
 	 * and through which key (a cache string sets several). */

@@ -40,6 +40,40 @@ enum gc_kind {
 #define GC_RECORD_DISTANCE 40      /* its record size, at least */
 #define GC_DIST_INF UINT64_MAX         /* distance of a first use */
 #define GC_DIST_NONE (UINT64_MAX - 1)  /* no distance measured */
+#define GC_OPT_COMPUTE (1u << 3)   /* 1.2: a compute field at bytes 40-47 */
+#define GC_STREAM_MINOR_COMPUTE 2  /* the minor version a compute stream has */
+#define GC_RECORD_COMPUTE 48       /* its record size, at least */
+
+/*
+ * The compute field (GC_OPT_COMPUTE, gc-stream(5) "The compute field"):
+ * one 64-bit value on every record of a memory warp instruction, the same
+ * on all of them, counting what the warp did from its first instruction
+ * up to (not including) this memory instruction.  Each count wraps at its
+ * width, so a reader takes differences between two records of a warp
+ * modulo the width; records that stages make themselves (write-backs,
+ * DRAM transactions) carry 0 (the valid bit clear).
+ *   bits  0-23  insts:  non-memory warp instructions
+ *   bits 24-49  cycles: their dependency-bound issue cycles for the warp
+ *                       alone (every instruction, memory ones included,
+ *                       takes an issue cycle; a load's value is ready at
+ *                       once), with the opcode latencies of the header's
+ *                       intervals.* keys
+ *   bits 50-61  waits:  instructions that read a register a load of the
+ *                       warp wrote, first readers only: the memory waits
+ *   bit  62     reserved, 0
+ *   bit  63     valid:  the record carries the field
+ */
+#define GC_CF_INSTS_BITS 24
+#define GC_CF_CYCLES_BITS 26
+#define GC_CF_WAITS_BITS 12
+#define GC_CF_VALID (UINT64_C(1) << 63)
+#define GC_CF_INSTS(v) ((v) & ((UINT64_C(1) << 24) - 1))
+#define GC_CF_CYCLES(v) (((v) >> 24) & ((UINT64_C(1) << 26) - 1))
+#define GC_CF_WAITS(v) (((v) >> 50) & ((UINT64_C(1) << 12) - 1))
+#define GC_CF_MAKE(insts, cycles, waits)                                              \
+	(GC_CF_VALID | ((uint64_t)(insts) & ((UINT64_C(1) << 24) - 1)) |              \
+	 (((uint64_t)(cycles) & ((UINT64_C(1) << 26) - 1)) << 24) |                   \
+	 (((uint64_t)(waits) & ((UINT64_C(1) << 12) - 1)) << 50))
 
 /* Record types (byte 0 of every record). */
 enum gc_type {
@@ -106,6 +140,7 @@ typedef struct gc_rec {
 	uint64_t addr;   /* accesses: byte address; requests: line address */
 	uint64_t time;
 	uint64_t dist;   /* GC_OPT_DISTANCE streams: reuse distance (GC_DIST_*) */
+	uint64_t compute; /* GC_OPT_COMPUTE streams: the compute field (GC_CF_*), else 0 */
 } gc_rec;
 
 /* Kernel attribute keys (unknown keys are carried through untouched). */
@@ -116,6 +151,9 @@ enum gc_attr_key {
 	GC_A_BINARY = 4,     /* binary version (sm_XY as XY) */
 	GC_A_SHMEM_BASE = 5, /* shared window base of generic addresses */
 	GC_A_LOCAL_BASE = 6, /* local window base of generic addresses */
+	GC_A_THREAD_INSTS = 7, /* thread instructions: active lanes summed over every
+				* warp instruction, memory ones included (what
+				* Accel-Sim counts as instructions) */
 };
 
 typedef struct gc_kernel {
