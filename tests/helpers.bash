@@ -214,6 +214,22 @@ decode_stream() {
 	END { flush() }'
 }
 
+# decode_compute FILE: the compute field (gc-stream(5), bytes 40-47) of every
+# data record, "BLOCK WARP PC INSTS CYCLES WAITS" (PC in hex), " invalid"
+# after a record whose valid bit is clear; decoded with od and awk from the
+# byte layout, apart from the library.
+decode_compute() {
+	local rs
+	rs=$(od -An -tu2 -j18 -N2 "$1" | tr -d ' ')
+	od -An -v -tu1 -w"$rs" -j "$(stream_hsize "$1")" "$1" | awk '
+	function u(a, n,    v, i) { v = 0; for (i = a + n; i > a; i--) v = v * 256 + $i; return v }
+	$1 >= 1 && $1 <= 3 {
+		printf "%.0f %.0f 0x%x %.0f %.0f %.0f%s\n", u(8, 4), u(6, 2), u(12, 4),
+			$41 + 256 * $42 + 65536 * $43,
+			$44 + 256 * $45 + 65536 * $46 + 16777216 * ($47 % 4),
+			int($47 / 4) + 64 * ($48 % 64), ($48 >= 128 ? "" : " invalid") }'
+}
+
 # ---- the importer tests -----------------------------------------------------
 
 # imp [OPTIONS] FILE: gc-import into $T/s, decoded (decode_stream) into $T/d.
