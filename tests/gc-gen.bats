@@ -16,11 +16,6 @@ htext() {
 	head -c "$hs" "$1" | tail -c +65 | tr -d '\000'
 }
 
-# rsize FILE: the record size (bytes 18-19): 32, or 48 with --intervals.
-rsize() {
-	od -An -tu2 -j18 -N2 "$1" | tr -d ' '
-}
-
 # records FILE: one line per record after the header (its first 32 bytes).
 #   data:    ld|st LANE WARP BLOCK PC SEQ ADDR SIZE   (PC and ADDR in hex)
 #   begin:   begin ID GX GY GZ BX BY BZ REGS SHMEM NATTR
@@ -29,7 +24,7 @@ rsize() {
 #   end:     end ID COUNT
 #   eos:     eos RECORDS DATA
 records() {
-	od -An -tx1 -v -w"$(rsize "$1")" -j "$(hsize "$1")" "$1" | awk '
+	od -An -tx1 -v -w"$(stream_rsize "$1")" -j "$(hsize "$1")" "$1" | awk '
 	function h(s,    i, v) {
 		v = 0
 		for (i = 1; i <= length(s); i++)
@@ -542,20 +537,22 @@ gen() {
 	expect_eq "$(od -An -tu2 -j8 -N4 "$T/s" | tr -s ' ')" " 1 2"
 	decode_compute "$T/s" >"$T/c"
 	expect_eq "$(wc -l <"$T/c")" 192 "records"
+	# one line per instruction (BLOCK,WARP,SEQ INSTS CYCLES WAITS RESERVED
+	# VALID): the three of warp 0, then the same three of warp 1
 	expect_eq "$(uniq "$T/c" | tr '\n' '|')" \
-		"0 0 0x10 8 14 0|0 0 0x20 8 15 0|0 0 0x30 10 19 1|0 1 0x10 8 14 0|0 1 0x20 8 15 0|0 1 0x30 10 19 1|"
+		"0,0,0 8 14 0 0 1|0,0,1 8 15 0 0 1|0,0,2 10 19 1 0 1|0,1,0 8 14 0 0 1|0,1,1 8 15 0 0 1|0,1,2 10 19 1 0 1|"
 	# the defaults, fermi-gtx470-16k (int, sp 4,1; branch 4,4): MOV 0,
 	# S2R 1 and 2, IMAD 6 (tid.x ready at 6), ISETP 10, EXIT 14, IMAD.WIDE 15
 	# and 16 (ready 19 and 20): LDG A 19, LDG B 20; IMAD.WIDE 21 (ready 25),
 	# FADD 22 (ready 26), STG 26
 	gen vecadd -n 64 --intervals
 	expect_eq "$(decode_compute "$T/s" | uniq | sed -n 1,3p | tr '\n' '|')" \
-		"0 0 0x10 8 19 0|0 0 0x20 8 20 0|0 0 0x30 10 26 1|"
+		"0,0,0 8 19 0 0 1|0,0,1 8 20 0 0 1|0,0,2 10 26 1 0 1|"
 	# mdm, two iterations on volta-v100: after P1 (EXIT at 10), IMAD 11,
 	# IMAD.WIDE 13, IMAD 15, MOV 17; LDG 18 (10 instructions); FMUL 19 (a
 	# wait), STS 21 (the square ready); IADD3 22, 24, 26, ISETP 28, BRA 30;
 	# LDG 31 (16 instructions, 1 wait); FMUL 32, STS 34
 	gen mdm -n 32 --iters 2 --gpu volta-v100 --intervals
 	expect_eq "$(decode_compute "$T/s" | uniq | tr '\n' '|')" \
-		"0 0 0x10 10 18 0|0 0 0x20 11 21 1|0 0 0x10 16 31 1|0 0 0x20 17 34 2|"
+		"0,0,0 10 18 0 0 1|0,0,1 11 21 1 0 1|0,0,2 16 31 1 0 1|0,0,3 17 34 2 0 1|"
 }
