@@ -445,8 +445,12 @@ static void inst_memory(parser *p, iline *l, int raw)
 void as_inst_line(parser *p, char *s)
 {
 	kstate *c = &p->c;
-	iline l = {.t = s, .block = c->block, .warp = c->warp,
-		   .iv = p->im->intervals && p->pass == 2};
+	iline l; /* the register arrays are filled only with l.iv, up to nd, ns */
+	l.t = s;
+	l.block = c->block;
+	l.warp = c->warp;
+	l.sm = 0;
+	l.iv = p->im->intervals && p->pass == 2;
 	if (c->layout == L_UNKNOWN)
 		c->layout = L_RAW;
 	int raw = c->layout == L_RAW;
