@@ -1,0 +1,365 @@
+#!/usr/bin/env bats
+# gc-perf: seed 004's MDM performance model and its four baselines, per
+# kernel, over the requests after the caches.
+#
+# The equations are unit-tested with hand-worked values in
+# tests/src/perf-test.c; here the stage: its command line, the streams it
+# takes and refuses, what it assumes and says, seed 004's Fig. 4 as a
+# hand-built stream, the five models side by side, monotonicity over
+# sweeps, the JSON for scripts and gc-stats --merge.
+
+load helpers
+
+# The model's memory-system parameters for the V100 chain, given here so
+# that the figures do not move with the presets: SM7_QV100's 4 schedulers,
+# L^MinLLC 160 (its L2 ROP latency), L^MinDRAM 100 (its DRAM latency),
+# seed 004 Table III's NoC bandwidth.
+V100="--issue-width 4 --llc-latency 160 --dram-latency 100 --noc-bandwidth 1050"
+
+# Seed 004 Fig. 4d as parameters (tests/fixtures/perf/fig4.csv holds the
+# stream): one SM, W = 3, 3 MSHRs, 1 GHz, 128-byte blocks, L^NoCService =
+# 128 / 1.28 = 100 cycles, L^MinLLC 100, L^MinDRAM 150, one instruction a
+# cycle, a warp alone at 0.5 instructions a cycle.
+FIG4="--sms 1 --warps-per-sm 3 --mshr 3 --issue-width 1 --llc-latency 100"
+FIG4="$FIG4 --dram-latency 150 --clock 1000 --noc-bandwidth 1.28 --dram-bandwidth 1"
+FIG4="$FIG4 --l1-latency 20 --ipc-compute 0.5"
+
+# jpath FILE PATH: the value at PATH (members joined by dots, array
+# elements by their index: kernels.0.cycles) of gc-perf's JSON, as its
+# writer indents it (two spaces a level, one member a line).
+jpath() {
+	awk -v want="$2" '
+	{
+		match($0, /^ */)
+		d = RLENGTH / 2
+		line = substr($0, RLENGTH + 1)
+		if (line ~ /^[\]}]/)
+			next
+		key = ""
+		val = line
+		if (line ~ /^"[^"]*": /) {
+			key = line
+			sub(/": .*/, "", key)
+			sub(/^"/, "", key)
+			sub(/^"[^"]*": /, "", val)
+		} else if (isarr[d - 1]) {
+			key = idx[d - 1]++
+		}
+		name[d] = key
+		p = ""
+		for (i = 1; i <= d; i++)
+			p = p (i > 1 ? "." : "") name[i]
+		if (val ~ /^[\[{]/) {
+			isarr[d] = val ~ /^\[/
+			idx[d] = 0
+			next
+		}
+		sub(/,$/, "", val)
+		sub(/^"/, "", val)
+		sub(/"$/, "", val)
+		if (p == want)
+			print val
+	}' "$1"
+}
+
+fig4() {
+	gc-import "$FIX/perf/fig4.csv" >"$T/fig4.gcs"
+}
+
+# The gather kernel of gc-gen (random indices: memory-divergent) through
+# the V100's caches, to gc-l2 --emit all (or with $1 "l1", gc-l1 --emit all).
+gather() {
+	if [ "${1:-l2}" = l1 ]; then
+		gc-gen gather -n 64K | gc-sched --gpu volta-v100 | gc-coalesce |
+			gc-l1 --emit all >"$T/g1.gcs"
+	else
+		gc-gen gather -n 64K | gc-sched --gpu volta-v100 | gc-coalesce | gc-l1 |
+			gc-l2 --emit all >"$T/g.gcs"
+	fi
+}
+
+@test "gc-perf: the unit tests of the model (perf-test)" {
+	tap_all_ok perf-test
+}
+
+@test "gc-perf: the mandatory command-line cases" {
+	common_cli_cases gc-perf --sms
+}
+
+@test "gc-perf: --help and the manual list the same options" {
+	help_matches_man gc-perf
+}
+
+@test "gc-perf: bad option values are usage errors" {
+	sh_status 2 "gc-perf --model gpumech2 /dev/null"
+	expect_match "$(cat "$T/err")" "--model: 'gpumech2' is not mdm, mdm-queue, mdm-mshr, gpumech-plus or gpumech"
+	sh_status 2 "gc-perf --llc-miss-rate 1.5 /dev/null"
+	expect_match "$(cat "$T/err")" "--llc-miss-rate"
+	sh_status 2 "gc-perf --l2 x.json --llc-miss-rate 0.5 /dev/null"
+	expect_match "$(cat "$T/err")" "--l2 and --llc-miss-rate both give the LLC miss rate"
+	sh_status 2 "gc-perf --launch-latency soon /dev/null"
+	expect_match "$(cat "$T/err")" "--launch-latency: 'soon' is not a number"
+	[ ! -s "$T/out" ]
+}
+
+# Seed 004 Fig. 4d, by hand (the same case as perf-test's "fig4"):
+#   3 warps of one block, each one load of 2 requests that miss L1 and hit
+#   the LLC (miss rate 0); the kernel's 12 non-memory instructions over its
+#   3 memory ones: 4 before each load, n = 5 per warp, c = 5 / 0.5 = 10.
+#   MD: M^Read x W = 2 x 3 = 6 > 3 MSHRs; M = min(6, 3) = 3.
+#   Saturated: L^NoCService x M x #SMs = 100 x 3 x 1 = 300 > 100 + 150.
+#   S^NoC = 1 x 1 x 3 x 100 = 300; S^DRAM = 0 (no LLC miss).
+#   S^Mem = L^NoContention 100 + 300 = 400.
+#   Batches ceil(6 / 3) = 2: S^MSHR = (2 - 1) x 400 = 400.
+#   C = max(W n / 1 = 15, c + L^NoContention = 110) = 110.
+#   IPC^SM = 3 x 5 / (110 + 400 + 300) = 15 / 810; the kernel's 15 warp
+#   instructions on its one SM take 810 cycles.
+@test "gc-perf: seed 004 Fig. 4, two batches of three MSHRs, by hand" {
+	fig4
+	# shellcheck disable=SC2086
+	gc-perf -q $FIG4 --json "$T/fig4.gcs" >"$T/j"
+	expect_eq "$(jpath "$T/j" total.cycles)" 810
+	expect_eq "$(jpath "$T/j" total.stall.compute)" 110
+	expect_eq "$(jpath "$T/j" total.stall.mshr)" 400
+	expect_eq "$(jpath "$T/j" total.stall.noc)" 300
+	expect_eq "$(jpath "$T/j" total.stall.dram)" 0
+	expect_eq "$(jpath "$T/j" total.md_intervals)" 1
+	expect_eq "$(jpath "$T/j" total.intervals)" 1
+	expect_eq "$(jpath "$T/j" total.warp_instructions)" 15
+	expect_eq "$(jpath "$T/j" kernels.0.ipc_sm)" 0.0185185
+	expect_eq "$(jpath "$T/j" kernels.0.parameters.block_size)" 128
+	expect_eq "$(jpath "$T/j" kernels.0.parameters.llc_miss_rate)" 0
+	expect_eq "$(jpath "$T/j" kernels.0.representative.block)" 0
+	expect_eq "$(jpath "$T/j" kernels.0.representative.warp)" 0
+	# The other models on it (perf.c's forms):
+	#   gpumech: no NoC queue, S^DRAM 0, MSHR (6 / 3 - 1) x 100 = 100: 210
+	#   gpumech-plus: NoC 0.5 x 3 x 100 = 150, MSHR 1 x (100 + 150): 510
+	#   mdm-mshr: the same queue, ceil(2) - 1 = 1 batch of 250: 510
+	#   mdm-queue: NoC 300, MSHR (2 - 1) x 400 = 400: 810
+	local m want
+	while read -r m want; do
+		# shellcheck disable=SC2086
+		gc-perf -q $FIG4 --model "$m" --json "$T/fig4.gcs" >"$T/j"
+		expect_eq "$(jpath "$T/j" total.cycles)" "$want" "$m"
+	done <<'END'
+gpumech 210
+gpumech-plus 510
+mdm-mshr 510
+mdm-queue 810
+END
+	# Six MSHRs take all six requests at once: NMD, no MSHR stall, half
+	# the queue: 110 + 0.5 x 1 x 6 x 100 = 410.
+	# shellcheck disable=SC2086
+	gc-perf -q $FIG4 --mshr 6 --json "$T/fig4.gcs" >"$T/j"
+	expect_eq "$(jpath "$T/j" total.cycles)" 410
+	expect_eq "$(jpath "$T/j" total.md_intervals)" 0
+}
+
+@test "gc-perf: the table, -v and the parameters echoed" {
+	fig4
+	# shellcheck disable=SC2086
+	sh_status 0 "gc-perf $FIG4 -v '$T/fig4.gcs'"
+	expect_eq "$(sed -n 2p "$T/out")" "parameters: clock 1 GHz, 1 SMs, 3 MSHRs, issue width 1, L1 hit 20, L^MinLLC 100, L^MinDRAM 150, NoC 1.28 GB/s, DRAM 1 GB/s, launch latency 0"
+	expect_match "$(grep '^ *1 fig4' "$T/out")" '^ +1 fig4 +100\.0 +3 +1 +810 +15 +0\.019 +110 13\.6% +400 49\.4% +300 37\.0% +0  0\.0%$'
+	expect_match "$(cat "$T/err")" "representative warp: block 0 warp 0 \(score 0\): non-memory instructions 4 \(mean 4\)"
+	expect_match "$(cat "$T/err")" "interval 0: n 5 c 10 hit waits 0 M\^Read 2 M\^Write 0: MD saturated, M 3, C 110.0, S\^MSHR 400.0, S\^NoC 300.0"
+}
+
+@test "gc-perf: no compute field: the assumption is said, on stderr and in the output" {
+	fig4
+	# shellcheck disable=SC2086
+	sh_status 0 "gc-perf $FIG4 '$T/fig4.gcs'"
+	expect_match "$(cat "$T/err")" "^gc-perf: compute intervals unknown \(no compute field\): assumed 0.5 warp instructions per cycle"
+	expect_match "$(cat "$T/out")" "assumed: compute intervals unknown"
+	# -q keeps stderr quiet; the output still says it
+	# shellcheck disable=SC2086
+	sh_status 0 "gc-perf -q $FIG4 --json '$T/fig4.gcs'"
+	expect_empty "$(cat "$T/err")"
+	expect_eq "$(jpath "$T/out" compute_intervals)" assumed
+	expect_match "$(jpath "$T/out" assumptions.0)" "^compute intervals unknown"
+	# the default rate is 0.25 (c = 5 / 0.25 = 20: C = 120, 820 cycles)
+	# shellcheck disable=SC2086
+	gc-perf -q ${FIG4% --ipc-compute 0.5} --json "$T/fig4.gcs" >"$T/j"
+	expect_eq "$(jpath "$T/j" parameters.ipc_compute)" 0.25
+	expect_eq "$(jpath "$T/j" total.cycles)" 820
+}
+
+@test "gc-perf: streams it refuses, with the reason" {
+	fig4
+	# DRAM transactions
+	gc-import "$FIX/l2/dram.csv" >"$T/d.gcs"
+	sh_status 1 "gc-perf $V100 '$T/d.gcs'"
+	expect_match "$(cat "$T/err")" "gc-perf reads requests"
+	# requests without l2.emit=all or l1.emit=all (gc-l1's default output)
+	gc-gen vecadd -n 1K | gc-sched --gpu volta-v100 | gc-coalesce | gc-l1 >"$T/l1.gcs"
+	sh_status 1 "gc-perf $V100 '$T/l1.gcs'"
+	expect_match "$(cat "$T/err")" "l1.gcs: header has no l2.emit=all or l1.emit=all: gc-perf reads the requests of 'gc-l2 --emit all'"
+	[ ! -s "$T/out" ]
+	# a cut stream
+	head -c 400 "$T/fig4.gcs" >"$T/cut.gcs"
+	sh_status 1 "gc-perf $FIG4 '$T/cut.gcs'"
+	expect_match "$(cat "$T/err")" "cut.gcs"
+	# a request without an L2 result in a gc-l2 --emit all stream
+	sed 's/,hit,0,,$/,,0,,/' "$FIX/perf/fig4.csv" | gc-import -f csv >"$T/nores.gcs"
+	sh_status 1 "gc-perf $FIG4 '$T/nores.gcs'"
+	expect_match "$(cat "$T/err")" "^gc-perf: $T/nores.gcs: record [0-9]+ \(offset [0-9]+\): field outcome: no L2 result"
+}
+
+@test "gc-perf: the five models are distinct and ordered on a memory-divergent kernel" {
+	gather
+	local m
+	for m in gpumech gpumech-plus mdm-mshr mdm-queue mdm; do
+		# shellcheck disable=SC2086
+		gc-perf -q $V100 --model "$m" --json "$T/g.gcs" >"$T/$m.j"
+		expect_num "$(jpath "$T/$m.j" total.cycles)" "$m"
+		expect_eq "$(jpath "$T/$m.j" model)" "$m"
+	done
+	c() { jpath "$T/$1.j" total.cycles; }
+	# seed 004 §V: GPUMech predicts the fewest cycles, MDM the most;
+	# each MDM component adds to GPUMech+
+	awk -v a="$(c gpumech)" -v b="$(c gpumech-plus)" -v q="$(c mdm-queue)" \
+		-v s="$(c mdm-mshr)" -v m="$(c mdm)" \
+		'BEGIN { exit !(a < b && b < q && b < s && q < m && s < m && q != s) }'
+	# gather's warp: the load of idx[i] (coalesced: one request, NMD),
+	# the load of A[idx[i]] (32 requests: 32 x W > MSHRs, MD), the store
+	# of B[i] (the tail)
+	expect_eq "$(jpath "$T/mdm.j" total.md_intervals)" 1
+	expect_eq "$(jpath "$T/mdm.j" total.intervals)" 3
+	# and MDM's stall is mostly memory
+	awk -v c="$(jpath "$T/mdm.j" total.stall.compute)" -v t="$(c mdm)" 'BEGIN { exit !(c < t / 2) }'
+}
+
+# ipc_never_falls OPTION VALUE...: over $T/g.gcs, gc-perf's total IPC with
+# OPTION at each VALUE in turn (ascending) never falls.
+ipc_never_falls() {
+	local opt=$1 v ipc last=0
+	shift
+	for v in "$@"; do
+		# shellcheck disable=SC2086
+		gc-perf -q $V100 "$opt" "$v" --json "$T/g.gcs" >"$T/j"
+		ipc=$(jpath "$T/j" total.ipc)
+		expect_num "$ipc" || return 1
+		awk -v a="$ipc" -v b="$last" 'BEGIN { exit !(a >= b) }' || {
+			echo "$opt $v: IPC $ipc after $last" >&2
+			return 1
+		}
+		last=$ipc
+	done
+}
+
+@test "gc-perf: more DRAM or NoC bandwidth never lowers IPC; more MSHRs never add batches" {
+	gather
+	local n s lasts=1e30
+	ipc_never_falls --dram-bandwidth 50 100 200 400 870.4 1600 3200
+	ipc_never_falls --noc-bandwidth 100 200 525 1050 2100 4200
+	# With the queues out of the way (their latency fixed), more MSHRs
+	# never raise the MSHR stall (with queues they may: eq. 3's M grows
+	# with the MSHRs, and the queues with it; perf-test "monotonic").
+	for n in 8 16 32 64 128 256 512 1024; do
+		# shellcheck disable=SC2086
+		gc-perf -q ${V100% --noc-bandwidth 1050} --noc-bandwidth 1e6 --dram-bandwidth 1e6 \
+			--mshr "$n" --json "$T/g.gcs" >"$T/j"
+		s=$(jpath "$T/j" total.stall.mshr)
+		expect_num "$s"
+		awk -v a="$s" -v b="$lasts" 'BEGIN { exit !(a <= b) }' || {
+			echo "$n MSHRs: MSHR stall $s after $lasts" >&2
+			return 1
+		}
+		lasts=$s
+	done
+}
+
+@test "gc-perf: gc-l1 --emit all: the LLC miss rate by option, by gc-l2 --stats, or assumed" {
+	gather l1
+	# shellcheck disable=SC2086
+	sh_status 0 "gc-perf $V100 --json '$T/g1.gcs'"
+	expect_match "$(cat "$T/err")" "no L2 outcomes \(l1.emit=all\) and no --llc-miss-rate or --l2: assumed LLC miss rate 0.5"
+	expect_eq "$(jpath "$T/out" llc_miss_rate_source)" assumed
+	expect_eq "$(jpath "$T/out" stream)" l1-emit-all
+	expect_eq "$(jpath "$T/out" kernels.0.parameters.llc_miss_rate)" 0.5
+	# the option
+	# shellcheck disable=SC2086
+	gc-perf -q $V100 --llc-miss-rate 0.2 --json "$T/g1.gcs" >"$T/j"
+	expect_eq "$(jpath "$T/j" llc_miss_rate_source)" option
+	expect_eq "$(jpath "$T/j" kernels.0.parameters.llc_miss_rate)" 0.2
+	# a gc-l2 --stats file: 1 - read_hits / reads
+	printf '{"tool": "gc-l2", "reads": 200, "read_hits": 150, "per_slice": [{"reads": 1}]}\n' >"$T/l2.json"
+	# shellcheck disable=SC2086
+	sh_status 0 "gc-perf $V100 --l2 '$T/l2.json' --json '$T/g1.gcs'"
+	expect_empty "$(grep -v 'compute intervals unknown' "$T/err")"
+	expect_eq "$(jpath "$T/out" llc_miss_rate_source)" l2-stats
+	expect_eq "$(jpath "$T/out" kernels.0.parameters.llc_miss_rate)" 0.25
+	# the L1-miss intervals agree with the gc-l2 --emit all stream's
+	gather
+	expect_eq "$(jpath "$T/out" total.intervals)" \
+		"$(gc-perf -q $V100 --json "$T/g.gcs" | jpath /dev/stdin total.intervals)"
+	# a file that is not one
+	printf '{"tool": "gc-dram"}\n' >"$T/x.json"
+	sh_status 1 "gc-perf $V100 --l2 '$T/x.json' '$T/g1.gcs'"
+	expect_match "$(cat "$T/err")" "x.json: no reads and read_hits: not a gc-l2 --stats file"
+	printf '{"reads": 2,' >"$T/y.json"
+	sh_status 1 "gc-perf $V100 --l2 '$T/y.json' '$T/g1.gcs'"
+	expect_match "$(cat "$T/err")" "y.json: line 1, column"
+	sh_status 1 "gc-perf $V100 --l2 '$T/none.json' '$T/g1.gcs'"
+	expect_match "$(cat "$T/err")" "none.json: No such file"
+}
+
+@test "gc-perf: launch latency, two kernels, application IPC" {
+	gc-gen gather -n 16K --kernels 2 | gc-sched --gpu volta-v100 | gc-coalesce | gc-l1 |
+		gc-l2 --emit all >"$T/k2.gcs"
+	# shellcheck disable=SC2086
+	gc-perf -q $V100 --launch-latency 5000 --json "$T/k2.gcs" >"$T/j"
+	expect_eq "$(jpath "$T/j" total.kernels)" 2
+	local c0 c1 c i
+	c0=$(jpath "$T/j" kernels.0.cycles)
+	c1=$(jpath "$T/j" kernels.1.cycles)
+	c=$(jpath "$T/j" total.cycles)
+	i=$(jpath "$T/j" total.instructions)
+	awk -v a="$c0" -v b="$c1" -v c="$c" 'BEGIN { exit !(c > 0 && (a + b - c) ^ 2 < 1e-6 * c) }'
+	awk -v w="$(jpath "$T/j" total.cycles_with_launch)" -v c="$c" \
+		'BEGIN { exit !((w - c - 10000) ^ 2 < 1e-10 * w * w) }'
+	expect_eq "$(jpath "$T/j" kernels.1.cycles_with_launch)" \
+		"$(awk -v a="$c1" 'BEGIN { printf "%.6g", a + 5000 }')"
+	# the application's IPC is the instructions over the cycles of all
+	awk -v p="$(jpath "$T/j" total.ipc)" -v i="$i" -v c="$c" \
+		'BEGIN { exit !((p - i / c) ^ 2 < 1e-8 * p * p) }'
+	# the table's last line
+	# shellcheck disable=SC2086
+	gc-perf -q $V100 --launch-latency 5000 "$T/k2.gcs" >"$T/t"
+	expect_match "$(tail -n 1 "$T/t")" "^cycles with launch latency: [0-9]+$"
+}
+
+@test "gc-perf: --stats and gc-stats --merge make one row per run" {
+	gather
+	local bw
+	for bw in 435.2 870.4; do
+		# shellcheck disable=SC2086
+		gc-perf -q $V100 --dram-bandwidth $bw --stats "$T/p$bw.json" "$T/g.gcs" >"$T/t$bw"
+		grep -q '^ *1 gather' "$T/t$bw"
+	done
+	# --stats holds what --json writes
+	# shellcheck disable=SC2086
+	gc-perf -q $V100 --dram-bandwidth 870.4 --json "$T/g.gcs" >"$T/j"
+	expect_same "$T/j" "$T/p870.4.json"
+	gc-stats --merge "$T/p435.2.json" "$T/p870.4.json" >"$T/m.csv"
+	expect_eq "$(wc -l <"$T/m.csv" | tr -d ' ')" 3
+	local h col
+	h=$(head -n 1 "$T/m.csv")
+	for col in total.cycles total.cycles_with_launch total.instructions \
+		total.warp_instructions total.ipc total.stall.compute total.stall.mshr \
+		total.stall.noc total.stall.dram total.md_intervals total.intervals \
+		parameters.dram_bandwidth parameters.mshrs; do
+		expect_match ",$h," ",$col,"
+	done
+	col=$(printf '%s\n' "$h" | tr , '\n' | grep -nx parameters.dram_bandwidth | cut -d: -f1)
+	expect_eq "$(cut -d, -f"$col" "$T/m.csv" | tail -n 2 | tr '\n' ' ')" "435.2 870.4 "
+}
+
+@test "gc-perf: deterministic, and the same from a pipe" {
+	gather
+	# shellcheck disable=SC2086
+	gc-perf -q $V100 --json "$T/g.gcs" | sed '/"input"/d' >"$T/a"
+	# shellcheck disable=SC2086
+	gc-perf -q $V100 --json <"$T/g.gcs" | sed '/"input"/d' >"$T/b"
+	expect_same "$T/a" "$T/b"
+}
