@@ -33,10 +33,6 @@ HEX='function hex(s,    i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
 	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 	return v }'
 
-hkey() {
-	gc-stats --dump "$1" | sed -n "s/^# header $2=//p"
-}
-
 same() {
 	expect_same <(gc-stats --dump "$1" | grep -v '^# header provenance=') \
 		<(gc-stats --dump "$2" | grep -v '^# header provenance=')

@@ -366,6 +366,55 @@ size=16K
 	done
 }
 
+@test "the performance keys: opcode latencies, issue width, NoC and memory latencies" {
+	# SM7_QV100 trace.config: int 2,2  sp 2,2  dp 8,4  sfu 20,8
+	# tensor 2,2  BRA (spec_op_1) 4,4; -gpgpu_num_sched_per_core 4
+	expect_eq "$(get volta-v100 op.int.latency op.int.initiation op.sp.latency op.sp.initiation)" "2 2 2 2"
+	expect_eq "$(get volta-v100 op.dp.latency op.dp.initiation op.sfu.latency op.sfu.initiation)" "8 4 20 8"
+	expect_eq "$(get volta-v100 op.tensor.latency op.tensor.initiation)" "2 2"
+	expect_eq "$(get volta-v100 op.branch.latency op.branch.initiation sm.issue_width)" "4 4 4"
+	# 40 B * 1132 MHz * min(80 SMs, 64 sub-partitions) = 2897.92 GB/s;
+	# L2 hit 20 + 160 + 5 = 185; a miss adds 100 + 24 * 1132 / 850 = 131.96
+	expect_eq "$(get volta-v100 noc.bandwidth mem.llc_latency mem.dram_latency kernel.launch_latency)" \
+		"2897.92 185 132 5000"
+	# SM6_TITANX trace.config: int 4,1  sp 4,1  dp 20,8  sfu 20,4
+	expect_eq "$(get pascal-gtx1080 op.int.latency op.int.initiation op.dp.latency op.dp.initiation)" "4 1 20 8"
+	expect_eq "$(get pascal-gtx1080 op.sfu.latency op.sfu.initiation sm.issue_width)" "20 4 4"
+	# 40 * 1607 * min(20, 16) = 1028.48; 82 + 120 + 5 = 207;
+	# 100 + 32 * 1607 / 2500 = 120.57
+	expect_eq "$(get pascal-gtx1080 noc.bandwidth mem.llc_latency mem.dram_latency)" "1028.48 207 121"
+	# Turing: DP is a 64-cycle unit; the defaults (Fermi) issue from 2 schedulers
+	expect_eq "$(get turing-rtx2060 op.dp.latency op.dp.initiation op.tensor.latency)" "64 64 16"
+	expect_eq "$(get fermi-gtx470-16k sm.issue_width noc.bandwidth mem.llc_latency)" "2 243 130"
+}
+
+@test "the performance keys: a --gpu file sets them, a bad value names file, line and key" {
+	printf 'op.int.latency = 6\nop.branch.initiation = 2\nnoc.bandwidth = 512.5\nmem.dram_latency = 300\n' >"$T/p.gpu"
+	expect_eq "$(get "$T/p.gpu" op.int.latency op.int.initiation op.branch.initiation)" "6 1 2"
+	expect_eq "$(get "$T/p.gpu" noc.bandwidth mem.llc_latency mem.dram_latency)" "512.5 130 300"
+	# on top of a preset, as an option
+	run_status 0 gpu-test set volta-v100 sm.issue_width=2 kernel.launch_latency=0
+	expect_match "$output" "sm.issue_width = 2"
+	expect_match "$output" "kernel.launch_latency = 0"
+	printf 'name = p\nop.sfu.latency = 0\n' >"$T/bad.gpu"
+	sh_status 2 "gpu-test load '$T/bad.gpu'"
+	expect_eq "$(cat "$T/err")" "gpu-test: $T/bad.gpu:2: bad value '0' for key 'op.sfu.latency' (expected an integer from 1 to 100000)"
+	printf 'noc.bandwidth = fast\n' >"$T/bad2.gpu"
+	sh_status 2 "gpu-test load '$T/bad2.gpu'"
+	expect_eq "$(cat "$T/err")" "gpu-test: $T/bad2.gpu:1: bad value 'fast' for key 'noc.bandwidth' (expected a number from 0.001 to 10000000)"
+}
+
+@test "the performance keys travel in a stage's header as gpu.* keys" {
+	gc-gen table2 --gpu volta-v100 >"$T/a.gcs"
+	expect_eq "$(hkey "$T/a.gcs" gpu.op.sfu.latency)" 20
+	expect_eq "$(hkey "$T/a.gcs" gpu.sm.issue_width)" 4
+	expect_eq "$(hkey "$T/a.gcs" gpu.noc.bandwidth)" 2897.92
+	# and a stage downstream reads them back from there
+	printf 'op.sfu.latency = 33\n' >"$T/s.gpu"
+	gc-gen table2 --gpu "$T/s.gpu" | gc-sched >"$T/b.gcs"
+	expect_eq "$(hkey "$T/b.gcs" gpu.op.sfu.latency)" 33
+}
+
 # ---- names, files, options -----------------------------------------------
 
 @test "NAME is searched in GC_GPU_PATH; an unknown name is a usage error" {
@@ -416,14 +465,14 @@ nameless over the fermi-gtx470-16k defaults"
 @test "header text: every parameter of every preset round-trips" {
 	for p in $PRESETS; do
 		sh_status 0 "gpu-test header $p" || sh_status 3 "gpu-test header $p"
-		expect_eq "$(head -1 "$T/out")" "text: 74 keys round trip" "$p"
+		expect_eq "$(head -1 "$T/out")" "text: 91 keys round trip" "$p"
 	done
 }
 
 @test "stream header: every parameter of every preset round-trips through a stream" {
 	for p in $PRESETS; do
 		sh_status 0 "gpu-test header $p"
-		expect_eq "$(sed -n 2p "$T/out")" "stream: 74 keys round trip" "$p"
+		expect_eq "$(sed -n 2p "$T/out")" "stream: 91 keys round trip" "$p"
 	done
 }
 
@@ -457,7 +506,7 @@ nameless over the fermi-gtx470-16k defaults"
 	fi
 	expect_same <(sed -n '/^\.\\" BEGIN KEYS/,/^\.\\" END KEYS/p' "$man" | sed '1d;$d') <(gpu-test man)
 	run_status 0 gpu-test keys
-	expect_eq "${#lines[@]}" 76 "number of keys"
+	expect_eq "${#lines[@]}" 93 "number of keys"
 }
 
 @test "the manual formats without warnings and names every preset" {

@@ -27,11 +27,6 @@ js() {
 				   NR == 2 && c { print $c }'
 }
 
-# hkey FILE KEY: a header key's value.
-hkey() {
-	gc-stats --dump "$1" | sed -n "s/^# header $2=//p"
-}
-
 gpu2() {
 	printf 'name = two-sms\nsm.count = 2  # two SMs of the seed-000 GPU\n' >"$T/two.gpu"
 	printf 'name = one-sm\nsm.count = 1\n' >"$T/one.gpu"
@@ -337,7 +332,7 @@ gpu2() {
 	gc-stats --dump "$T/s.gcs" >"$T/d"
 	expect_eq "$(sed -n 's/^# optional //p' "$T/d")" 0x1
 	expect_eq "$(hkey "$T/s.gcs" provenance)" "gc-gen table2 | gc-sched"
-	expect_eq "$(grep -c '^# header gpu\.' "$T/d")" 74
+	expect_eq "$(grep -c '^# header gpu\.' "$T/d")" 91
 	expect_eq "$(hkey "$T/s.gcs" gpu.name)" fermi-gtx470-16k
 	run_status 1 grep -q '^# header gpu=' "$T/d"
 	expect_eq "$(hkey "$T/s.gcs" sched.policy)" lrr

@@ -181,6 +181,11 @@ stream_hsize() {
 	od -An -tu4 -j12 -N4 "$1" | tr -d ' '
 }
 
+# hkey FILE KEY: a header key's value (gc-stats --dump).
+hkey() {
+	gc-stats --dump "$1" | sed -n "s/^# header $2=//p"
+}
+
 # stream_htext FILE: the header's key=value lines (after its 64 fixed bytes).
 stream_htext() {
 	head -c "$(stream_hsize "$1")" "$1" | tail -c +65 | tr -d '\000'

@@ -209,6 +209,16 @@ void gc_gpu_defaults(gc_gpu_config *c)
 	c->miss.lambda_min = 100;
 	c->miss.sigma = 5;
 	c->coalesce = GC_COALESCE_FERMI;
+	static const unsigned lat[GC_NOPS] = {4, 4, 8, 20, 8, 4}, init[GC_NOPS] = {1, 1, 8, 4, 4, 4};
+	for (int i = 0; i < GC_NOPS; i++) {
+		c->op.latency[i] = lat[i];
+		c->op.initiation[i] = init[i];
+	}
+	c->op.issue_width = 2;
+	c->perf.noc_bandwidth = 243;
+	c->perf.llc_latency = 130;
+	c->perf.dram_latency = 132;
+	c->perf.launch_latency = 5000;
 	gc_gpu_begin(c);
 }
 

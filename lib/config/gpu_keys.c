@@ -203,6 +203,49 @@ const struct key gpu_keys[NKEYS] = {
 
 	KE(KEY_COALESCE, "coalesce.arch", coalesce, gpu_e_coalesce,
 	   "Coalescing rules (fermi, kepler: segments by access size; later: 32-byte sectors)."),
+
+	KU(KEY_OP_INT_LAT, "op.int.latency", op.latency[GC_OP_INT], 1, 100000, 0,
+	   "Integer ALU latency: SM cycles from issue until a dependent instruction may issue "
+	   "(Accel-Sim -trace_opcode_latency_initiation_int, first number)."),
+	KU(KEY_OP_INT_INIT, "op.int.initiation", op.initiation[GC_OP_INT], 1, 100000, 0,
+	   "Integer ALU initiation interval: SM cycles before the unit takes the next warp "
+	   "instruction (second number)."),
+	KU(KEY_OP_SP_LAT, "op.sp.latency", op.latency[GC_OP_SP], 1, 100000, 0,
+	   "Single-precision (FP32, FFMA) latency in SM cycles (-trace_opcode_latency_initiation_sp)."),
+	KU(KEY_OP_SP_INIT, "op.sp.initiation", op.initiation[GC_OP_SP], 1, 100000, 0,
+	   "Single-precision initiation interval in SM cycles."),
+	KU(KEY_OP_DP_LAT, "op.dp.latency", op.latency[GC_OP_DP], 1, 100000, 0,
+	   "Double-precision latency in SM cycles (-trace_opcode_latency_initiation_dp)."),
+	KU(KEY_OP_DP_INIT, "op.dp.initiation", op.initiation[GC_OP_DP], 1, 100000, 0,
+	   "Double-precision initiation interval in SM cycles."),
+	KU(KEY_OP_SFU_LAT, "op.sfu.latency", op.latency[GC_OP_SFU], 1, 100000, 0,
+	   "Special-function (MUFU, conversions) latency in SM cycles "
+	   "(-trace_opcode_latency_initiation_sfu)."),
+	KU(KEY_OP_SFU_INIT, "op.sfu.initiation", op.initiation[GC_OP_SFU], 1, 100000, 0,
+	   "Special-function initiation interval in SM cycles."),
+	KU(KEY_OP_TENSOR_LAT, "op.tensor.latency", op.latency[GC_OP_TENSOR], 1, 100000, 0,
+	   "Tensor-core (HMMA, IMMA) latency in SM cycles (-trace_opcode_latency_initiation_tensor)."),
+	KU(KEY_OP_TENSOR_INIT, "op.tensor.initiation", op.initiation[GC_OP_TENSOR], 1, 100000, 0,
+	   "Tensor-core initiation interval in SM cycles."),
+	KU(KEY_OP_BRANCH_LAT, "op.branch.latency", op.latency[GC_OP_BRANCH], 1, 100000, 0,
+	   "Branch-unit (BRA, EXIT, BAR, ...) latency in SM cycles "
+	   "(the BRA unit's -trace_opcode_latency_initiation_spec_op_N)."),
+	KU(KEY_OP_BRANCH_INIT, "op.branch.initiation", op.initiation[GC_OP_BRANCH], 1, 100000, 0,
+	   "Branch-unit initiation interval in SM cycles."),
+	KU(KEY_SM_ISSUE_WIDTH, "sm.issue_width", op.issue_width, 1, 64, 0,
+	   "Warp instructions an SM issues per cycle: its warp schedulers "
+	   "(-gpgpu_num_sched_per_core)."),
+	KR(KEY_NOC_BANDWIDTH, "noc.bandwidth", perf.noc_bandwidth, 0.001, 1e7,
+	   "Bandwidth of the network from the SMs to the L2 slices, all of it, in GB/s "
+	   "(10^9 bytes per second): B^NoC of seed 004."),
+	KU(KEY_MEM_LLC_LATENCY, "mem.llc_latency", perf.llc_latency, 0, 1000000, 0,
+	   "Round trip of an L2 hit without contention, in SM cycles: L^MinLLC of seed 004."),
+	KU(KEY_MEM_DRAM_LATENCY, "mem.dram_latency", perf.dram_latency, 0, 1000000, 0,
+	   "What an L2 miss adds to mem.llc_latency without contention, in SM cycles: "
+	   "L^MinDRAM of seed 004."),
+	KU(KEY_KERNEL_LAUNCH_LATENCY, "kernel.launch_latency", perf.launch_latency, 0, 100000000, 0,
+	   "SM cycles from one kernel's launch until its first block runs "
+	   "(-gpgpu_kernel_launch_latency)."),
 };
 
 /* The keys of one cache level, in the order the cache string sets them. */
