@@ -38,6 +38,12 @@ static const char help[] =
 	"      --list-formats   list the formats and exit\n"
 	"      --lenient        skip malformed lines, counting them on stderr\n"
 	"\n"
+	"Accel-Sim traces:\n"
+	"      --intervals      a compute field on every record: the warp's non-memory\n"
+	"                       instructions, issue cycles and memory waits before it,\n"
+	"                       timed with the --gpu preset's opcode latencies (default:\n"
+	"                       the preset of the kernel's binary version)\n"
+	"\n"
 	"NVBit, PPT-GPU and Ocelot traces:\n"
 	"      --junk RULES     NVBit, PPT-GPU: drop junk lane addresses: keep (default),\n"
 	"                       drop[=BELOW] (below 0x1000 or BELOW), inactive (all\n"
@@ -53,14 +59,15 @@ static const char help[] =
 	"  -z, --gzip           write gzip-compressed output\n"
 	"      --force          write binary output to a terminal\n"
 	"      --stats FILE     write a JSON summary to FILE\n"
-	"      --gpu NAME|FILE  GPU preset (recorded in the header)\n"
+	"      --gpu NAME|FILE  GPU preset (recorded in the header; --intervals: its\n"
+	"                       opcode latencies)\n"
 	"      --progress       show progress on a terminal\n"
 	"  -q, --quiet          no warnings\n"
 	"  -v, --verbose        print a summary on stderr\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
-enum { OPT_LIST = GC_OPT_TOOL, OPT_LENIENT };
+enum { OPT_LIST = GC_OPT_TOOL, OPT_LENIENT, OPT_INTERVALS };
 /* NVBit, PPT-GPU and Ocelot options. */
 enum { OPT_JUNK = GC_OPT_TOOL + 0x40, OPT_APP_CONFIG, OPT_PPT_LEVEL, OPT_GRID, OPT_WARP_SIZE,
        OPT_ORDER };
@@ -68,7 +75,7 @@ enum { OPT_JUNK = GC_OPT_TOOL + 0x40, OPT_APP_CONFIG, OPT_PPT_LEVEL, OPT_GRID, O
 struct cmdline {
 	gc_common c;
 	const char *format;
-	int list, lenient;
+	int list, lenient, intervals;
 	int ninputs;
 	char **inputs;
 	/* NVBit, PPT-GPU and Ocelot options. */
@@ -182,6 +189,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"format", required_argument, NULL, 'f'},
 		{"list-formats", no_argument, NULL, OPT_LIST},
 		{"lenient", no_argument, NULL, OPT_LENIENT},
+		{"intervals", no_argument, NULL, OPT_INTERVALS},
 		{"junk", required_argument, NULL, OPT_JUNK},
 		{"app-config", required_argument, NULL, OPT_APP_CONFIG},
 		{"ppt-level", required_argument, NULL, OPT_PPT_LEVEL},
@@ -201,6 +209,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case 'f': cl->format = optarg; break;
 		case OPT_LIST: cl->list = 1; break;
 		case OPT_LENIENT: cl->lenient = 1; break;
+		case OPT_INTERVALS: cl->intervals = 1; break;
 		case OPT_JUNK: parse_junk(cl, optarg); break;
 		case OPT_APP_CONFIG: cl->app_config = optarg; break;
 		case OPT_PPT_LEVEL: cl->ppt_level = (int)gc_num("--ppt-level", optarg, 0, 15); break;
@@ -245,6 +254,74 @@ static void on_fatal(gc_import *im, const char *msg)
 	gc_die(GC_EXIT_DATA, "%s", msg);
 }
 
+static int quiet;
+
+static void on_warn(gc_import *im, const char *msg)
+{
+	(void)im;
+	if (!quiet)
+		gc_warn("%s", msg);
+}
+
+/* ---- --intervals -------------------------------------------------------- */
+
+#define SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(SAME(GC_IV_INT, GC_OP_INT) && SAME(GC_IV_SP, GC_OP_SP) &&
+		       SAME(GC_IV_DP, GC_OP_DP) && SAME(GC_IV_SFU, GC_OP_SFU) &&
+		       SAME(GC_IV_TENSOR, GC_OP_TENSOR) && SAME(GC_IV_BRANCH, GC_OP_BRANCH) &&
+		       SAME(GC_IV_NCLASSES, GC_NOPS),
+	       "import/intervals.h's classes are config/gpu.h's enum gc_gpu_op");
+
+/* The preset of a binary version (sm_XY as XY), or NULL. */
+static const char *preset_of_binary(uint64_t v)
+{
+	static const struct {
+		unsigned v;
+		const char *name;
+	} t[] = {
+		{20, "fermi-gtx470-16k"}, {21, "fermi-gtx470-16k"}, {60, "pascal-gtx1080"},
+		{61, "pascal-gtx1080"},   {70, "volta-v100"},       {75, "turing-rtx2060"},
+		{80, "ampere-a100"},      {86, "ampere-rtx3070"},   {90, "hopper-h100"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (t[i].v == v)
+			return t[i].name;
+	return NULL;
+}
+
+/* The latencies of --gpu, or of the first kernel's binary version, into
+ * im->iv_lat and the header's intervals.* keys. */
+static const char *gpu_opt;
+
+static void iv_setup(gc_import *im, const char *file, int have_binary, uint64_t binary)
+{
+	const char *name = gpu_opt;
+	if (!name) {
+		if (!have_binary)
+			gc_usage_error("%s: --intervals: the kernel has no '-binary version' line "
+				       "to choose the GPU by; name one with --gpu", file);
+		name = preset_of_binary(binary);
+		if (!name)
+			gc_usage_error("%s: --intervals: binary version %llu has no preset; "
+				       "name the GPU with --gpu", file, (unsigned long long)binary);
+	}
+	gc_gpu_config gpu;
+	gc_gpu_for_stream(&gpu, name, NULL);
+	gc_gpu_config_finish(&gpu);
+	char key[64], val[64];
+	int bad = gc_header_set(&im->h, "intervals", "accelsim") < 0 ||
+		  gc_header_set(&im->h, "intervals.gpu", name) < 0;
+	for (int c = 0; c < GC_IV_NCLASSES; c++) {
+		im->iv_lat.latency[c] = gpu.op.latency[c];
+		im->iv_lat.initiation[c] = gpu.op.initiation[c];
+		snprintf(key, sizeof key, "intervals.op.%s", gc_iv_class_name[c]);
+		snprintf(val, sizeof val, "%u,%u", gpu.op.latency[c], gpu.op.initiation[c]);
+		bad |= gc_header_set(&im->h, key, val) < 0;
+	}
+	if (bad)
+		gc_die(GC_EXIT_DATA, "output header is full (intervals.* keys)");
+}
+
 static const gc_format *pick_format(const struct cmdline *cl, gc_lines *in)
 {
 	if (cl->format) {
@@ -281,6 +358,12 @@ static void import_one(gc_import *im, const struct cmdline *cl, const char *path
 	if (gc_lines_failed(in))
 		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(in));
 	const gc_format *f = pick_format(cl, in);
+	if (cl->intervals && strcmp(f->name, "accelsim") != 0) {
+		if (im->w)
+			gc_writer_abandon(im->w);
+		gc_usage_error("%s: --intervals: the %s format carries no non-memory "
+			       "instructions (only Accel-Sim traces do)", gc_lines_name(in), f->name);
+	}
 	if (!gc_header_get(&im->h, "source_format"))
 		gc_header_set(&im->h, "source_format", f->name);
 	f->import(im, in);
@@ -343,6 +426,10 @@ static void write_stats(const struct cmdline *cl, const gc_import *im)
 		}
 		if (im->thread_order) /* Ocelot files read in thread order, if any */
 			gc_json_u64(&j, "thread_order_files", im->thread_order);
+		if (im->thread_insts) /* Accel-Sim traces */
+			gc_json_u64(&j, "thread_instructions", im->thread_insts);
+		if (im->intervals)
+			gc_json_u64(&j, "unknown_opcode_instructions", im->iv_unknown);
 		gc_json_end(&j);
 		gc_close_text(f, cl->c.stats);
 	}
@@ -382,6 +469,8 @@ int main(int argc, char **argv)
 	im.lenient = cl.lenient;
 	im.bad = on_bad;
 	im.fatal = on_fatal;
+	im.warn = on_warn;
+	quiet = cl.c.quiet;
 	/* NVBit, PPT-GPU and Ocelot options. */
 	memcpy(im.junk, cl.junk, sizeof im.junk);
 	im.njunk = cl.njunk;
@@ -392,6 +481,13 @@ int main(int argc, char **argv)
 	if (cl.grid[0])
 		memcpy(im.grid, cl.grid, sizeof im.grid);
 	gc_header_add_provenance(&im.h, gc_cmdline());
+	if (cl.intervals) {
+		im.intervals = 1;
+		im.iv_setup = iv_setup;
+		gpu_opt = cl.c.gpu;
+		im.h.optional |= GC_OPT_COMPUTE;
+		im.h.record_size = GC_RECORD_COMPUTE;
+	}
 	if (cl.c.gpu) {
 		gc_gpu_config gpu;
 		gc_gpu_for_stream(&gpu, cl.c.gpu, NULL);

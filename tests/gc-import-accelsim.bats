@@ -128,6 +128,24 @@ oracle() {
 	}' | sort
 }
 
+# tinsts: the thread instructions of the .traceg text on stdin, as
+# Accel-Sim counts them: the active lanes (the mask's bits) of every
+# instruction line, whatever its opcode.  Written from the format, not
+# from the parser.
+tinsts() {
+	awk '
+	BEGIN {
+		for (i = 0; i < 16; i++) {
+			c = substr("0123456789abcdef", i + 1, 1)
+			pc[c] = (i % 2) + int(i / 2) % 2 + int(i / 4) % 2 + int(i / 8)
+		}
+	}
+	$2 ~ /^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]$/ {
+		for (i = 1; i <= 8; i++) n += pc[substr($2, i, 1)]
+	}
+	END { print n + 0 }'
+}
+
 # ---- formats and detection -------------------------------------------
 
 @test "accelsim: listed by --list-formats" {
@@ -173,12 +191,13 @@ oracle() {
 	expect_eq "$(attrsum "$T/va.gcs" 1)" 332 insts
 	expect_eq "$(attrsum "$T/va.gcs" 2)" 12 mem_insts
 	run dump "$T/va.gcs"
-	expect_eq "${lines[0]}" "kbegin k1 grid=1,1,1 block=1024,1,1 regs=8 shmem=0 attrs=6"
+	expect_eq "${lines[0]}" "kbegin k1 grid=1,1,1 block=1024,1,1 regs=8 shmem=0 attrs=7"
 	expect_eq "${lines[3]}" "attr 3=0x0" stream
 	expect_eq "${lines[4]}" "attr 4=0x3d" binary
 	expect_eq "${lines[5]}" "attr 5=0x7f2b5a000000" shmem_base
 	expect_eq "${lines[6]}" "attr 6=0x7f2b58000000" local_base
-	expect_eq "${lines[7]}" "name _Z6vecAddIfEvPT_S1_S1_i"
+	expect_eq "${lines[7]}" "attr 7=0x2914" "thread_insts (10516)"
+	expect_eq "${lines[8]}" "name _Z6vecAddIfEvPT_S1_S1_i"
 	# Warp 3 is partly active (mask 0000000f): 4 lanes per instruction.
 	expect_eq "$(data "$T/va.gcs" | grep -c ' w3 ')" 12 "warp 3 lanes"
 }
@@ -254,8 +273,32 @@ oracle() {
 	expect_match "$(stream_htext "$T/bfs.gcs")" "accelsim_memcpy_htod=14"
 	expect_match "$(stream_htext "$T/bfs.gcs")" "accelsim_tracer_version=3"
 	# Kernel ids and names from the headers; odd ids are Kernel, even Kernel2.
-	expect_eq "$(grep -A7 '^kbegin k2 ' "$T/k.txt" | tail -1)" "name _Z7Kernel2PbS_S_S_i"
-	expect_eq "$(grep -A7 '^kbegin k15 ' "$T/k.txt" | tail -1)" "name _Z6KernelP4NodePiPbS2_S2_S1_i"
+	expect_eq "$(grep -A8 '^kbegin k2 ' "$T/k.txt" | tail -1)" "name _Z7Kernel2PbS_S_S_i"
+	expect_eq "$(grep -A8 '^kbegin k15 ' "$T/k.txt" | tail -1)" "name _Z6KernelP4NodePiPbS2_S2_S1_i"
+}
+
+@test "accelsim: BFS thread instructions per kernel are Accel-Sim's instruction counts" {
+	# Accel-Sim's instructions (gpu_sim_insn) per kernel uid on this trace
+	# with SM7_QV100, from ../shared/reference/accelsim-bfs-qv100.md ("Per
+	# kernel": outputs of Accel-Sim's trace-driven simulator, dev branches
+	# of October 2024, run on traces/accelsim-v3-volta-bfs-rodinia): 1,207,402
+	# in all.  Accel-Sim counts the active lanes of every warp instruction.
+	local want="1:41210 2:45196 3:42640 4:45896 5:50924 6:49816 7:95224 8:65440"
+	want="$want 9:236622 10:72804 11:226502 12:48486 13:55480 14:45084 15:41022 16:45056"
+	sh_status 0 "gc-import '$BFS/kernelslist.g' > '$T/b.gcs'"
+	local got
+	got=$(kdump "$T/b.gcs" | awk '
+	/^kbegin / { k = substr($2, 2) }
+	/^attr 7=/ {
+		h = substr($0, 10); v = 0
+		for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		printf "%s%s:%d", sep, k, v; sep = " "; s += v
+	}
+	END { printf " total:%d", s }')
+	expect_eq "$got" "$want total:1207402"
+	# The text agrees, kernel by kernel (two of them here).
+	expect_eq "$(xz -dc "$BFS/kernel-9.traceg.xz" | tinsts)" 236622
+	expect_eq "$(xz -dc "$BFS/kernel-11.traceg.xz" | tinsts)" 226502
 }
 
 # ---- hand-written files ------------------------------------------------
@@ -270,9 +313,10 @@ oracle() {
 	done
 	# Kernel attributes: 2 non-memory and 3 memory instructions each.
 	expect_eq "$(attrsum "$T/version-5.gcs" 1) $(attrsum "$T/version-5.gcs" 2)" "2 3"
-	# Without base addresses (version none) only four attributes.
+	# Without base addresses (version none) only five attributes: the
+	# counts, thread instructions, stream and binary version.
 	expect_eq "$(dump "$T/version-none.gcs" | head -1)" \
-		"kbegin k1 grid=1,1,1 block=32,1,1 regs=8 shmem=0 attrs=4"
+		"kbegin k1 grid=1,1,1 block=32,1,1 regs=8 shmem=0 attrs=5"
 	expect_match "$(stream_htext "$T/version-1.2.gcs")" "accelsim_tracer_version=1.2"
 	expect_match "$(stream_htext "$T/version-5.gcs")" "accelsim_tracer_version=5"
 }
@@ -483,13 +527,15 @@ stats_of() {
 
 @test "accelsim: --stats and -v count lines, instructions, memory instructions, accesses" {
 	# vectoradd: 12 memory and 332 other warp instructions, 300 lanes
-	# (the oracle of the vectoradd test); lines and bytes as wc counts them.
+	# (the oracle of the vectoradd test), 10516 thread instructions
+	# (tinsts); lines and bytes as wc counts them.
 	local lines bytes
 	lines=$(wc -l <"$VA/kernel-1.traceg")
 	bytes=$(wc -c <"$VA/kernel-1.traceg")
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$VA/kernel-1.traceg' >/dev/null"
 	expect_eq "$(stats_of "$T/s.json")" \
-		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":1,\"instructions\":344,\"mem_instructions\":12,\"accesses\":300,\"bad_lines\":0}"
+		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":1,\"instructions\":344,\"mem_instructions\":12,\"accesses\":300,\"bad_lines\":0,\"thread_instructions\":10516}"
+	expect_eq "$(tinsts <"$VA/kernel-1.traceg")" 10516
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 1 kernels, 344 warp instructions, 12 memory warp instructions, 300 accesses"
 	# BFS through its kernelslist.g: the list's lines and every kernel
@@ -503,7 +549,7 @@ stats_of() {
 	done
 	sh_status 0 "gc-import --stats '$T/s.json' '$BFS/kernelslist.g' >/dev/null"
 	expect_eq "$(stats_of "$T/s.json")" \
-		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0}"
+		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0,\"thread_instructions\":1207402}"
 	[ ! -s "$T/err" ]
 }
 

@@ -33,7 +33,7 @@ enum { K_NONE, K_LIST, K_TRACE };
 
 /* What the first pass learnt about one kernel, for the second. */
 typedef struct kcount {
-	uint64_t insts, mem;
+	uint64_t insts, mem, tinsts;
 	int skip;
 } kcount;
 
@@ -43,6 +43,7 @@ typedef struct minst {
 	uint8_t op, space, flags, ldgsts;
 	uint16_t size;
 	int strided;          /* base+stride: addr[] unused */
+	uint64_t cf;          /* --intervals: its compute field */
 	uint64_t base;        /* address of the first active lane */
 	int64_t stride;
 	uint64_t addr[LANES]; /* by lane, where mask has the bit */
@@ -53,12 +54,14 @@ typedef struct wslot {
 	uint64_t key;   /* (block << 16 | warp) + 1 */
 	uint32_t seq;   /* next sequence number */
 	uint32_t half;  /* an LDGSTS first half was dropped */
+	uint32_t iv;    /* --intervals: 1 + its state's index in parser.ivp */
 } wslot;
 
 /* An opcode met before: its width and memory operation. */
 typedef struct opcache {
 	char name[OPC_LEN + 1];
 	uint8_t len, mem, op, space, flags, ldgsts;
+	uint8_t cls;    /* enum gc_iv_class of a non-memory opcode */
 	uint16_t size;
 } opcache;
 
@@ -76,6 +79,7 @@ typedef struct kstate {
 	int core;         /* raw: -1 not yet known, 1 sm_id/warpid_sm columns */
 	uint32_t wpb;     /* warps per block */
 	uint64_t insts, mem;
+	uint64_t tinsts;  /* thread instructions: active lanes of every line */
 	/* .traceg position */
 	int in_tb, have_tb, have_warp, have_insts;
 	uint32_t bx, by, bz, block, warp, seq;
@@ -99,6 +103,11 @@ typedef struct parser {
 	wslot *wt;
 	size_t wcap, wn;
 	wslot *wlast;
+	/* --intervals (second pass): the .traceg warp being read; a raw
+	 * trace's warps, by wslot.iv */
+	gc_iv_warp ivw;
+	gc_iv_warp *ivp;
+	size_t ivn, ivcap;
 	/* copy of a pipe for the second pass */
 	int sfd;
 	char *sbuf;

@@ -32,6 +32,9 @@ static const opcache *opcode(parser *p, const char *op, size_t len)
 	o->mem = (uint8_t)gc_sass_memop(op, &o->op, &o->space, &o->flags);
 	o->size = (uint16_t)gc_sass_width(op);
 	o->ldgsts = (uint8_t)starts(op, "LDGSTS");
+	o->cls = (uint8_t)(o->mem ? GC_IV_INT : gc_iv_class(op));
+	if (o->cls == GC_IV_UNKNOWN && p->im->intervals)
+		gc_import_unknown_opcode(p->im, op);
 	return o;
 }
 
@@ -166,7 +169,9 @@ static int detect_core(parser *p, char *t)
 	return 0; /* the normal parse says what is wrong */
 }
 
-static int skip_regs(parser *p, char **ps, uint64_t n, const char *what)
+/* n register tokens; with reg (--intervals) not NULL, their registers
+ * (gc_iv_reg) into reg[0..n). */
+static int read_regs(parser *p, char **ps, uint64_t n, const char *what, uint16_t *reg)
 {
 	char *t = *ps;
 	for (uint64_t i = 0; i < n; i++) {
@@ -175,7 +180,10 @@ static int skip_regs(parser *p, char **ps, uint64_t n, const char *what)
 			       (unsigned long long)i + 1, (unsigned long long)n);
 			return 0;
 		}
-		t = skipsp(tokend(t));
+		char *e = tokend(t);
+		if (reg)
+			reg[i] = (uint16_t)gc_iv_reg(t, (size_t)(e - t));
+		t = skipsp(e);
 	}
 	*ps = t;
 	return 1;
@@ -190,6 +198,9 @@ typedef struct iline {
 	char *op;              /* the opcode, NUL-terminated */
 	size_t ol;
 	uint64_t mw;           /* mem_width: 0 for no address payload */
+	int iv;                /* --intervals, second pass: registers read */
+	int nd, ns;
+	uint16_t dst[MAX_REGS], src[MAX_REGS];
 } iline;
 
 /* ctaX ctaY ctaZ warp_in_cta: raw traces, and every line of a .traceg
@@ -273,7 +284,8 @@ static int inst_fields(parser *p, iline *l)
 		as_badtok(p, t0, "dest_num");
 		return 0;
 	}
-	if (!skip_regs(p, &t, v, "destination"))
+	l->nd = (int)v;
+	if (!read_regs(p, &t, v, "destination", l->iv ? l->dst : NULL))
 		return 0;
 	if (!(*t >= 'A' && *t <= 'Z')) {
 		if (!*t)
@@ -297,7 +309,8 @@ static int inst_fields(parser *p, iline *l)
 		as_badtok(p, t0, "src_num");
 		return 0;
 	}
-	if (!skip_regs(p, &t, v, "source"))
+	l->ns = (int)v;
+	if (!read_regs(p, &t, v, "source", l->iv ? l->src : NULL))
 		return 0;
 	if ((t0 = t, !tok_u(&t, &l->mw) || l->mw > 65535)) {
 		as_badtok(p, t0, "mem_width");
@@ -305,6 +318,30 @@ static int inst_fields(parser *p, iline *l)
 	}
 	l->t = t;
 	return 1;
+}
+
+/* --intervals: the warp of the line, its tracker state. */
+static gc_iv_warp *iv_warp(parser *p, const iline *l, int raw)
+{
+	if (!raw)
+		return &p->ivw;
+	wslot *w = as_wt_get(p, (uint64_t)l->block << 16 | l->warp);
+	if (!w->iv) {
+		p->ivp = gc_import_grow(p->im, p->ivp, &p->ivcap, p->ivn + 1, sizeof *p->ivp);
+		memset(&p->ivp[p->ivn], 0, sizeof *p->ivp);
+		w->iv = (uint32_t)++p->ivn;
+	}
+	return &p->ivp[w->iv - 1];
+}
+
+/* --intervals: issue the line in its warp (cls GC_IV_MEMORY for a memory
+ * instruction); its compute field. */
+static uint64_t iv_issue(parser *p, const iline *l, int cls, int raw)
+{
+	if (cls == GC_IV_UNKNOWN)
+		p->im->iv_unknown++;
+	return gc_iv_step(iv_warp(p, l, raw), &p->im->iv_lat, cls, l->src, l->ns, l->dst,
+			  l->nd);
 }
 
 /* A line without an address payload (mem_width 0): counted, after the
@@ -327,7 +364,10 @@ static void inst_plain(parser *p, iline *l, int raw)
 	}
 	if (!raw)
 		as_flush_pending(p);
+	if (l->iv)
+		iv_issue(p, l, opcode(p, l->op, l->ol)->cls, raw);
 	c->insts++;
+	c->tinsts += (uint64_t)popcount32(l->mask);
 }
 
 /* A memory instruction to its warp's records.  A raw trace drops the
@@ -379,7 +419,10 @@ static void inst_memory(parser *p, iline *l, int raw)
 		/* Addresses, but no load, store or atomic (CCTL, ...). */
 		if (!raw)
 			as_flush_pending(p);
+		if (l->iv)
+			iv_issue(p, l, o->cls, raw);
 		c->insts++;
+		c->tinsts += (uint64_t)popcount32(l->mask);
 		return;
 	}
 	unsigned size = o->size ? o->size : (unsigned)l->mw;
@@ -393,13 +436,19 @@ static void inst_memory(parser *p, iline *l, int raw)
 	m.flags = o->flags;
 	m.size = (uint16_t)size;
 	m.ldgsts = o->ldgsts;
+	/* Every line is an instruction Accel-Sim executes, the first of an
+	 * LDGSTS pair too: it counts in the thread instructions and takes an
+	 * issue cycle, but makes no records. */
+	c->tinsts += (uint64_t)popcount32(l->mask);
+	m.cf = l->iv ? iv_issue(p, l, GC_IV_MEMORY, raw) : 0;
 	inst_commit(p, &m, l, raw);
 }
 
 void as_inst_line(parser *p, char *s)
 {
 	kstate *c = &p->c;
-	iline l = {.t = s, .block = c->block, .warp = c->warp};
+	iline l = {.t = s, .block = c->block, .warp = c->warp,
+		   .iv = p->im->intervals && p->pass == 2};
 	if (c->layout == L_UNKNOWN)
 		c->layout = L_RAW;
 	int raw = c->layout == L_RAW;

@@ -19,6 +19,8 @@ static void wt_clear(parser *p)
 	if (p->wt)
 		memset(p->wt, 0, p->wcap * sizeof *p->wt);
 	p->wn = 0;
+	p->ivn = 0;
+	memset(&p->ivw, 0, sizeof p->ivw);
 	p->wlast = NULL;
 }
 
@@ -92,7 +94,12 @@ void as_body_start(parser *p)
 	if (p->ki >= p->nk)
 		as_fatal(p, "%s: changed while it was read (more kernels the second time)", p->name);
 	gc_kernel *k = &c->k;
-	k->id = c->have_id ? k->id : gc_import_next_id(p->im);
+	gc_import *im = p->im;
+	if (im->intervals && !im->iv_ready) {
+		im->iv_setup(im, p->name, c->have_binary, c->binary);
+		im->iv_ready = 1;
+	}
+	k->id = c->have_id ? k->id : gc_import_next_id(im);
 	gc_kernel_set_attr(k, GC_A_INSTS, p->kc[p->ki].insts);
 	gc_kernel_set_attr(k, GC_A_MEM_INSTS, p->kc[p->ki].mem);
 	if (c->have_stream)
@@ -103,6 +110,8 @@ void as_body_start(parser *p)
 		gc_kernel_set_attr(k, GC_A_SHMEM_BASE, c->shbase);
 	if (c->have_lbase)
 		gc_kernel_set_attr(k, GC_A_LOCAL_BASE, c->lbase);
+	gc_kernel_set_attr(k, GC_A_THREAD_INSTS, p->kc[p->ki].tinsts);
+	im->thread_insts += p->kc[p->ki].tinsts;
 	gc_import_kbegin(p->im, k);
 }
 
@@ -127,6 +136,7 @@ void as_commit(parser *p, const minst *m, uint32_t *seq, uint32_t block, uint32_
 	r.block = block;
 	r.pc = m->pc;
 	r.seq = s;
+	r.compute = m->cf;
 	if (r.space == GC_GENERIC) {
 		/* Accel-Sim's rule, from the first active lane's address. */
 		uint64_t a = m->base;
@@ -199,6 +209,7 @@ void as_end_kernel(parser *p, int at_eof)
 		p->kc = gc_import_grow(p->im, p->kc, &p->capk, p->nk + 1, sizeof *p->kc);
 		p->kc[p->nk].insts = c->insts;
 		p->kc[p->nk].mem = c->mem;
+		p->kc[p->nk].tinsts = c->tinsts;
 		p->kc[p->nk].skip = c->skip;
 		p->nk++;
 	} else {
@@ -206,7 +217,8 @@ void as_end_kernel(parser *p, int at_eof)
 			as_fatal(p, "%s: changed while it was read (more kernels the second time)",
 				 p->name);
 		const kcount *k = &p->kc[p->ki];
-		if (k->insts != c->insts || k->mem != c->mem || k->skip != c->skip)
+		if (k->insts != c->insts || k->mem != c->mem || k->tinsts != c->tinsts ||
+		    k->skip != c->skip)
 			as_fatal(p, "%s: changed while it was read (kernel %u counts differ)",
 				 p->name, c->k.id);
 		if (!c->skip)

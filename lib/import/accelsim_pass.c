@@ -187,6 +187,7 @@ uint64_t as_import_trace(gc_import *im, gc_lines *in)
 		gc_lines_close(l);
 	free(p->kc);
 	free(p->wt);
+	free(p->ivp);
 	free(p);
 	return bytes;
 }

@@ -130,6 +130,7 @@ void as_warp_line(parser *p, char *s, int insts)
 		c->have_insts = 0;
 		c->seq = 0;
 		c->nlines = 0;
+		memset(&p->ivw, 0, sizeof p->ivw); /* --intervals: a new warp */
 	} else {
 		if (!c->have_warp || c->have_insts) {
 			as_bad(p, "'insts' line without a 'warp' line before it");

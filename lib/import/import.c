@@ -15,6 +15,33 @@ void gc_import_init(gc_import *im)
 	im->ppt_level = 1;
 }
 
+void gc_import_unknown_opcode(gc_import *im, const char *opcode)
+{
+	const int cap = (int)(sizeof im->iv_warned / sizeof im->iv_warned[0]);
+	size_t n = strcspn(opcode, ". \t");
+	if (n >= sizeof im->iv_warned[0])
+		n = sizeof im->iv_warned[0] - 1;
+	for (int i = 0; i < im->iv_nwarned && i < cap; i++)
+		if (strncmp(im->iv_warned[i], opcode, n) == 0 && im->iv_warned[i][n] == 0)
+			return;
+	if (im->iv_nwarned > cap)
+		return; /* warned that there are more */
+	char msg[160];
+	if (im->iv_nwarned == cap)
+		snprintf(msg, sizeof msg, "--intervals: more than %d opcodes are not in the "
+			 "class table (timed as int); no more warnings of them", cap);
+	else
+		snprintf(msg, sizeof msg, "--intervals: opcode %.*s is not in the class table; "
+			 "timed as int", (int)n, opcode);
+	if (im->iv_nwarned < cap) {
+		memcpy(im->iv_warned[im->iv_nwarned], opcode, n);
+		im->iv_warned[im->iv_nwarned][n] = 0;
+	}
+	im->iv_nwarned++;
+	if (im->warn)
+		im->warn(im, msg);
+}
+
 __attribute__((format(printf, 4, 0)))
 static void bad_line(gc_import *im, const char *file, uint64_t line, const char *fmt, va_list ap)
 {

@@ -10,6 +10,7 @@
 #ifndef GC_IMPORT_H
 #define GC_IMPORT_H
 
+#include "import/intervals.h"
 #include "stream/lines.h"
 #include "stream/stream.h"
 
@@ -55,6 +56,18 @@ struct gc_import {
 	int restore;            /* set by a parser that restores a stream (csv):
 				   its records are carried as they are, an
 				   access address of 2^48 or more included */
+	/* --intervals (Accel-Sim traces): the compute field on every access
+	 * record.  Main sets the header's GC_OPT_COMPUTE and record size, and
+	 * either the latencies (iv_lat, iv_ready = 1) or iv_setup, which the
+	 * parser calls once before the first kernel is written, with the
+	 * kernel's binary version (have_binary 0: the trace has none); it
+	 * sets iv_lat and the header's intervals.* keys, or never returns. */
+	int intervals;
+	int iv_ready;
+	gc_iv_lat iv_lat;
+	void (*iv_setup)(gc_import *im, const char *file, int have_binary, uint64_t binary);
+	/* A warning (main prints it unless -q); NULL: none. */
+	void (*warn)(gc_import *im, const char *msg);
 	/* A malformed line: never returns unless lenient (then the parser
 	 * skips the line). */
 	void (*bad)(gc_import *im, const char *file, uint64_t line, const char *msg);
@@ -74,6 +87,12 @@ struct gc_import {
 	uint64_t text_bytes;    /* bytes of trace text read, decompressed */
 	uint64_t junk_dropped[GC_JUNK_RULES]; /* lanes dropped by each rule */
 	uint64_t thread_order;  /* Ocelot files read in thread order */
+	uint64_t thread_insts;  /* active lanes of every warp instruction
+				   (GC_A_THREAD_INSTS), Accel-Sim traces */
+	uint64_t iv_unknown;    /* --intervals: instructions of opcodes the
+				   class table lacks (timed as int) */
+	int iv_nwarned;         /* distinct unknown mnemonics warned about */
+	char iv_warned[64][24];
 };
 
 /* One supported format. */
@@ -103,6 +122,10 @@ void gc_import_text(gc_import *im, gc_lines *in);
 void gc_import_kbegin(gc_import *im, const gc_kernel *k);
 void gc_import_access(gc_import *im, const gc_rec *r);
 void gc_import_kend(gc_import *im);
+/* --intervals: an opcode the class table lacks (the caller counts its
+ * instructions in iv_unknown): one warning (im->warn) per distinct
+ * mnemonic, the first 64, then one that says there are more. */
+void gc_import_unknown_opcode(gc_import *im, const char *opcode);
 /* The first rule of im->junk that lane address addr falls in, or -1. */
 int gc_import_junk_match(const gc_import *im, uint64_t addr);
 /* 1 when a lane address is junk by im->junk (counted in junk_dropped),
