@@ -302,7 +302,7 @@ static double param(const struct cmdline *cl, int i, double gpu_value, const cha
 {
 	double v = cl->val[i] >= 0 ? cl->val[i] : gpu_value;
 	if (v <= 0 && i != P_L1)
-		gc_die(GC_EXIT_USAGE, "%s is not set in GPU %s: give --%s", numopts[i].key, gpu,
+		gc_die(GC_EXIT_USAGE, "%s is 0 in GPU %s: give --%s", numopts[i].key, gpu,
 		       numopts[i].name);
 	return v;
 }

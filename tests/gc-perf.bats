@@ -102,6 +102,19 @@ gather() {
 	[ ! -s "$T/out" ]
 }
 
+@test "gc-perf: a parameter the GPU leaves at 0 is a usage error naming its option" {
+	fig4
+	printf 'name = nollc\nmem.llc_latency = 0\n' >"$T/nollc.gpu"
+	sh_status 2 "gc-perf --gpu '$T/nollc.gpu' '$T/fig4.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-perf: mem.llc_latency is 0 in GPU nollc: give --llc-latency"
+	[ ! -s "$T/out" ]
+	# the option gives it; every other parameter comes from the GPU file
+	# (the built-in defaults under it)
+	sh_status 0 "gc-perf -q --gpu '$T/nollc.gpu' --llc-latency 100 --json '$T/fig4.gcs'"
+	expect_eq "$(jpath "$T/out" parameters.llc_latency)" 100
+	expect_eq "$(jpath "$T/out" gpu)" nollc
+}
+
 # Seed 004 Fig. 4d, by hand (the same case as perf-test's "fig4"):
 #   3 warps of one block, each one load of 2 requests that miss L1 and hit
 #   the LLC (miss rate 0); the kernel's 12 non-memory instructions over its
@@ -323,6 +336,11 @@ ipc_never_falls() {
 	# the application's IPC is the instructions over the cycles of all
 	awk -v p="$(jpath "$T/j" total.ipc)" -v i="$i" -v c="$c" \
 		'BEGIN { exit !((p - i / c) ^ 2 < 1e-8 * p * p) }'
+	# the preset's launch latency (SM7_QV100's 5000)
+	# shellcheck disable=SC2086
+	gc-perf -q $V100 --launch-latency preset --json "$T/k2.gcs" >"$T/j2"
+	expect_eq "$(jpath "$T/j2" parameters.launch_latency)" 5000
+	expect_eq "$(jpath "$T/j2" total.cycles_with_launch)" "$(jpath "$T/j" total.cycles_with_launch)"
 	# the table's last line
 	# shellcheck disable=SC2086
 	gc-perf -q $V100 --launch-latency 5000 "$T/k2.gcs" >"$T/t"
