@@ -51,6 +51,7 @@ static const char help[] =
 	"      --l2 FILE           take the LLC miss rate from a gc-l2 --stats file\n"
 	"      --ipc-compute X     without compute intervals: warp instructions per\n"
 	"                          cycle of a warp alone (default 0.25)\n"
+	"      --slowest-warp      a kernel takes at least its slowest warp's own time\n"
 	"      --launch-latency N|preset\n"
 	"                          cycles added per kernel to cycles_with_launch\n"
 	"                          (default 0; preset: kernel.launch_latency)\n"
@@ -71,6 +72,7 @@ enum {
 	OPT_LAUNCH,
 	OPT_WARPS,
 	OPT_BLOCK,
+	OPT_SLOWEST,
 	OPT_NUM, /* the numeric overrides: OPT_NUM + index in numopts */
 };
 
@@ -97,7 +99,7 @@ static const struct numopt {
 struct cmdline {
 	gc_common c;
 	const char *input;
-	int model, json;
+	int model, json, slowest;
 	const char *l2file;
 	double llc_rate;      /* < 0: not given */
 	double ipc_compute;   /* < 0: not given */
@@ -123,6 +125,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"launch-latency", required_argument, NULL, OPT_LAUNCH},
 		{"warps-per-sm", required_argument, NULL, OPT_WARPS},
 		{"block-size", required_argument, NULL, OPT_BLOCK},
+		{"slowest-warp", no_argument, NULL, OPT_SLOWEST},
 	};
 	int n = 0, c;
 	while (longopts[n].name)
@@ -154,6 +157,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 					       "gpumech-plus or gpumech", optarg);
 			break;
 		case OPT_JSON: cl->json = 1; break;
+		case OPT_SLOWEST: cl->slowest = 1; break;
 		case OPT_L2: cl->l2file = optarg; break;
 		case OPT_LLC_RATE: cl->llc_rate = gc_real("--llc-miss-rate", optarg, 0, 1); break;
 		case OPT_IPC: cl->ipc_compute = gc_real("--ipc-compute", optarg, 1e-6, 64); break;
@@ -201,6 +205,11 @@ struct kres {
 	uint32_t rep_block;
 	uint16_t rep_warp;
 	double rep_f[4], mean[4], score;
+	double throughput;  /* cycles by eq. 1 */
+	double slowest;     /* the slowest warp's own time */
+	uint32_t slow_block;
+	uint16_t slow_warp;
+	int bound;          /* --slowest-warp and the slowest warp is longer */
 	uint64_t requests, other;
 };
 
@@ -450,6 +459,9 @@ static void verbose_kernel(const struct perf *m, const struct kres *k,
 			k->score, k->rep_f[0], k->mean[0], k->rep_f[1], k->mean[1], k->rep_f[2],
 			k->mean[2], k->rep_f[3], k->mean[3]);
 	}
+	fprintf(stderr, "  cycles by eq. 1 %.1f; the slowest warp, block %u warp %u, takes %.1f "
+		"alone%s\n", k->throughput, k->slow_block, k->slow_warp, k->slowest,
+		k->bound ? " (the kernel's cycles: --slowest-warp)" : "");
 	gc_perf_params p = m->p;
 	p.sms = k->active_sms;
 	p.warps = k->w;
@@ -462,6 +474,36 @@ static void verbose_kernel(const struct perf *m, const struct kres *k,
 			"M %g, C %.1f, S^MSHR %.1f, S^NoC %.1f, S^DRAM %.1f\n", i, iv[i].n,
 			iv[i].c, iv[i].hit_waits, iv[i].m_read, iv[i].m_write, c.md ? "MD" : "NMD",
 			c.saturated ? " saturated" : "", c.m, c.compute, c.mshr, c.noc, c.dram);
+	}
+}
+
+/* The slowest warp: each warp's own time, its intervals' paths and
+ * stalls (its issue slots aside; no tail: each warp as the stream shows
+ * it).  The first of equals (lowest block, warp) is kept; its parts
+ * (path, MSHR, NoC, DRAM) go to part[]. */
+static void slowest_warp(struct kres *k, const gc_perf_params *p, const gc_perf_shape *s,
+			 const gc_perf_warp *w, size_t nw, double part[4])
+{
+	gc_perf_shape own = *s;
+	own.tail = 0;
+	for (size_t i = 0; i < nw; i++) {
+		gc_perf_interval *iv;
+		gc_perf_total t;
+		long n = gc_perf_intervals(&w[i], &own, &iv);
+		if (n < 0)
+			gc_die(GC_EXIT_DATA, "out of memory");
+		gc_perf_evaluate(p, iv, (size_t)n, &t);
+		free(iv);
+		double time = t.path + t.mshr + t.noc + t.dram;
+		if (time > k->slowest) {
+			k->slowest = time;
+			k->slow_block = w[i].block;
+			k->slow_warp = w[i].warp;
+			part[0] = t.path;
+			part[1] = t.mshr;
+			part[2] = t.noc;
+			part[3] = t.dram;
+		}
 	}
 }
 
@@ -548,12 +590,21 @@ static void end_kernel(struct perf *m, const struct cmdline *cl)
 		seen += w[i].insts + w[i].mem;
 	k->warp_insts = have_counts ? insts + mem : seen;
 	k->cycles = k->t.ipc_sm > 0 ? k->warp_insts / (k->t.ipc_sm * k->active_sms) : 0.0;
+	k->throughput = k->cycles;
+	double part[4] = {k->t.compute, k->t.mshr, k->t.noc, k->t.dram};
+	slowest_warp(k, &p, &s, w, nw, part);
+	if (cl->slowest && k->slowest > k->cycles) {
+		k->cycles = k->slowest;
+		k->bound = 1;
+	}
 	double ti;
 	k->thread_insts = attr(kn, GC_A_THREAD_INSTS, &ti);
 	k->instructions = k->thread_insts ? ti : k->warp_insts;
 	k->ipc = k->cycles > 0 ? k->instructions / k->cycles : 0.0;
-	double tot = k->t.compute + k->t.mshr + k->t.noc + k->t.dram;
-	const double part[4] = {k->t.compute, k->t.mshr, k->t.noc, k->t.dram};
+	if (!k->bound)
+		memcpy(part, (double[4]){k->t.compute, k->t.mshr, k->t.noc, k->t.dram},
+		       sizeof part);
+	double tot = part[0] + part[1] + part[2] + part[3];
 	for (int i = 0; i < 4; i++)
 		k->stall[i] = tot > 0 ? k->cycles * part[i] / tot : 0.0;
 	if (cl->c.verbose)
@@ -599,7 +650,10 @@ static void table(FILE *f, const struct perf *m, const char *input)
 {
 	const gc_perf_params *p = &m->p;
 	struct totals t;
+	int bound = 0;
 	sum(m, &t);
+	for (size_t i = 0; i < m->nres; i++)
+		bound |= m->res[i].bound;
 	fprintf(f, "gc-perf: %s, model %s, gpu %s\n", input, gc_perf_model_name(p->model),
 		m->gpu.name);
 	fprintf(f, "parameters: clock %g GHz, %g SMs, %g MSHRs, issue width %g, L1 hit %g, "
@@ -616,20 +670,22 @@ static void table(FILE *f, const struct perf *m, const char *input)
 		"noc", "dram");
 	for (size_t i = 0; i < m->nres; i++) {
 		const struct kres *k = &m->res[i];
-		fprintf(f, "%6u %-24.24s %5.1f %5g %5g %10.0f %12.0f %8.3f", k->id, k->name,
+		fprintf(f, "%6u %-24.24s %5.1f %5g %5g %9.0f%c %12.0f %8.3f", k->id, k->name,
 			pct((double)k->t.md, (double)k->t.intervals), k->w, k->active_sms,
-			k->cycles, k->instructions, k->ipc);
+			k->cycles, k->bound ? '*' : ' ', k->instructions, k->ipc);
 		for (int j = 0; j < 4; j++)
 			fprintf(f, " %9.0f %4.1f%%", k->stall[j], pct(k->stall[j], k->cycles));
 		fputc('\n', f);
 	}
-	fprintf(f, "%6s %-24s %5.1f %5s %5s %10.0f %12.0f %8.3f", "total",
+	fprintf(f, "%6s %-24s %5.1f %5s %5s %9.0f  %12.0f %8.3f", "total",
 		t.thread_insts ? "(thread instructions)" : "(warp instructions)",
 		pct((double)t.md, (double)t.intervals), "", "", t.cycles, t.instructions,
 		t.cycles > 0 ? t.instructions / t.cycles : 0.0);
 	for (int j = 0; j < 4; j++)
 		fprintf(f, " %9.0f %4.1f%%", t.stall[j], pct(t.stall[j], t.cycles));
 	fputc('\n', f);
+	if (bound)
+		fprintf(f, "*: the kernel's slowest warp (--slowest-warp), not eq. 1\n");
 	fprintf(f, "cycles with launch latency: %.0f\n",
 		t.cycles + m->launch * (double)m->nres);
 }
@@ -684,6 +740,7 @@ static void json(FILE *f, const struct perf *m, const struct cmdline *cl, const 
 	else
 		gc_json_num(&j, "llc_miss_rate", m->llc_rate);
 	gc_json_num(&j, "ipc_compute", m->ipc_compute);
+	gc_json_bool(&j, "slowest_warp", cl->slowest);
 	gc_json_close(&j);
 
 	gc_json_obj(&j, "total");
@@ -708,6 +765,8 @@ static void json(FILE *f, const struct perf *m, const struct cmdline *cl, const 
 		gc_json_u64(&j, "blocks", k->blocks);
 		gc_json_u64(&j, "warps", k->warps);
 		gc_json_num(&j, "cycles", k->cycles);
+		gc_json_str(&j, "bound", k->bound ? "slowest-warp" : "throughput");
+		gc_json_num(&j, "throughput_cycles", k->throughput);
 		gc_json_num(&j, "cycles_with_launch", k->cycles + m->launch);
 		gc_json_num(&j, "instructions", k->instructions);
 		gc_json_str(&j, "instructions_counted", k->thread_insts ? "thread" : "warp");
@@ -733,6 +792,16 @@ static void json(FILE *f, const struct perf *m, const struct cmdline *cl, const 
 				 "instructions at --ipc-compute, no memory stall");
 		}
 		gc_json_str(&j, "why", why);
+		gc_json_close(&j);
+		gc_json_obj(&j, "slowest_warp");
+		if (k->rep >= 0) {
+			gc_json_u64(&j, "block", k->slow_block);
+			gc_json_u64(&j, "warp", k->slow_warp);
+		} else {
+			gc_json_null(&j, "block");
+			gc_json_null(&j, "warp");
+		}
+		gc_json_num(&j, "cycles", k->slowest);
 		gc_json_close(&j);
 		gc_json_obj(&j, "parameters");
 		gc_json_num(&j, "sms", k->active_sms);

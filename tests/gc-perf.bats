@@ -168,6 +168,50 @@ END
 	expect_eq "$(jpath "$T/j" total.md_intervals)" 0
 }
 
+# tests/fixtures/perf/fig4-uneven.csv: Fig. 4 with a second load of two
+# misses in warp 2; the kernel's 16 non-memory instructions over its 4
+# memory ones: 4 before each.
+#   Features (non-memory, memory, cycles per instruction, waits): warps 0
+#   and 1 (4, 1, 2, 0), warp 2 (8, 2, 2, 0); means (5.333, 1.333, 2, 0):
+#   warps 0 and 1 score 0.0625 + 0.0625 = 0.125, warp 2 0.25 + 0.25: warp 0.
+#   Its intervals: the load (810 cycles, as in Fig. 4), then the tail, the
+#   mean warp's 20 / 3 = 6.667 instructions less its 5: n 1.667 at 2 cycles
+#   each, C = max(3 x 1.667 / 1, 3.333) = 5.  IPC^SM = 3 x 6.667 / 815 and
+#   20 warp instructions on one SM: 815 cycles.
+#   Warp 2 alone: two such loads, each 10 + 100 + 400 + 300 = 810: 1620,
+#   the kernel's cycles with --slowest-warp.
+@test "gc-perf: --slowest-warp: a kernel takes at least its slowest warp's time, by hand" {
+	gc-import "$FIX/perf/fig4-uneven.csv" >"$T/u.gcs"
+	# shellcheck disable=SC2086
+	gc-perf -q $FIG4 --json "$T/u.gcs" >"$T/j"
+	expect_eq "$(jpath "$T/j" total.cycles)" 815
+	expect_eq "$(jpath "$T/j" kernels.0.bound)" throughput
+	expect_eq "$(jpath "$T/j" kernels.0.representative.warp)" 0
+	expect_eq "$(jpath "$T/j" kernels.0.slowest_warp.warp)" 2
+	expect_eq "$(jpath "$T/j" kernels.0.slowest_warp.cycles)" 1620
+	expect_eq "$(jpath "$T/j" parameters.slowest_warp)" false
+	# shellcheck disable=SC2086
+	gc-perf -q $FIG4 --slowest-warp --json "$T/u.gcs" >"$T/j"
+	expect_eq "$(jpath "$T/j" total.cycles)" 1620
+	expect_eq "$(jpath "$T/j" kernels.0.bound)" slowest-warp
+	expect_eq "$(jpath "$T/j" kernels.0.throughput_cycles)" 815
+	# the breakdown is the slowest warp's: 2 x (110, 400, 300, 0)
+	expect_eq "$(jpath "$T/j" total.stall.compute)" 220
+	expect_eq "$(jpath "$T/j" total.stall.mshr)" 800
+	expect_eq "$(jpath "$T/j" total.stall.noc)" 600
+	# the table marks it
+	# shellcheck disable=SC2086
+	gc-perf -q $FIG4 --slowest-warp "$T/u.gcs" >"$T/t"
+	expect_match "$(grep fig4-uneven "$T/t")" " 1620\* "
+	expect_match "$(cat "$T/t")" "\*: the kernel's slowest warp \(--slowest-warp\), not eq. 1"
+	# on Fig. 4 itself the warps are alike: the same 810 either way
+	fig4
+	# shellcheck disable=SC2086
+	gc-perf -q $FIG4 --slowest-warp --json "$T/fig4.gcs" >"$T/j"
+	expect_eq "$(jpath "$T/j" total.cycles)" 810
+	expect_eq "$(jpath "$T/j" kernels.0.bound)" throughput
+}
+
 @test "gc-perf: the table, -v and the parameters echoed" {
 	fig4
 	# shellcheck disable=SC2086

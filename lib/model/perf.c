@@ -91,8 +91,8 @@ void gc_perf_interval_cost(const gc_perf_params *p, const gc_perf_interval *iv,
 	/* C_i, GPUMech's multithreading: the W warps issue W n instructions
 	 * (issue-bound) unless one warp's own path, its dependencies, its L1
 	 * hits and its miss without contention, is longer (latency-bound). */
-	double path = iv->c + iv->hit_waits * p->l1_latency + (iv->miss ? l_nc : 0.0);
-	out->compute = fmax(p->warps * iv->n / p->issue_width, path);
+	out->path = iv->c + iv->hit_waits * p->l1_latency + (iv->miss ? l_nc : 0.0);
+	out->compute = fmax(p->warps * iv->n / p->issue_width, out->path);
 	out->md = gc_perf_md(p, iv->m_read);
 	out->m = gc_perf_m(p, iv->m_read, iv->m_write);
 	out->saturated = gc_perf_saturated(p, out->m);
@@ -142,6 +142,7 @@ void gc_perf_evaluate(const gc_perf_params *p, const gc_perf_interval *iv, size_
 		gc_perf_interval_cost(p, &iv[i], &c);
 		out->n += iv[i].n;
 		out->compute += c.compute;
+		out->path += c.path;
 		out->mshr += c.mshr;
 		out->noc += c.noc;
 		out->dram += c.dram;

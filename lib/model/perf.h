@@ -91,6 +91,7 @@ typedef struct gc_perf_interval {
 typedef struct gc_perf_cost {
 	double compute;   /* C_i: max(W n / issue width, c + hit waits x l1 + L^NoContention) */
 	double mshr, noc, dram; /* S^MSHR, S^NoC, S^DRAM */
+	double path;      /* one warp's own path: c + hit waits x l1 (+ L^NoContention) */
 	double m, s_mem;  /* M (eq. 3) and S^Mem (eq. 5) */
 	int md, saturated;/* eq. 2, eq. 10 */
 } gc_perf_cost;
@@ -101,6 +102,8 @@ void gc_perf_interval_cost(const gc_perf_params *p, const gc_perf_interval *iv,
 /* The intervals together (eq. 1). */
 typedef struct gc_perf_total {
 	double n, compute, mshr, noc, dram; /* sums */
+	double path;      /* sum of the paths: with mshr, noc and dram, the time
+			   * the warp itself takes (its issue slots aside) */
 	size_t intervals, md;
 	double ipc_sm;    /* eq. 1: W x sum n / sum (C + S^MSHR + S^NoC + S^DRAM) */
 } gc_perf_total;

@@ -149,6 +149,7 @@ static void cost(int model, double mshr, double noc, double dram, double s_mem)
 	gc_perf_interval_cost(&p, &MDIV, &c);
 	CHECK_MSG(c.md && c.saturated, "%s: MD and saturated", gc_perf_model_name(model));
 	NEAR(c.compute, 250.0);
+	NEAR(c.path, 250.0);
 	NEAR(c.m, 12.0);
 	NEAR(c.mshr, mshr);
 	NEAR(c.noc, noc);
@@ -196,6 +197,7 @@ static void t_issue_bound(void)
 	gc_perf_cost c;
 	gc_perf_interval_cost(&p, &iv, &c);
 	NEAR(c.compute, 400.0);
+	NEAR(c.path, 30.0); /* the warp alone: its 30 cycles */
 	NEAR(c.mshr + c.noc + c.dram, 0.0);
 }
 
@@ -209,6 +211,7 @@ static void t_eq1(void)
 	gc_perf_evaluate(&p, iv, 2, &t);
 	NEAR(t.n, 210.0);
 	NEAR(t.compute, 650.0);
+	NEAR(t.path, 280.0); /* 250 + 30 */
 	NEAR(t.mshr, 740.0);
 	NEAR(t.noc, 480.0);
 	NEAR(t.dram, 60.0);
