@@ -5,7 +5,11 @@
  * Writes: one access stream (gc-stream(5)), one record per active lane of
  * each memory instruction, in per-warp program order (block by block, warp
  * by warp, each warp's instructions in order), unscheduled: sm 0, time 0.
- * Every address is computable by hand from gc-gen(1).
+ * Every address is computable by hand from gc-gen(1).  With --intervals
+ * every record also carries the compute field (stream/format.h, GC_CF_*):
+ * each kernel's warp runs a fixed mix of non-memory instructions around
+ * its memory ones (the tables under "the compute mix"), timed with the
+ * GPU's opcode latencies.
  */
 #include "base/rng.h"
 #include "config/gpu.h"
@@ -37,6 +41,8 @@ enum {
 	U_LOADS = 1 << 3,
 	U_STRIDE = 1 << 4,
 	U_NNZ = 1 << 5,
+	U_GS = 1 << 6,
+	U_ITERS = 1 << 7,
 };
 
 struct gen;
@@ -67,8 +73,9 @@ struct cmdline {
 	int list;
 	unsigned given;      /* U_* seen on the command line */
 	int have_n, have_block, have_ws;
-	uint64_t n, width, height, inner, loads, stride, nnz, seed, base, kernels;
+	uint64_t n, width, height, inner, loads, stride, nnz, seed, base, kernels, gs, iters;
 	unsigned bx, by, elem, ws;
+	int intervals;       /* --intervals */
 	int block2d;         /* --block had the BXxBY form with BY > 1 */
 	double density;      /* spmv --nnz D; 0 when --nnz is a count */
 };
@@ -76,7 +83,7 @@ struct cmdline {
 struct gen {
 	const struct kdef *k;
 	/* parameters */
-	uint64_t n, w, h, inner, loads, stride, nnz, seed;
+	uint64_t n, w, h, inner, loads, stride, nnz, seed, gs, iters;
 	double density;
 	unsigned bx, by, ws, elem;
 	/* geometry: the grid covers tw x th threads; threads with xlo <= x < xhi
@@ -95,6 +102,18 @@ struct gen {
 	gc_writer *out;
 	gc_rec r;
 	uint64_t ninst, nrec, nload, nstore, total;
+	/* --intervals: the GPU's latencies, the warp being timed, and the
+	 * kernel's non-memory and thread instructions so far */
+	int intervals;
+	unsigned lat[GC_NOPS], init[GC_NOPS];
+	struct ivwarp {
+		uint64_t next;             /* earliest issue of the next instruction */
+		uint64_t free[GC_NOPS];    /* earliest issue each unit allows */
+		uint64_t ready[32];        /* when each register's value is ready */
+		uint64_t insts, waits;     /* non-memory instructions, memory waits */
+		uint32_t loaded;           /* registers a load wrote, not yet read */
+	} iv;
+	uint64_t nonmem, thread_insts;
 	/* spmv: the running row pointer, one warp's rows */
 	uint64_t rng, rowptr, nnz_total;
 	uint32_t *cols;
@@ -107,6 +126,7 @@ struct gen {
 enum { A_A, A_B, A_C };
 enum { SP_ROWPTR, SP_COL, SP_VAL, SP_X, SP_Y };
 enum { G_IDX, G_A, G_B };
+enum { M_INPUT };
 
 static const char help[] =
 	"Usage: gc-gen [options] KERNEL\n"
@@ -125,6 +145,11 @@ static const char help[] =
 	"      --loads N        strided: loads per loop (default 128)\n"
 	"      --stride BYTES   strided: bytes from one load to the next (default 4096)\n"
 	"      --nnz N|D        spmv: non-zeros per row, or a density 0<D<=1 (default 8)\n"
+	"      --gs GS          mdm: grid stride, elements between threads (default 32)\n"
+	"      --iters N        mdm: loop iterations, loads per thread (default 32)\n"
+	"      --intervals      a compute field on every record: the warp's non-memory\n"
+	"                       instructions, issue cycles and memory waits before it,\n"
+	"                       timed with the --gpu preset's opcode latencies\n"
 	"      --kernels K      emit the kernel K times, ids 1 to K (default 1)\n"
 	"      --list           list the kernels and exit\n"
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
@@ -197,6 +222,102 @@ static void emit_all(struct gen *g, const struct warp *wp, uint8_t op, uint32_t 
 	emit(g, wp->n, wp->lane, op, pc, g->abase[a], g->asize[a], g->asize[a], idx);
 }
 
+/* ---- the compute mix (--intervals) ------------------------------------ */
+
+/*
+ * What a compiler emits around each memory instruction of a kernel, as
+ * SASS for sm_70 would have it (gc-gen(1), COMPUTE MIX): one entry per warp
+ * instruction, its unit, the register it writes and those it reads.  R0
+ * to R23 are registers, IV_P0 a predicate; R0 holds the thread's global x,
+ * R2 its y (2-D), R3 threadIdx.x.  64-bit pointers are named by their low
+ * register.  Loops are not unrolled.
+ */
+#define IV_NONE 0xff
+#define IV_P0 24
+#define IV_MEM GC_NOPS       /* a memory instruction (the record's) */
+#define IV_ARITH (GC_NOPS + 1) /* the element's arithmetic: dp for -e 8, else sp */
+
+struct ivi {
+	uint8_t cls, dst, src[3];
+};
+
+#define IV_OP(c, d, a, b, e) {c, d, {a, b, e}}
+#define I0(d) IV_OP(GC_OP_INT, d, IV_NONE, IV_NONE, IV_NONE)       /* MOV, S2R */
+#define I1(d, a) IV_OP(GC_OP_INT, d, a, IV_NONE, IV_NONE)          /* IADD3, ISETP, IMAD.WIDE */
+#define I2(d, a, b) IV_OP(GC_OP_INT, d, a, b, IV_NONE)             /* IMAD */
+#define F2(d, a, b) IV_OP(IV_ARITH, d, a, b, IV_NONE)              /* FADD, FMUL */
+#define F3(d, a, b, c) IV_OP(IV_ARITH, d, a, b, c)                 /* FFMA */
+#define BR(a) IV_OP(GC_OP_BRANCH, IV_NONE, a, IV_NONE, IV_NONE)    /* @P0 BRA, @P0 EXIT */
+#define LD(d, a) IV_OP(IV_MEM, d, a, IV_NONE, IV_NONE)             /* LDG, LDS */
+#define ST(a, b) IV_OP(IV_MEM, IV_NONE, a, b, IV_NONE)             /* STG, STS */
+
+/* MOV R1, c[0x0][0x28]; S2R R0, SR_CTAID.X; S2R R3, SR_TID.X;
+ * IMAD R0, R0, c[blockDim.x], R3; ISETP.GE P0, R0, c[n]; @P0 EXIT */
+#define PRO_1D I0(1), I0(0), I0(3), I2(0, 0, 3), I1(IV_P0, 0), BR(IV_P0)
+/* the same in x and y (S2R R2, SR_CTAID.Y; S2R R5, SR_TID.Y; IMAD R2), the
+ * guard over both */
+#define PRO_2D                                                                                \
+	I0(1), I0(0), I0(3), I0(2), I0(5), I2(0, 0, 3), I2(2, 2, 5), I1(IV_P0, 0),          \
+		I2(IV_P0, 2, IV_P0), BR(IV_P0)
+/* a loop's end: the counter, the compare, the branch back */
+#define LOOP_END(i) I1(i, i), I1(IV_P0, i), BR(IV_P0)
+
+static const struct ivi iv_exit[] = {BR(IV_NONE)}; /* EXIT */
+
+/* Issue instructions ins[0..n) for a warp with `lanes` active lanes.  A
+ * memory instruction takes an issue cycle and makes its destination ready
+ * at once (the memory's wait is the performance model's); its compute
+ * field goes to the records that follow.  An instruction issues one cycle
+ * after the one before it, when its unit takes it (the initiation
+ * interval) and when the registers it reads are ready, whichever is
+ * latest. */
+static void iv_run(struct gen *g, const struct ivi *ins, size_t n, int lanes)
+{
+	struct ivwarp *w = &g->iv;
+	if (!g->intervals)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		const struct ivi *in = &ins[k];
+		int cls = in->cls == IV_ARITH ? (g->elem == 8 ? GC_OP_DP : GC_OP_SP) : in->cls;
+		uint64_t t = w->next;
+		int first = 0;
+		if (cls != IV_MEM && w->free[cls] > t)
+			t = w->free[cls];
+		for (int i = 0; i < 3; i++) {
+			unsigned r = in->src[i];
+			if (r == IV_NONE)
+				continue;
+			if (w->ready[r] > t)
+				t = w->ready[r];
+			if (w->loaded >> r & 1) {
+				first = 1;
+				w->loaded &= ~(UINT32_C(1) << r);
+			}
+		}
+		if (cls == IV_MEM)
+			g->r.compute = GC_CF_MAKE(w->insts, t, w->waits);
+		w->waits += (uint64_t)first;
+		w->next = t + 1;
+		g->thread_insts += (uint64_t)lanes;
+		if (cls == IV_MEM) {
+			if (in->dst != IV_NONE) {
+				w->ready[in->dst] = t;
+				w->loaded |= UINT32_C(1) << in->dst;
+			}
+			continue;
+		}
+		w->insts++;
+		g->nonmem++;
+		w->free[cls] = t + g->init[cls];
+		if (in->dst != IV_NONE) {
+			w->ready[in->dst] = t + g->lat[cls];
+			w->loaded &= ~(UINT32_C(1) << in->dst);
+		}
+	}
+}
+
+#define IV(g, ins, lanes) iv_run(g, ins, sizeof ins / sizeof ins[0], lanes)
+
 /* ---- the kernels ------------------------------------------------------ */
 
 static void array(struct gen *g, const char *name, uint64_t count, unsigned size)
@@ -229,10 +350,19 @@ static void vecadd_setup(struct gen *g)
 	array(g, "C", g->n, g->elem);
 }
 
+/* IMAD.WIDE R2 (&A[i]), R4 (&B[i]); LDG R2; LDG R5; IMAD.WIDE R6 (&C[i]);
+ * FADD R9, R2, R5; STG [R6], R9 */
+static const struct ivi vecadd_1[] = {PRO_1D, I1(2, 0), I1(4, 0), LD(2, 2)};
+static const struct ivi vecadd_2[] = {LD(5, 4)};
+static const struct ivi vecadd_3[] = {I1(6, 0), F2(9, 2, 5), ST(6, 9)};
+
 static void vecadd_warp(struct gen *g, const struct warp *wp)
 {
+	IV(g, vecadd_1, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x10, A_A, wp->x);
+	IV(g, vecadd_2, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x20, A_B, wp->x);
+	IV(g, vecadd_3, wp->n);
 	emit_all(g, wp, GC_STORE, 0x30, A_C, wp->x);
 }
 
@@ -244,9 +374,15 @@ static void copy_setup(struct gen *g)
 	array(g, "B", g->n, g->elem);
 }
 
+/* IMAD.WIDE R2 (&A[i]); LDG R2; IMAD.WIDE R4 (&B[i]); STG [R4], R2 */
+static const struct ivi copy_1[] = {PRO_1D, I1(2, 0), LD(2, 2)};
+static const struct ivi copy_2[] = {I1(4, 0), ST(4, 2)};
+
 static void copy_warp(struct gen *g, const struct warp *wp)
 {
+	IV(g, copy_1, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x10, A_A, wp->x);
+	IV(g, copy_2, wp->n);
 	emit_all(g, wp, GC_STORE, 0x20, A_B, wp->x);
 }
 
@@ -258,14 +394,28 @@ static void rowcopy_setup(struct gen *g)
 	array(g, "B", mul_sat(g->h, g->w), g->elem);
 }
 
+/* rowcopy: IMAD R2 (t * W); IMAD.WIDE R4 (&A[t][0]), R6 (&B[t][0]);
+ * MOV R8 (j); then W times LDG R9, [R4]; STG [R6], R9; IADD3 R4, R6 (the
+ * pointers), R8; ISETP; BRA.  colcopy: IMAD.WIDE R4 (&A[0][t]), R6; the
+ * same loop, the pointers stepping a row. */
+static const struct ivi rowcopy_pro[] = {PRO_1D, I1(2, 0), I1(4, 2), I1(6, 2), I0(8)};
+static const struct ivi colcopy_pro[] = {PRO_1D, I1(4, 0), I1(6, 0), I0(8)};
+static const struct ivi copyloop_ld[] = {LD(9, 4)};
+static const struct ivi copyloop_st[] = {ST(6, 9)};
+static const struct ivi copyloop_next[] = {I1(4, 4), I1(6, 6), LOOP_END(8)};
+
 static void rowcopy_warp(struct gen *g, const struct warp *wp)
 {
 	uint64_t idx[WARP_MAX];
 	for (int i = 0; i < wp->n; i++)
 		idx[i] = wp->x[i] * g->w;
+	IV(g, rowcopy_pro, wp->n);
 	for (uint64_t j = 0; j < g->w; j++) {
+		IV(g, copyloop_ld, wp->n);
 		emit_all(g, wp, GC_LOAD, 0x10, A_A, idx);
+		IV(g, copyloop_st, wp->n);
 		emit_all(g, wp, GC_STORE, 0x20, A_B, idx);
+		IV(g, copyloop_next, wp->n);
 		for (int i = 0; i < wp->n; i++)
 			idx[i]++;
 	}
@@ -284,9 +434,13 @@ static void colcopy_warp(struct gen *g, const struct warp *wp)
 	uint64_t idx[WARP_MAX];
 	for (int i = 0; i < wp->n; i++)
 		idx[i] = wp->x[i];
+	IV(g, colcopy_pro, wp->n);
 	for (uint64_t row = 0; row < g->h; row++) {
+		IV(g, copyloop_ld, wp->n);
 		emit_all(g, wp, GC_LOAD, 0x10, A_A, idx);
+		IV(g, copyloop_st, wp->n);
 		emit_all(g, wp, GC_STORE, 0x20, A_B, idx);
+		IV(g, copyloop_next, wp->n);
 		for (int i = 0; i < wp->n; i++)
 			idx[i] += g->w;
 	}
@@ -301,6 +455,16 @@ static void matmul_setup(struct gen *g)
 	array(g, "C", mul_sat(g->h, g->w), g->elem);
 }
 
+/* IMAD R4 (y * K); IMAD.WIDE R6 (&A[y][0]), R8 (&B[0][x]); MOV R10 (sum),
+ * R11 (k); K times LDG R12, [R6]; LDG R13, [R8]; FFMA R10, R12, R13, R10;
+ * IADD3 R6, R8, R11; ISETP; BRA; then IMAD R14 (y * W + x); IMAD.WIDE R14;
+ * STG [R14], R10 */
+static const struct ivi matmul_pro[] = {PRO_2D, I1(4, 2), I1(6, 4), I1(8, 0), I0(10), I0(11)};
+static const struct ivi matmul_lda[] = {LD(12, 6)};
+static const struct ivi matmul_ldb[] = {LD(13, 8)};
+static const struct ivi matmul_next[] = {F3(10, 12, 13, 10), I1(6, 6), I1(8, 8), LOOP_END(11)};
+static const struct ivi matmul_st[] = {I2(14, 2, 0), I1(14, 14), ST(14, 10)};
+
 static void matmul_warp(struct gen *g, const struct warp *wp)
 {
 	uint64_t ia[WARP_MAX], ib[WARP_MAX], ic[WARP_MAX];
@@ -309,14 +473,19 @@ static void matmul_warp(struct gen *g, const struct warp *wp)
 		ib[i] = wp->x[i];
 		ic[i] = wp->y[i] * g->w + wp->x[i];
 	}
+	IV(g, matmul_pro, wp->n);
 	for (uint64_t k = 0; k < g->inner; k++) {
+		IV(g, matmul_lda, wp->n);
 		emit_all(g, wp, GC_LOAD, 0x10, A_A, ia);
+		IV(g, matmul_ldb, wp->n);
 		emit_all(g, wp, GC_LOAD, 0x20, A_B, ib);
+		IV(g, matmul_next, wp->n);
 		for (int i = 0; i < wp->n; i++) {
 			ia[i]++;
 			ib[i] += g->w;
 		}
 	}
+	IV(g, matmul_st, wp->n);
 	emit_all(g, wp, GC_STORE, 0x30, A_C, ic);
 }
 
@@ -328,6 +497,11 @@ static void transpose_setup(struct gen *g)
 	array(g, "out", mul_sat(g->h, g->w), g->elem);
 }
 
+/* IMAD R4 (y * W + x); IMAD.WIDE R4; LDG R6, [R4]; IMAD R7 (x * H + y);
+ * IMAD.WIDE R8; STG [R8], R6 */
+static const struct ivi transpose_1[] = {PRO_2D, I2(4, 2, 0), I1(4, 4), LD(6, 4)};
+static const struct ivi transpose_2[] = {I2(7, 0, 2), I1(8, 7), ST(8, 6)};
+
 static void transpose_warp(struct gen *g, const struct warp *wp)
 {
 	uint64_t ii[WARP_MAX], io[WARP_MAX];
@@ -335,7 +509,9 @@ static void transpose_warp(struct gen *g, const struct warp *wp)
 		ii[i] = wp->y[i] * g->w + wp->x[i];
 		io[i] = wp->x[i] * g->h + wp->y[i];
 	}
+	IV(g, transpose_1, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x10, A_A, ii);
+	IV(g, transpose_2, wp->n);
 	emit_all(g, wp, GC_STORE, 0x20, A_B, io);
 }
 
@@ -351,6 +527,22 @@ static void stencil2d_setup(struct gen *g)
 	array(g, "B", mul_sat(g->h, g->w), g->elem);
 }
 
+/* The 2-D prologue with a guard of four compares (1 <= x < W-1, 1 <= y <
+ * H-1); IMAD R4 (c = y * W + x); IMAD.WIDE R6 (&A[c]); IMAD.WIDE R10 (R6 -
+ * W); LDG R8, [R10]; LDG R9, [R6-4]; LDG R11, [R6]; LDG R12, [R6+4];
+ * IMAD.WIDE R14 (R6 + W); LDG R13, [R14]; FADD R8 four times (R9, R11,
+ * R12, R13); FMUL R8 (by 0.2); IMAD.WIDE R16 (&B[c]); STG [R16], R8 */
+static const struct ivi stencil_n[] = {
+	I0(1), I0(0), I0(3), I0(2), I0(5), I2(0, 0, 3), I2(2, 2, 5), I1(IV_P0, 0),
+	I2(IV_P0, 0, IV_P0), I2(IV_P0, 2, IV_P0), I2(IV_P0, 2, IV_P0), BR(IV_P0),
+	I2(4, 2, 0), I1(6, 4), I1(10, 6), LD(8, 10)};
+static const struct ivi stencil_w[] = {LD(9, 6)};
+static const struct ivi stencil_c[] = {LD(11, 6)};
+static const struct ivi stencil_e[] = {LD(12, 6)};
+static const struct ivi stencil_s[] = {I1(14, 6), LD(13, 14)};
+static const struct ivi stencil_st[] = {F2(8, 8, 9), F2(8, 8, 11), F2(8, 8, 12), F2(8, 8, 13),
+					F2(8, 8, IV_NONE), I1(16, 4), ST(16, 8)};
+
 static void stencil2d_warp(struct gen *g, const struct warp *wp)
 {
 	uint64_t c[WARP_MAX], t[WARP_MAX];
@@ -358,17 +550,23 @@ static void stencil2d_warp(struct gen *g, const struct warp *wp)
 		c[i] = wp->y[i] * g->w + wp->x[i];
 	for (int i = 0; i < wp->n; i++)
 		t[i] = c[i] - g->w;
+	IV(g, stencil_n, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x10, A_A, t);      /* north A[y-1][x] */
 	for (int i = 0; i < wp->n; i++)
 		t[i] = c[i] - 1;
+	IV(g, stencil_w, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x20, A_A, t);      /* west A[y][x-1] */
+	IV(g, stencil_c, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x30, A_A, c);      /* centre A[y][x] */
 	for (int i = 0; i < wp->n; i++)
 		t[i] = c[i] + 1;
+	IV(g, stencil_e, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x40, A_A, t);      /* east A[y][x+1] */
 	for (int i = 0; i < wp->n; i++)
 		t[i] = c[i] + g->w;
+	IV(g, stencil_s, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x50, A_A, t);      /* south A[y+1][x] */
+	IV(g, stencil_st, wp->n);
 	emit_all(g, wp, GC_STORE, 0x60, A_B, c);
 }
 
@@ -448,6 +646,21 @@ static void spmv_row(struct gen *g)
 	qsort(g->cols + first, g->ncols - first, sizeof *g->cols, cmp_u32);
 }
 
+/* IMAD.WIDE R2 (&rowptr[r]); LDG R4, [R2]; LDG R5, [R2+4]; MOV R6 (sum);
+ * ISETP (R4 >= R5); @P0 BRA (past the loop); per non-zero, on the lanes
+ * whose row has it: IMAD.WIDE R8 (&col[j]); LDG R10, [R8]; IMAD.WIDE R12
+ * (&val[j]); LDG R11, [R12]; IMAD.WIDE R14 (&x[col]); LDG R15, [R14];
+ * FFMA R6, R11, R15, R6; IADD3 R4; ISETP; BRA; then IMAD.WIDE R16 (&y[r]);
+ * STG [R16], R6 */
+static const struct ivi spmv_1[] = {PRO_1D, I1(2, 0), LD(4, 2)};
+static const struct ivi spmv_2[] = {LD(5, 2)};
+static const struct ivi spmv_3[] = {I0(6), I2(IV_P0, 4, 5), BR(IV_P0)};
+static const struct ivi spmv_col[] = {I1(8, 4), LD(10, 8)};
+static const struct ivi spmv_val[] = {I1(12, 4), LD(11, 12)};
+static const struct ivi spmv_x[] = {I1(14, 10), LD(15, 14)};
+static const struct ivi spmv_next[] = {F3(6, 11, 15, 6), I1(4, 4), I2(IV_P0, 4, 5), BR(IV_P0)};
+static const struct ivi spmv_st[] = {I1(16, 0), ST(16, 6)};
+
 static void spmv_warp(struct gen *g, const struct warp *wp)
 {
 	uint64_t idx[WARP_MAX], start[WARP_MAX], len[WARP_MAX], maxlen = 0;
@@ -464,10 +677,13 @@ static void spmv_warp(struct gen *g, const struct warp *wp)
 		if (len[i] > maxlen)
 			maxlen = len[i];
 	}
+	IV(g, spmv_1, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x10, SP_ROWPTR, wp->x);        /* rowptr[r] */
 	for (int i = 0; i < wp->n; i++)
 		idx[i] = wp->x[i] + 1;
+	IV(g, spmv_2, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x20, SP_ROWPTR, idx);          /* rowptr[r+1] */
+	IV(g, spmv_3, wp->n);
 	for (uint64_t k = 0; k < maxlen; k++) {
 		int m = 0;
 		for (int i = 0; i < wp->n; i++)
@@ -476,14 +692,19 @@ static void spmv_warp(struct gen *g, const struct warp *wp)
 				idx[m] = start[i] + k;
 				m++;
 			}
+		IV(g, spmv_col, m);
 		emit(g, m, lane, GC_LOAD, 0x30, g->abase[SP_COL], 4, 4, idx);
+		IV(g, spmv_val, m);
 		emit(g, m, lane, GC_LOAD, 0x40, g->abase[SP_VAL], g->elem, g->elem, idx);
 		m = 0;
 		for (int i = 0; i < wp->n; i++)
 			if (len[i] > k)
 				idx[m++] = g->cols[off[i] + k];
+		IV(g, spmv_x, m);
 		emit(g, m, lane, GC_LOAD, 0x50, g->abase[SP_X], g->elem, g->elem, idx);
+		IV(g, spmv_next, m);
 	}
+	IV(g, spmv_st, wp->n);
 	emit_all(g, wp, GC_STORE, 0x60, SP_Y, wp->x);
 }
 
@@ -496,14 +717,23 @@ static void gather_setup(struct gen *g)
 	array(g, "B", g->n, g->elem);
 }
 
+/* IMAD.WIDE R2 (&idx[i]); LDG R4, [R2]; IMAD.WIDE R6 (&A[R4]); LDG R8,
+ * [R6]; IMAD.WIDE R10 (&B[i]); STG [R10], R8 */
+static const struct ivi gather_1[] = {PRO_1D, I1(2, 0), LD(4, 2)};
+static const struct ivi gather_2[] = {I1(6, 4), LD(8, 6)};
+static const struct ivi gather_3[] = {I1(10, 0), ST(10, 8)};
+
 static void gather_warp(struct gen *g, const struct warp *wp)
 {
 	uint64_t idx[WARP_MAX];
+	IV(g, gather_1, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x10, G_IDX, wp->x);
 	if (!g->counting)
 		for (int i = 0; i < wp->n; i++)
 			idx[i] = gc_splitmix64_at(g->seed, wp->x[i]) % g->n;
+	IV(g, gather_2, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x20, G_A, idx);
+	IV(g, gather_3, wp->n);
 	emit_all(g, wp, GC_STORE, 0x30, G_B, wp->x);
 }
 
@@ -515,12 +745,26 @@ static void strided_setup(struct gen *g)
 	array(g, "mem", add_sat(mul_sat(g->loads - 1, g->stride), mul_sat(g->n, g->elem)), 1);
 }
 
+/* IMAD.WIDE R2 (&mem[x]); MOV R9 (sum); each loop: MOV R6 (the pointer),
+ * R4 (i); --loads times LDG R8, [R6]; FADD R9, R9, R8; IADD3 R6 (+stride),
+ * R4; ISETP; BRA */
+static const struct ivi strided_pro[] = {PRO_1D, I1(2, 0), I0(9)};
+static const struct ivi strided_loop[] = {I1(6, 2), I0(4)};
+static const struct ivi strided_ld[] = {LD(8, 6)};
+static const struct ivi strided_next[] = {F2(9, 9, 8), I1(6, 6), LOOP_END(4)};
+
 static void strided_warp(struct gen *g, const struct warp *wp)
 {
-	for (uint32_t pc = 0x10; pc <= 0x20; pc += 0x10)
-		for (uint64_t i = 0; i < g->loads; i++)
+	IV(g, strided_pro, wp->n);
+	for (uint32_t pc = 0x10; pc <= 0x20; pc += 0x10) {
+		IV(g, strided_loop, wp->n);
+		for (uint64_t i = 0; i < g->loads; i++) {
+			IV(g, strided_ld, wp->n);
 			emit(g, wp->n, wp->lane, GC_LOAD, pc, g->abase[0] + i * g->stride,
 			     g->elem, g->elem, wp->x);
+			IV(g, strided_next, wp->n);
+		}
+	}
 }
 
 /* table2 (seed 000 Table 2): thread t loads x[2t], then x[2t+1]. */
@@ -530,15 +774,63 @@ static void table2_setup(struct gen *g)
 	array(g, "x", mul_sat(g->n, 2), g->elem);
 }
 
+/* IMAD.WIDE R2 (&x[2t]); LDG R4, [R2]; LDG R5, [R2+4]; FADD R6, R4, R5 */
+static const struct ivi table2_1[] = {PRO_1D, I1(2, 0), LD(4, 2)};
+static const struct ivi table2_2[] = {LD(5, 2)};
+static const struct ivi table2_3[] = {F2(6, 4, 5)};
+
 static void table2_warp(struct gen *g, const struct warp *wp)
 {
 	uint64_t idx[WARP_MAX];
 	for (int i = 0; i < wp->n; i++)
 		idx[i] = 2 * wp->x[i];
+	IV(g, table2_1, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x10, 0, idx);
 	for (int i = 0; i < wp->n; i++)
 		idx[i]++;
+	IV(g, table2_2, wp->n);
 	emit_all(g, wp, GC_LOAD, 0x20, 0, idx);
+	IV(g, table2_3, wp->n);
+}
+
+/* mdm (seed 004 Listing 1): ix = blockIdx.x * blockDim.x + threadIdx.x;
+ * for i < N: t = input[GS * ix + i] (global); output[threadIdx.x][i] = t * t
+ * (shared, output[blockDim.x][N] of the block). */
+static void mdm_setup(struct gen *g)
+{
+	threads_1d(g, g->n);
+	array(g, "input", add_sat(mul_sat(g->gs, g->n - 1), g->iters), g->elem);
+}
+
+/* IMAD R2 (GS * ix); IMAD.WIDE R4 (&input[GS * ix]); IMAD R6 (threadIdx.x *
+ * N * elem, the shared row); MOV R7 (i); N times LDG R8, [R4]; FMUL R9, R8,
+ * R8; STS [R6], R9; IADD3 R4, R6 (+elem), R7; ISETP; BRA */
+static const struct ivi mdm_pro[] = {PRO_1D, I1(2, 0), I1(4, 2), I1(6, 3), I0(7)};
+static const struct ivi mdm_ld[] = {LD(8, 4)};
+static const struct ivi mdm_st[] = {F2(9, 8, 8), ST(6, 9)};
+static const struct ivi mdm_next[] = {I1(4, 4), I1(6, 6), LOOP_END(7)};
+
+static void mdm_warp(struct gen *g, const struct warp *wp)
+{
+	uint64_t in[WARP_MAX], out[WARP_MAX];
+	for (int i = 0; i < wp->n; i++) {
+		in[i] = g->gs * wp->x[i];
+		out[i] = wp->x[i] % g->bx * g->iters;
+	}
+	IV(g, mdm_pro, wp->n);
+	for (uint64_t j = 0; j < g->iters; j++) {
+		IV(g, mdm_ld, wp->n);
+		emit_all(g, wp, GC_LOAD, 0x10, M_INPUT, in);
+		IV(g, mdm_st, wp->n);
+		g->r.space = GC_SHARED;
+		emit(g, wp->n, wp->lane, GC_STORE, 0x20, 0, g->elem, g->elem, out);
+		g->r.space = GC_GLOBAL;
+		IV(g, mdm_next, wp->n);
+		for (int i = 0; i < wp->n; i++) {
+			in[i]++;
+			out[i]++;
+		}
+	}
 }
 
 static const struct kdef kernels[] = {
@@ -563,6 +855,8 @@ static const struct kdef kernels[] = {
 	 U_LOADS | U_STRIDE, 1, 32, 1, strided_setup, strided_warp},
 	{"table2", "4 threads, one per warp, each loads x[2t] then x[2t+1] (seed 000 Table 2)",
 	 0, 1, 4, 1, table2_setup, table2_warp},
+	{"mdm", "t = input[GS*ix + i] to shared output[tid][i] = t*t, N times (seed 004 Listing 1)",
+	 U_GS | U_ITERS, 1, 1 << 14, 0, mdm_setup, mdm_warp},
 };
 #define NKERNELS (sizeof kernels / sizeof kernels[0])
 
@@ -581,6 +875,9 @@ enum {
 	OPT_NNZ,
 	OPT_KERNELS,
 	OPT_LIST,
+	OPT_GS,
+	OPT_ITERS,
+	OPT_INTERVALS,
 };
 
 /* The name the user wrote for an option with a short form. */
@@ -646,6 +943,9 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"nnz", required_argument, NULL, OPT_NNZ},
 		{"kernels", required_argument, NULL, OPT_KERNELS},
 		{"list", no_argument, NULL, OPT_LIST},
+		{"gs", required_argument, NULL, OPT_GS},
+		{"iters", required_argument, NULL, OPT_ITERS},
+		{"intervals", no_argument, NULL, OPT_INTERVALS},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -657,6 +957,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	cl->loads = 128;
 	cl->stride = 4096;
 	cl->nnz = 8;
+	cl->gs = 32;
+	cl->iters = 32;
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS "n:e:", longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
@@ -703,6 +1005,15 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_NNZ: parse_nnz(cl, optarg); break;
 		case OPT_KERNELS: cl->kernels = gc_num("--kernels", optarg, 1, UINT32_MAX); break;
 		case OPT_LIST: cl->list = 1; break;
+		case OPT_GS:
+			cl->gs = gc_num("--gs", optarg, 0, UINT32_MAX);
+			cl->given |= U_GS;
+			break;
+		case OPT_ITERS:
+			cl->iters = gc_num("--iters", optarg, 1, UINT32_MAX);
+			cl->given |= U_ITERS;
+			break;
+		case OPT_INTERVALS: cl->intervals = 1; break;
 		default: gc_usage_error("unexpected option");
 		}
 	}
@@ -741,6 +1052,7 @@ static void check_uses(const struct kdef *k, unsigned given)
 	} names[] = {
 		{U_WIDTH, "--width"}, {U_HEIGHT, "--height"}, {U_INNER, "--inner"},
 		{U_LOADS, "--loads"}, {U_STRIDE, "--stride"}, {U_NNZ, "--nnz"},
+		{U_GS, "--gs"}, {U_ITERS, "--iters"},
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if ((given & names[i].bit) && !(k->uses & names[i].bit))
@@ -760,6 +1072,9 @@ static void setup(struct gen *g, const struct cmdline *cl)
 	g->inner = cl->given & U_INNER ? cl->inner : g->n;
 	g->loads = cl->loads;
 	g->stride = cl->stride;
+	g->gs = cl->gs;
+	g->iters = cl->iters;
+	g->intervals = cl->intervals;
 	g->nnz = cl->nnz;
 	g->density = cl->density;
 	g->seed = cl->seed;
@@ -808,6 +1123,35 @@ static void setup(struct gen *g, const struct cmdline *cl)
 	if (g->gx > UINT32_MAX || mul_sat(g->gx, g->gy) > UINT32_MAX)
 		gc_usage_error("%llu x %llu blocks exceed 2^32 - 1 (a larger --block?)",
 			       (unsigned long long)g->gx, (unsigned long long)g->gy);
+	if (k->uses & U_ITERS && mul_sat(mul_sat(g->bx, g->iters), g->elem) > UINT32_MAX)
+		gc_usage_error("--iters: %u threads * %llu * %u bytes of shared output exceed "
+			       "2^32 - 1 bytes per block", g->bx, (unsigned long long)g->iters,
+			       g->elem);
+}
+
+/* --intervals: the GPU's opcode latencies, and the header keys that record
+ * them. */
+static void intervals_setup(struct gen *g, const struct cmdline *cl, gc_header *h)
+{
+	static const char *const names[GC_NOPS] = {"int", "sp", "dp", "sfu", "tensor", "branch"};
+	gc_gpu_config gpu;
+	char key[32], val[64];
+	gc_gpu_for_stream(&gpu, cl->c.gpu, NULL);
+	gc_gpu_config_finish(&gpu);
+	int bad = gc_header_set(h, "intervals", "gc-gen") < 0 ||
+		  gc_header_set(h, "intervals.gpu", gpu.name) < 0;
+	for (int c = 0; c < GC_NOPS; c++) {
+		g->lat[c] = gpu.op.latency[c];
+		g->init[c] = gpu.op.initiation[c];
+		snprintf(key, sizeof key, "intervals.op.%s", names[c]);
+		snprintf(val, sizeof val, "%u,%u", g->lat[c], g->init[c]);
+		bad |= gc_header_set(h, key, val) < 0;
+	}
+	if (bad)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	h->optional |= GC_OPT_COMPUTE;
+	if (h->record_size < GC_RECORD_COMPUTE)
+		h->record_size = GC_RECORD_COMPUTE;
 }
 
 /* Lay the arrays out from --base, each next one on a 256-byte boundary. */
@@ -862,7 +1206,9 @@ static void run(struct gen *g)
 				continue;
 			g->r.warp = (uint16_t)w;
 			g->r.seq = 0;
+			memset(&g->iv, 0, sizeof g->iv);
 			g->k->warp(g, &wp);
+			IV(g, iv_exit, wp.n);
 			if (!g->counting)
 				gc_progress(g->progress, g->nrec * GC_RECORD_BASE,
 					    g->total * GC_RECORD_BASE);
@@ -870,7 +1216,7 @@ static void run(struct gen *g)
 	}
 }
 
-static void set_header(gc_header *h, const struct gen *g, const struct cmdline *cl)
+static void set_header(gc_header *h, struct gen *g, const struct cmdline *cl)
 {
 	char buf[32];
 	gc_header_init(h, GC_KIND_ACCESS);
@@ -888,11 +1234,14 @@ static void set_header(gc_header *h, const struct gen *g, const struct cmdline *
 		gc_gpu_config_finish(&gpu);
 		gc_gpu_config_header(&gpu, cl->c.gpu, h);
 	}
+	if (g->intervals)
+		intervals_setup(g, cl, h);
 	if (gc_header_add_provenance(h, gc_cmdline()) < 0)
 		gc_die(GC_EXIT_DATA, "out of memory");
 }
 
-static void kernel_begin(const struct gen *g, gc_kernel *k, uint32_t id, uint64_t insts)
+static void kernel_begin(const struct gen *g, gc_kernel *k, uint32_t id, uint64_t insts,
+			 uint64_t nonmem, uint64_t thread_insts)
 {
 	gc_kernel_init(k, id, g->k->name);
 	k->grid[0] = (uint32_t)g->gx;
@@ -900,8 +1249,12 @@ static void kernel_begin(const struct gen *g, gc_kernel *k, uint32_t id, uint64_
 	k->block[0] = (uint16_t)g->bx;
 	k->block[1] = (uint16_t)g->by;
 	k->regs = REGS;
-	k->shmem = 0;
+	k->shmem = g->k->uses & U_ITERS ? (uint32_t)(g->bx * g->iters * g->elem) : 0;
 	gc_kernel_set_attr(k, GC_A_MEM_INSTS, insts);
+	if (g->intervals) {
+		gc_kernel_set_attr(k, GC_A_INSTS, nonmem);
+		gc_kernel_set_attr(k, GC_A_THREAD_INSTS, thread_insts);
+	}
 }
 
 static void write_stats(const struct gen *g, const struct cmdline *cl, uint64_t insts)
@@ -964,7 +1317,8 @@ int main(int argc, char **argv)
 	 * col and val arrays are as long as its non-zeros. */
 	g.counting = 1;
 	run(&g);
-	const uint64_t insts = g.ninst, recs = g.nrec;
+	const uint64_t insts = g.ninst, recs = g.nrec, nonmem = g.nonmem,
+		       thread_insts = g.thread_insts;
 	if (g.k->setup == spmv_setup && g.acount[SP_COL] != g.rowptr) {
 		g.acount[SP_COL] = g.rowptr;
 		g.acount[SP_VAL] = g.rowptr;
@@ -976,7 +1330,7 @@ int main(int argc, char **argv)
 	g.counting = 0;
 	g.ninst = g.nrec = g.nload = g.nstore = 0;
 	for (uint64_t id = 1; id <= cl.kernels; id++) {
-		kernel_begin(&g, &k, (uint32_t)id, insts);
+		kernel_begin(&g, &k, (uint32_t)id, insts, nonmem, thread_insts);
 		if (gc_write_kbegin(g.out, &k) < 0)
 			die_write(&g);
 		g.r.kernel = (uint32_t)id;

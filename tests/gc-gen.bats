@@ -16,7 +16,7 @@ htext() {
 	head -c "$hs" "$1" | tail -c +65 | tr -d '\000'
 }
 
-# records FILE: one line per record after the header.
+# records FILE: one line per record after the header (its first 32 bytes).
 #   data:    ld|st LANE WARP BLOCK PC SEQ ADDR SIZE   (PC and ADDR in hex)
 #   begin:   begin ID GX GY GZ BX BY BZ REGS SHMEM NATTR
 #   attr:    attr KEY VALUE
@@ -24,7 +24,7 @@ htext() {
 #   end:     end ID COUNT
 #   eos:     eos RECORDS DATA
 records() {
-	od -An -tx1 -v -w32 -j "$(hsize "$1")" "$1" | awk '
+	od -An -tx1 -v -w"$(stream_rsize "$1")" -j "$(hsize "$1")" "$1" | awk '
 	function h(s,    i, v) {
 		v = 0
 		for (i = 1; i <= length(s); i++)
@@ -78,8 +78,8 @@ gen() {
 
 @test "gc-gen: --list names every kernel with a description" {
 	run_status 0 gc-gen --list
-	expect_eq "${#lines[@]}" 11 "kernels listed"
-	for k in vecadd copy rowcopy colcopy matmul transpose stencil2d spmv gather strided table2; do
+	expect_eq "${#lines[@]}" 12 "kernels listed"
+	for k in vecadd copy rowcopy colcopy matmul transpose stencil2d spmv gather strided table2 mdm; do
 		expect_match "$output" "^$k +[A-Za-z0-9]"
 	done
 }
@@ -348,7 +348,7 @@ gen() {
 }
 
 @test "gc-gen: mem_insts matches the warp instructions of every kernel" {
-	for k in vecadd copy rowcopy colcopy matmul transpose stencil2d spmv gather strided table2; do
+	for k in vecadd copy rowcopy colcopy matmul transpose stencil2d spmv gather strided table2 mdm; do
 		gen "$k" -n 50 --block 16 2>/dev/null || gen "$k" -n 50
 		records "$T/s" >"$T/r"
 		want=$(grep -m1 '^attr 2 ' "$T/r" | awk '{ print $3 }')
@@ -406,7 +406,9 @@ gen() {
 		"matmul --block 64x32" "copy --block 16x2" "copy -n 0" "copy --width 5" \
 		"strided --nnz 3" "spmv --nnz 2 --width 1" "spmv --nnz 0.0" \
 		"spmv --nnz 2M --width 4M" "spmv --nnz 0.5 --width 2M -n 4" "copy --warp-size 65" \
-		"matmul --height 2000000 --block 1" "copy --kernels 0" "copy -n 1G -e 16 --base 0xffff00000000"; do
+		"matmul --height 2000000 --block 1" "copy --kernels 0" "copy -n 1G -e 16 --base 0xffff00000000" \
+		"vecadd --gs 2" "copy --iters 3" "mdm --iters 0" "mdm --iters 2G --block 1024" \
+		"vecadd --intervals --gpu no-such-gpu"; do
 		sh_status 2 "gc-gen $args"
 		[ ! -s "$T/out" ]
 		expect_eq "$(grep -vc '^Try ' "$T/err")" 1 "message lines for '$args'"
@@ -419,4 +421,138 @@ gen() {
 	expect_match "$(cat "$T/err")" "--block"
 	sh_status 2 "gc-gen copy -e 3"
 	expect_match "$(cat "$T/err")" "1, 2, 4, 8 or 16"
+}
+
+# ---- seed 004's kernel and --intervals ------------------------------------
+
+@test "gc-gen: mdm is seed 004 Listing 1: a global load, then a shared store, I times" {
+	gen mdm -n 64 --gs 2 --iters 2
+	records "$T/s" >"$T/r"
+	# 64 threads in one block of 256 (the default block, partly idle):
+	# shared output 256 threads * 2 iterations * 4 bytes = 2048
+	expect_eq "$(sed -n 1p "$T/r")" "begin 1 1 1 1 256 1 1 32 2048 1"
+	# input: 2 * 63 + 2 = 128 elements; 2 warps * 2 iterations * 2 instructions
+	expect_eq "$(grep -c '^attr 2 8$' "$T/r")" 1
+	# lane 5 of warp 0: input[2*5 + i] at 0x10000000 + 4 * (10 + i), then
+	# shared byte (5*2 + i) * 4; lane 3 of warp 1 (thread 35): input[70 + i],
+	# shared (35*2 + i) * 4
+	expect_eq "$(data "$T/s" | awk '$2 == 5 && $3 == 0 { printf "%s %s %s %s|", $1, $5, $6, $7 }')" \
+		"ld 0x10 0 0x10000028|st 0x20 1 0x28|ld 0x10 2 0x1000002c|st 0x20 3 0x2c|"
+	expect_eq "$(data "$T/s" | awk '$2 == 3 && $3 == 1 { printf "%s %s|", $1, $7 }')" \
+		"ld 0x10000118|st 0x118|ld 0x1000011c|st 0x11c|"
+	# the loads are global (space byte 0), the stores shared (2)
+	od -An -tx1 -v -w32 -j "$(hsize "$T/s")" "$T/s" >"$T/x"
+	expect_eq "$(awk '$1 == "01" { print $2 }' "$T/x" | sort -u)" 00
+	expect_eq "$(awk '$1 == "02" { print $2 }' "$T/x" | sort -u)" 02
+}
+
+@test "gc-gen: mdm --gs 1 coalesces a warp's load into one request, --gs 32 into 32" {
+	# 8 warps of 32 lanes, one iteration: GS 1 loads 32 consecutive floats,
+	# one aligned 128-byte line per warp; GS 32 puts each lane 128 bytes
+	# from the next, a line each.  Shared stores make no requests.
+	for gpu in fermi-gtx470-16k volta-v100; do
+		gc-gen mdm -n 256 --gs 1 --iters 1 --gpu $gpu | gc-coalesce --stats "$T/j" >/dev/null
+		expect_eq "$(jnum requests)" 8 "GS 1 on $gpu"
+		gc-gen mdm -n 256 --gs 32 --iters 1 --gpu $gpu | gc-coalesce --stats "$T/j" >/dev/null
+		expect_eq "$(jnum requests)" 256 "GS 32 on $gpu"
+	done
+	# a second iteration: GS 1 loads elements 1 to 32 of each warp's run,
+	# two lines (8 * (1 + 2) = 24); GS 32 stays in each lane's line (256 * 2)
+	gc-gen mdm -n 256 --gs 1 --iters 2 | gc-coalesce --stats "$T/j" >/dev/null
+	expect_eq "$(jnum requests)" 24
+	gc-gen mdm -n 256 --gs 32 --iters 2 | gc-coalesce --stats "$T/j" >/dev/null
+	expect_eq "$(jnum requests)" 512
+	# 256 threads * 2 iterations * (a load and a store)
+	expect_eq "$(jnum accesses)" 1024
+}
+
+@test "gc-gen: --intervals: header keys, flag, 48-byte records, instruction attributes" {
+	gen vecadd -n 64 --gpu volta-v100 --intervals
+	htext "$T/s" >"$T/h"
+	grep -qx 'intervals=gc-gen' "$T/h"
+	grep -qx 'intervals.gpu=volta-v100' "$T/h"
+	# SM7_QV100's trace.config, as the preset has it
+	expect_eq "$(grep '^intervals\.op\.' "$T/h" | tr '\n' ' ')" \
+		"intervals.op.int=2,2 intervals.op.sp=2,2 intervals.op.dp=8,4 intervals.op.sfu=20,8 intervals.op.tensor=2,2 intervals.op.branch=4,4 "
+	# kind 1, 48-byte records, optional flag 0x8 (compute)
+	expect_eq "$(od -An -tu2 -j16 -N4 "$T/s" | tr -s ' ')" " 1 48"
+	expect_eq "$(od -An -tu4 -j20 -N8 "$T/s" | tr -s ' ')" " 0 8"
+	records "$T/s" >"$T/r"
+	# two warps, each 11 non-memory instructions (gc-gen(1), COMPUTE MIX)
+	# and 3 memory ones, on 32 lanes: insts 22, thread_insts 14 * 32 * 2
+	expect_eq "$(grep '^attr' "$T/r" | sort | tr '\n' ' ')" "attr 1 22 attr 2 6 attr 7 896 "
+	# the records are those without --intervals
+	gen vecadd -n 64 --gpu volta-v100
+	expect_same <(data "$T/s") <(grep -E '^(ld|st) ' "$T/r")
+	# without it: no intervals keys, no attributes 1 and 7
+	htext "$T/s" >"$T/h2"
+	run grep -c '^intervals' "$T/h2"
+	expect_eq "$output" 0
+	expect_eq "$(records "$T/s" | grep '^attr' | tr '\n' ' ')" "attr 2 6 "
+	# no --gpu: the defaults' latencies (fermi-gtx470-16k)
+	gen vecadd -n 64 --intervals
+	htext "$T/s" | grep -qx 'intervals.gpu=fermi-gtx470-16k'
+	htext "$T/s" | grep -qx 'intervals.op.int=4,1'
+}
+
+@test "gc-gen: --intervals: non-memory warp instructions per kernel as gc-gen(1) lists them" {
+	# insts / warps is the table's "per warp" column; thread_insts counts
+	# every warp instruction on its active lanes
+	chk() {
+		local want=$1 wantt=$2
+		shift 2
+		gen "$@" --intervals
+		expect_eq "$(records "$T/s" | awk '$1 == "attr" && $2 == 1 { print $3 }')" "$want" "insts: $*"
+		expect_eq "$(records "$T/s" | awk '$1 == "attr" && $2 == 7 { print $3 }')" "$wantt" "thread_insts: $*"
+	}
+	# one warp of 32 lanes unless said: (non-memory + memory) * lanes
+	chk 9 $(((9 + 2) * 32)) copy -n 32
+	chk $((11 + 5 * 4)) $(((31 + 8) * 32)) rowcopy --height 32 --width 4
+	chk $((10 + 5 * 3)) $(((25 + 6) * 32)) colcopy --width 32 --height 3
+	# matmul 4 x 4 in a 16 x 16 block: warps 0 and 1 hold rows 0-1 and 2-3,
+	# 8 active lanes each; K = 4: 18 + 24 = 42 and 9 memory instructions
+	chk $((2 * 42)) $((2 * (42 + 9) * 8)) matmul -n 4
+	chk 15 $(((15 + 2) * 32)) transpose --width 32 --height 1 --block 32
+	# stencil2d on 34 x 3: one interior row of 32 threads (x 1 to 32) in
+	# blocks of 16 x 16: block 0 holds x 1-15 of row 1 (warp 0, 15 lanes),
+	# block 1 x 16-31 (warp 0, 16 lanes), block 2 x 32 (1 lane)
+	chk $((3 * 23)) $(((23 + 6) * (15 + 16 + 1))) stencil2d --width 34 --height 3
+	# spmv, 32 rows of 3 non-zeros: 12 + 7 * 3 = 33; memory 2 + 3 * 3 + 1 = 12
+	chk 33 $(((33 + 12) * 32)) spmv -n 32 --width 3 --nnz 3
+	chk 10 $(((10 + 3) * 32)) gather -n 32
+	chk $((13 + 10 * 3)) $(((43 + 6) * 32)) strided --loads 3
+	# table2: 4 one-lane warps
+	chk $((4 * 9)) $((4 * (9 + 2))) table2
+	chk $((11 + 6 * 5)) $(((41 + 10) * 32)) mdm -n 32 --iters 5
+}
+
+@test "gc-gen: --intervals: the compute field of each record, worked by hand" {
+	# vecadd on volta-v100 (int, sp 2,2; branch 4,4): MOV 0, S2R 2 and 4
+	# (the int unit takes one every 2 cycles), IMAD 6 (tid.x ready at 6),
+	# ISETP 8, EXIT 10, IMAD.WIDE 11 and 13 (&B ready at 15); LDG A at 14
+	# after 8 instructions; LDG B at 15; IMAD.WIDE 16, FADD 17 (the first
+	# reader of both loads: one wait, its result ready at 19); STG at 19
+	gen vecadd -n 64 --gpu volta-v100 --intervals
+	# version 1.2, the compute minor version
+	expect_eq "$(od -An -tu2 -j8 -N4 "$T/s" | tr -s ' ')" " 1 2"
+	decode_compute "$T/s" >"$T/c"
+	expect_eq "$(wc -l <"$T/c")" 192 "records"
+	# one line per instruction (BLOCK,WARP,SEQ INSTS CYCLES WAITS RESERVED
+	# VALID): the three of warp 0, then the same three of warp 1
+	expect_eq "$(uniq "$T/c" | tr '\n' '|')" \
+		"0,0,0 8 14 0 0 1|0,0,1 8 15 0 0 1|0,0,2 10 19 1 0 1|0,1,0 8 14 0 0 1|0,1,1 8 15 0 0 1|0,1,2 10 19 1 0 1|"
+	# the defaults, fermi-gtx470-16k (int, sp 4,1; branch 4,4): MOV 0,
+	# S2R 1 and 2, IMAD 6 (tid.x ready at 6), ISETP 10, EXIT 14, IMAD.WIDE 15
+	# and 16 (ready 19 and 20): LDG A 19, LDG B 20; IMAD.WIDE 21 (ready 25),
+	# FADD 22 (ready 26), STG 26
+	gen vecadd -n 64 --intervals
+	expect_eq "$(decode_compute "$T/s" | uniq | sed -n 1,3p | tr '\n' '|')" \
+		"0,0,0 8 19 0 0 1|0,0,1 8 20 0 0 1|0,0,2 10 26 1 0 1|"
+	# mdm, two iterations on volta-v100: after P1 (EXIT at 10), IMAD 11,
+	# IMAD.WIDE 13, IMAD 15, MOV 17; LDG 18 (10 instructions); FMUL 19 (a
+	# wait), STS 21 (the square ready); IADD3 22, 24, 26, ISETP 28, BRA 30;
+	# LDG 31 (16 instructions, 1 wait); FMUL 32, STS 34
+	gen mdm -n 32 --iters 2 --gpu volta-v100 --intervals
+	expect_eq "$(decode_compute "$T/s" | uniq | tr '\n' '|')" \
+		"0,0,0 10 18 0 0 1|0,0,1 11 21 1 0 1|0,0,2 16 31 1 0 1|0,0,3 17 34 2 0 1|"
 }
