@@ -32,7 +32,7 @@ static const opcache *opcode(parser *p, const char *op, size_t len)
 	o->mem = (uint8_t)gc_sass_memop(op, &o->op, &o->space, &o->flags);
 	o->size = (uint16_t)gc_sass_width(op);
 	o->ldgsts = (uint8_t)starts(op, "LDGSTS");
-	o->cls = (uint8_t)(o->mem ? GC_IV_INT : gc_iv_class(op));
+	o->cls = (uint8_t)(o->mem || !p->im->intervals ? GC_IV_INT : gc_iv_class(op));
 	if (o->cls == GC_IV_UNKNOWN && p->im->intervals)
 		gc_import_unknown_opcode(p->im, op);
 	return o;
@@ -436,10 +436,8 @@ static void inst_memory(parser *p, iline *l, int raw)
 	m.flags = o->flags;
 	m.size = (uint16_t)size;
 	m.ldgsts = o->ldgsts;
-	/* Every line is an instruction Accel-Sim executes, the first of an
-	 * LDGSTS pair too: it counts in the thread instructions and takes an
-	 * issue cycle, but makes no records. */
-	c->tinsts += (uint64_t)popcount32(l->mask);
+	/* The first line of an LDGSTS pair, dropped by inst_commit, still
+	 * takes an issue cycle here. */
 	m.cf = l->iv ? iv_issue(p, l, GC_IV_MEMORY, raw) : 0;
 	inst_commit(p, &m, l, raw);
 }
@@ -447,8 +445,12 @@ static void inst_memory(parser *p, iline *l, int raw)
 void as_inst_line(parser *p, char *s)
 {
 	kstate *c = &p->c;
-	iline l = {.t = s, .block = c->block, .warp = c->warp,
-		   .iv = p->im->intervals && p->pass == 2};
+	iline l; /* the register arrays are filled only with l.iv, up to nd, ns */
+	l.t = s;
+	l.block = c->block;
+	l.warp = c->warp;
+	l.sm = 0;
+	l.iv = p->im->intervals && p->pass == 2;
 	if (c->layout == L_UNKNOWN)
 		c->layout = L_RAW;
 	int raw = c->layout == L_RAW;

@@ -121,6 +121,7 @@ void as_commit(parser *p, const minst *m, uint32_t *seq, uint32_t block, uint32_
 {
 	kstate *c = &p->c;
 	c->mem++;
+	c->tinsts += (uint64_t)popcount32(m->mask);
 	uint32_t s = (*seq)++;
 	if (p->pass != 2 || !m->mask)
 		return;
