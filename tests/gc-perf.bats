@@ -370,6 +370,52 @@ ipc_never_falls() {
 	done
 }
 
+# Seed 004 Listing 1 (gc-gen's mdm kernel with the compute mix) through
+# the GTX 1080's caches, modelled with seed 004 Table III's GPU: 28 SMs,
+# 1.4 GHz, 128 MSHRs, LLC 120 cycles, DRAM 220 cycles, NoC 1050 GB/s, DRAM
+# 480 GB/s.  §III-A: GS=1 coalesces (NMD), GS=32 diverges (MD), and MSHR
+# and queueing stalls appear.
+T3="--sms 28 --clock 1400 --mshr 128 --llc-latency 120 --dram-latency 220 --dram-bandwidth 480"
+
+listing1() {
+	gc-gen mdm --gs "$1" --intervals --gpu pascal-gtx1080 | gc-sched --gpu pascal-gtx1080 |
+		gc-coalesce | gc-l1 | gc-l2 --emit all >"$T/gs$1.gcs"
+}
+
+@test "gc-perf: seed 004 Listing 1: GS=1 is NMD, GS=32 is MD with MSHR and queue stalls" {
+	listing1 1
+	listing1 32
+	# shellcheck disable=SC2086
+	gc-perf -q $T3 --noc-bandwidth 1050 --json "$T/gs1.gcs" >"$T/1.j"
+	# shellcheck disable=SC2086
+	gc-perf -q $T3 --noc-bandwidth 1050 --json "$T/gs32.gcs" >"$T/32.j"
+	expect_eq "$(jpath "$T/1.j" compute_intervals)" stream
+	expect_eq "$(jpath "$T/1.j" total.md_intervals)" 0
+	expect_eq "$(jpath "$T/1.j" total.stall.mshr)" 0
+	# GS=32: every load interval MD (the tail is not), the MSHR stall most
+	# of the time, the same instructions in more cycles
+	awk -v m="$(jpath "$T/32.j" total.md_intervals)" -v n="$(jpath "$T/32.j" total.intervals)" \
+		'BEGIN { exit !(m > 0 && m == n - 1) }'
+	awk -v s="$(jpath "$T/32.j" total.stall.mshr)" -v c="$(jpath "$T/32.j" total.cycles)" \
+		'BEGIN { exit !(s > c / 2) }'
+	awk -v a="$(jpath "$T/32.j" total.stall.dram)" -v b="$(jpath "$T/1.j" total.stall.dram)" \
+		'BEGIN { exit !(a > b) }'
+	expect_eq "$(jpath "$T/32.j" total.instructions)" "$(jpath "$T/1.j" total.instructions)"
+	awk -v a="$(jpath "$T/32.j" total.cycles)" -v b="$(jpath "$T/1.j" total.cycles)" \
+		'BEGIN { exit !(a > 3 * b) }'
+	# at 300 GB/s the NoC saturates (eq. 10): the five models apart, in
+	# the seed's order
+	local m
+	for m in gpumech gpumech-plus mdm-mshr mdm-queue mdm; do
+		# shellcheck disable=SC2086
+		gc-perf -q $T3 --noc-bandwidth 300 --model "$m" --json "$T/gs32.gcs" >"$T/$m.j"
+	done
+	c() { jpath "$T/$1.j" total.cycles; }
+	awk -v a="$(c gpumech)" -v b="$(c gpumech-plus)" -v q="$(c mdm-queue)" \
+		-v s="$(c mdm-mshr)" -v m="$(c mdm)" \
+		'BEGIN { exit !(a < b && b < s && s < q && q < m) }'
+}
+
 @test "gc-perf: more DRAM or NoC bandwidth never lowers IPC; more MSHRs never add batches" {
 	gather
 	local n s lasts=1e30
