@@ -158,6 +158,9 @@ b0 w0 pc=0xe0 insts=12 cycles=57 waits=1"
 	sh_status 0 "gc-import --intervals '$BFS/kernelslist.g' > '$T/a'"
 	sh_status 0 "gc-import --intervals '$BFS/kernelslist.g' > '$T/b'"
 	cmp "$T/a" "$T/b"
+	# The CSV dump restores it byte for byte, fields included.
+	sh_status 0 "gc-stats --dump '$T/a' | gc-import > '$T/c'"
+	cmp "$T/a" "$T/c"
 	gc-stats --dump "$T/a" | awk -F, '$8 ~ /^(load|store|atomic)$/' >"$T/d"
 	expect_eq "$(wc -l <"$T/d")" 181816
 	expect_eq "$(grep -c ',insts=[0-9]* cycles=[0-9]* waits=[0-9]*$' "$T/d")" 181816
