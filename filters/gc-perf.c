@@ -222,7 +222,6 @@ struct perf {
 	unsigned sector;
 	gc_perf_kernel *k;
 	gc_kernel kern;         /* the kernel being read */
-	int in_kernel;
 	/* its counts */
 	uint64_t loads, llc_misses, miss_reqs, miss_bytes, requests, other;
 	struct kres *res;
@@ -837,10 +836,8 @@ int main(int argc, char **argv)
 			record(&m, &rec, r);
 		} else if (ev == GC_KBEGIN) {
 			m.kern = *gc_reader_kernel(r);
-			m.in_kernel = 1;
 		} else if (ev == GC_KEND) {
 			end_kernel(&m, &cl);
-			m.in_kernel = 0;
 		} else if (ev == GC_EOF) {
 			break;
 		} else {
