@@ -127,6 +127,20 @@ golden() {
 	diff -u "$GOLDEN/$1" "$2" >&2
 }
 
+# tap_all_ok PROG [ARG...]: a unit-test program (tests/src/check.h) runs
+# every unit, exits 0, and prints a TAP plan, an "ok" line for each unit
+# and no "not ok" or diagnostic line.
+tap_all_ok() {
+	run_status 0 "$@" || return 1
+	expect_match "${lines[0]}" '^1\.\.[0-9]+$' || return 1
+	local n=${lines[0]#1..}
+	expect_eq "$(printf '%s\n' "$output" | grep -cE '^ok [0-9]+ [a-z]')" "$n" "TAP lines" || return 1
+	if printf '%s\n' "$output" | grep -E '^not ok |^#'; then
+		echo "$output" >&2
+		return 1
+	fi
+}
+
 # The mandatory cases of every tool (STYLE.md): help, version, unknown
 # option, bad value.  $1 tool, $2 an option taking a number.
 common_cli_cases() {

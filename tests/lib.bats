@@ -15,14 +15,7 @@ Try 'test-lib --help' for more information." || return 1
 }
 
 @test "lib: unit tests" {
-	run_status 0 test-lib
-	expect_match "${lines[0]}" '^1\.\.[0-9]+$'
-	local n=${lines[0]#1..}
-	expect_eq "$(printf '%s\n' "$output" | grep -cE '^ok [0-9]+ [a-z]')" "$n" "TAP lines"
-	if printf '%s\n' "$output" | grep -E '^not ok |^#'; then
-		echo "$output" >&2
-		return 1
-	fi
+	tap_all_ok test-lib
 }
 
 @test "lib: a unit test runs alone; an unknown one is a usage error" {
