@@ -165,7 +165,11 @@ static void set_header(struct coal *k, gc_header *h)
 	if (gc_header_copy(h, in) < 0)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	h->kind = GC_KIND_REQUEST;
-	h->record_size = GC_RECORD_BASE;
+	/* A request has no reuse distance of its own (an access's is not
+	 * its line's): the flag goes.  The compute field stays, the
+	 * instruction's. */
+	h->optional &= ~(uint32_t)GC_OPT_DISTANCE;
+	h->record_size = (uint16_t)gc_record_size_min(h->optional);
 	if (gc_header_add_provenance(h, gc_cmdline()) < 0)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	gc_gpu_config_header(&k->gpu, k->cl->c.gpu, h);
@@ -383,6 +387,13 @@ static void add_access(struct coal *k, const gc_rec *r)
 			      "block %u warp %u seq %u: %s at pc 0x%x, but the instruction is "
 			      "a %s at pc 0x%x", r->block, r->warp, r->seq, gc_op_name(r->op),
 			      r->pc, gc_op_name(k->first.op), k->first.pc);
+	} else if (r->compute != k->first.compute) {
+		/* The instruction's requests take one field: its lanes agree. */
+		gc_die_record(k->r, k->w,
+			      "block %u warp %u seq %u lane %u: field compute: 0x%llx, but the "
+			      "instruction's lane %u has 0x%llx", r->block, r->warp, r->seq, r->lane,
+			      (unsigned long long)r->compute, k->first.lane,
+			      (unsigned long long)k->first.compute);
 	}
 	k->s.accesses++;
 	k->s.space_accesses[r->space]++;

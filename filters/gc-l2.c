@@ -664,6 +664,14 @@ static void set_header(gc_header *h, const struct l2 *m, const struct cmdline *c
 	char buf[32];
 	gc_header_init(h, cl->emit_all ? GC_KIND_REQUEST : GC_KIND_DRAM);
 	h->optional = in->optional | GC_OPT_ANNOTATED;
+	if (cl->emit_all) {
+		h->record_size = in->record_size; /* the requests, every field kept */
+	} else {
+		/* DRAM transactions are no instructions and no measured reuses:
+		 * no compute field, no distance, and the size without them. */
+		h->optional &= ~(uint32_t)(GC_OPT_COMPUTE | GC_OPT_DISTANCE);
+		h->record_size = (uint16_t)gc_record_size_min(h->optional);
+	}
 	for (int i = 0; i < in->nkv; i++)
 		if (strncmp(in->key[i], GC_GPU_HEADER_PREFIX, strlen(GC_GPU_HEADER_PREFIX)) != 0 &&
 		    gc_header_set(h, in->key[i], in->val[i]) < 0)

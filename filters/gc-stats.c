@@ -479,10 +479,12 @@ static void finish_rows(struct stats *s)
 
 static const char *flag_names(uint32_t optional, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s", optional & GC_OPT_SCHEDULED ? " scheduled" : "",
+	snprintf(buf, len, "%s%s%s%s%s", optional & GC_OPT_SCHEDULED ? " scheduled" : "",
 		 optional & GC_OPT_ANNOTATED ? " annotated" : "",
 		 optional & GC_OPT_DISTANCE ? " distance" : "",
-		 optional & ~(GC_OPT_SCHEDULED | GC_OPT_ANNOTATED | GC_OPT_DISTANCE) ? " unknown" : "");
+		 optional & GC_OPT_COMPUTE ? " compute" : "",
+		 optional & ~(GC_OPT_SCHEDULED | GC_OPT_ANNOTATED | GC_OPT_DISTANCE | GC_OPT_COMPUTE)
+		 ? " unknown" : "");
 	return buf[0] ? buf + 1 : "none";
 }
 

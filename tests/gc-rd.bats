@@ -327,6 +327,28 @@ close() {
 	expect_same <(dists "$T/a.gcs") <(dists "$T/b.gcs")
 }
 
+@test "gc-rd: an annotated stream goes on: gc-coalesce and gc-l2's DRAM output drop the distance, gc-l1 and gc-l2 --emit all keep it" {
+	gc-gen -n 256 copy | gc-sched >"$T/s.gcs"
+	gc-rd --annotate "$T/s.gcs" >"$T/sa.gcs"
+	# accesses with distances -> requests without: flag 0x4 gone, 32 bytes,
+	# the same requests as from the stream without distances
+	gc-coalesce <"$T/sa.gcs" >"$T/q.gcs"
+	expect_eq "$(od -An -tu2 -j18 -N2 "$T/q.gcs" | tr -d ' ') $(od -An -tu4 -j24 -N4 "$T/q.gcs" | tr -d ' ')" "32 1"
+	gc-coalesce "$T/s.gcs" >"$T/q0.gcs"
+	expect_same <(decode_stream "$T/q.gcs") <(decode_stream "$T/q0.gcs")
+	# requests with distances: gc-l1 and gc-l2 --emit all keep them (40 bytes)
+	gc-rd --annotate "$T/q.gcs" >"$T/qa.gcs"
+	gc-l1 "$T/qa.gcs" >"$T/l.gcs"
+	gc-l2 --emit all "$T/l.gcs" >"$T/la.gcs"
+	expect_eq "$(od -An -tu2 -j18 -N2 "$T/la.gcs" | tr -d ' ') $(od -An -tu4 -j24 -N4 "$T/la.gcs" | tr -d ' ')" "40 7"
+	expect_same <(dists "$T/l.gcs") <(dists "$T/la.gcs")
+	# the DRAM transactions: 32 bytes, no distance, the same as without
+	gc-l2 "$T/l.gcs" >"$T/d.gcs"
+	expect_eq "$(od -An -tu2 -j18 -N2 "$T/d.gcs" | tr -d ' ') $(od -An -tu4 -j24 -N4 "$T/d.gcs" | tr -d ' ')" "32 3"
+	gc-l1 "$T/q.gcs" | gc-l2 >"$T/d0.gcs"
+	expect_same <(decode_stream "$T/d.gcs") <(decode_stream "$T/d0.gcs")
+}
+
 @test "gc-rd: a reader refuses the distance flag on 32-byte records" {
 	mkacc t1 0 5
 	# set optional bit 2 in place (offset 24)

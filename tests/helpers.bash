@@ -191,15 +191,21 @@ stream_htext() {
 	head -c "$(stream_hsize "$1")" "$1" | tail -c +65 | tr -d '\000'
 }
 
+# stream_rsize FILE: the record size of a gc stream (bytes 18-19).
+stream_rsize() {
+	od -An -tu2 -j18 -N2 "$1" | tr -d ' '
+}
+
 # decode_stream FILE: one line per record of a gc stream, decoded with od
 # and awk from the byte layout of gc-stream(5), apart from the library.
+# What a 1.0 reader sees: the first 32 bytes of records of any size.
 #   K ID "NAME" GX,GY,GZ BX,BY,BZ REGS SHMEM     kernel begin
 #   A KEY VALUE                                 kernel attribute (2 mem insts, 3 stream)
 #   BLOCK,WARP,LANE,PC,SEQ,OP,SPACE,SIZE,ADDR   data (SPACE +bypass: L1 bypass flag)
 #   E ID COUNT                                  kernel end
 #   Z RECORDS DATA                              end of stream
 decode_stream() {
-	od -An -v -tu1 -w32 -j "$(stream_hsize "$1")" "$1" | awk '
+	od -An -v -tu1 -w"$(stream_rsize "$1")" -j "$(stream_hsize "$1")" "$1" | awk '
 	function u(a, n,    v, i) { v = 0; for (i = a + n; i > a; i--) v = v * 256 + $i; return v }
 	function hex(a, n,    s, i) {
 		s = ""
@@ -226,6 +232,19 @@ decode_stream() {
 	$1 == 132 { next }
 	{ print "? " $1 }
 	END { flush() }'
+}
+
+# decode_compute FILE: the compute field (gc-stream(5), bytes 40-47) of
+# every data record, one line each, from the bytes apart from the library:
+#   BLOCK,WARP,SEQ INSTS CYCLES WAITS RESERVED VALID
+decode_compute() {
+	od -An -v -tu1 -w"$(stream_rsize "$1")" -j "$(stream_hsize "$1")" "$1" | awk '
+	function u(a, n,    v, i) { v = 0; for (i = a + n; i > a; i--) v = v * 256 + $i; return v }
+	$1 >= 1 && $1 <= 3 {
+		printf "%.0f,%.0f,%.0f %.0f %.0f %.0f %d %d\n", u(8, 4), u(6, 2), u(16, 4), u(40, 3),
+			u(43, 3) + ($47 % 4) * 16777216, int($47 / 4) + ($48 % 64) * 64,
+			int($48 / 64) % 2, int($48 / 128)
+	}'
 }
 
 # ---- the importer tests -----------------------------------------------------

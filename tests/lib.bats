@@ -223,7 +223,7 @@ get(name)=test"
 @test "options: --version, --help" {
 	run_status 0 test-lib cli --version
 	expect_eq "${lines[0]}" "test-lib (gc) $(sed -n 's/^#define GC_VERSION_STRING "\(.*\)"$/\1/p' "$GC_ROOT/lib/stream/format.h")"
-	expect_eq "${lines[1]}" "stream format: reads 1.x, writes 1.0 (1.1 with reuse distances)"
+	expect_eq "${lines[1]}" "stream format: reads 1.x, writes 1.0 (1.1 with reuse distances, 1.2 with compute fields)"
 	expect_match "${lines[2]}" '^zlib [0-9]'
 	expect_match "${lines[3]}" '^liblzma [0-9]'
 	run_status 0 test-lib cli -V

@@ -267,6 +267,13 @@ static void apply_header(struct restore *s)
 {
 	if (!s->have_kind)
 		bad(s, "header: no '# kind' line before the column row");
+	/* What the writer would refuse as a bug is the dump's error. */
+	if (s->h.record_size < gc_record_size_min(s->h.optional)) {
+		bad(s, "header: record_size %u is too small for the %s flag (%u bytes at least)",
+		    s->h.record_size, s->h.optional & GC_OPT_COMPUTE ? "compute" : "distance",
+		    gc_record_size_min(s->h.optional));
+		s->h.record_size = (uint16_t)gc_record_size_min(s->h.optional); /* --lenient */
+	}
 	s->h.kind = (uint16_t)s->kind;
 	gc_header_free(&s->im->h);
 	s->im->h = s->h;
@@ -285,6 +292,112 @@ static int only(struct restore *s, const char *what, unsigned keep)
 			    what[0] == 'e' ? "n" : "", what, s->f[c]);
 			return -1;
 		}
+	return 0;
+}
+
+/* A compute count item: NAME=N below 2^bits. */
+static int count_item(struct restore *s, const char *name, const char *val, unsigned bits,
+		      uint64_t *v)
+{
+	uint64_t max = (UINT64_C(1) << bits) - 1;
+	if (parse_u64(val, v) < 0 || *v > max) {
+		bad(s, "column info: %s=%.40s is not a number from 0 to %llu", name, val,
+		    (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The info column of a data line, space-separated items: a distance
+ * stream's dist=N|inf|none, a compute stream's insts=N cycles=N waits=N
+ * (the field with its valid bit) or compute=none|N (any value: 0, or one
+ * a count cannot say); nothing else.  0, or -1 after reporting.
+ */
+static int data_info(struct restore *s, gc_rec *r)
+{
+	int dist = (s->h.optional & GC_OPT_DISTANCE) != 0;
+	int comp = (s->h.optional & GC_OPT_COMPUTE) != 0;
+	char *info = s->f[GC_CSV_INFO], found[48];
+	if (!dist && !comp) {
+		if (s->f[GC_CSV_NAME][0] || info[0]) {
+			int c = s->f[GC_CSV_NAME][0] ? GC_CSV_NAME : GC_CSV_INFO;
+			bad(s, "column %s: must be empty on a data line (found '%.40s')",
+			    gc_csv_colname[c], s->f[c]);
+			return -1;
+		}
+		return 0;
+	}
+	if (s->f[GC_CSV_NAME][0]) {
+		bad(s, "column name: must be empty on a data line (found '%.40s')", s->f[GC_CSV_NAME]);
+		return -1;
+	}
+	snprintf(found, sizeof found, "%.40s", info);
+	/* seen: bit 0 dist, 1 insts, 2 cycles, 3 waits, 4 compute */
+	unsigned seen = 0;
+	uint64_t cnt[3] = {0, 0, 0}, whole = 0;
+	static const char *const names[5] = {"dist", "insts", "cycles", "waits", "compute"};
+	static const unsigned bits[3] = {GC_CF_INSTS_BITS, GC_CF_CYCLES_BITS, GC_CF_WAITS_BITS};
+	for (char *save = NULL, *t = strtok_r(info, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+		int i = 5;
+		if (eq) {
+			*eq = 0;
+			for (i = 0; i < 5 && strcmp(t, names[i]) != 0; i++)
+				;
+		}
+		if (i == 5 || (i == 0 && !dist) || (i > 0 && !comp)) {
+			if (eq)
+				*eq = '=';
+			bad(s, "column info: '%.40s' is not an item of this stream's data lines (%s)", t,
+			    dist && comp ? "dist, insts, cycles, waits or compute"
+			    : dist ? "dist" : "insts, cycles, waits or compute");
+			return -1;
+		}
+		if (seen >> i & 1) {
+			bad(s, "column info: %s= repeated", t);
+			return -1;
+		}
+		seen |= 1u << i;
+		const char *v = eq + 1;
+		if (i == 0) {
+			/* dist=N, dist=inf or dist=none: the reuse distance. */
+			char *end;
+			if (strcmp(v, "inf") == 0) {
+				r->dist = GC_DIST_INF;
+			} else if (strcmp(v, "none") == 0) {
+				r->dist = GC_DIST_NONE;
+			} else {
+				errno = 0;
+				unsigned long long x = strtoull(v, &end, 10);
+				if (*v < '0' || *v > '9' || *end || errno || x >= GC_DIST_NONE) {
+					bad(s, "column info: '%.40s' is not a distance (a number, inf "
+					    "or none)", v);
+					return -1;
+				}
+				r->dist = x;
+			}
+		} else if (i < 4) {
+			if (count_item(s, t, v, bits[i - 1], &cnt[i - 1]) < 0)
+				return -1;
+		} else if (strcmp(v, "none") != 0 && parse_u64(v, &whole) < 0) {
+			bad(s, "column info: compute=%.40s is not none or a 64-bit number", v);
+			return -1;
+		}
+	}
+	if (dist && !(seen & 1)) {
+		bad(s, "column info: a distance stream's data line needs dist=N, dist=inf "
+		    "or dist=none (found '%s')", found);
+		return -1;
+	}
+	unsigned c = seen >> 1;
+	if (comp && c != 7 && c != 8) {
+		bad(s, "column info: a compute stream's data line needs insts=N cycles=N waits=N, "
+		    "or compute=none (found '%s')", found);
+		return -1;
+	}
+	if (comp)
+		r->compute = c == 7 ? GC_CF_MAKE(cnt[0], cnt[1], cnt[2]) : whole;
 	return 0;
 }
 
@@ -371,40 +484,8 @@ static void data_row(struct restore *s, int op)
 	if (num(s, GC_CSV_FLAGS, 15, &v))
 		return;
 	r.flags = (uint8_t)v;
-	if (s->h.optional & GC_OPT_DISTANCE) {
-		/* dist=N, dist=inf or dist=none: the reuse distance. */
-		const char *d = s->f[GC_CSV_INFO];
-		char *end;
-		if (s->f[GC_CSV_NAME][0]) {
-			bad(s, "column name: must be empty on a data line (found '%.40s')",
-			    s->f[GC_CSV_NAME]);
-			return;
-		}
-		if (strncmp(d, "dist=", 5) != 0) {
-			bad(s, "column info: a distance stream's data line needs dist=N, dist=inf "
-			    "or dist=none (found '%.40s')", d);
-			return;
-		}
-		d += 5;
-		if (strcmp(d, "inf") == 0) {
-			r.dist = GC_DIST_INF;
-		} else if (strcmp(d, "none") == 0) {
-			r.dist = GC_DIST_NONE;
-		} else {
-			errno = 0;
-			unsigned long long x = strtoull(d, &end, 10);
-			if (*d < '0' || *d > '9' || *end || errno || x >= GC_DIST_NONE) {
-				bad(s, "column info: '%.40s' is not a distance (a number, inf or none)",
-				    d);
-				return;
-			}
-			r.dist = x;
-		}
-	} else if (s->f[GC_CSV_NAME][0] || s->f[GC_CSV_INFO][0]) {
-		int c = s->f[GC_CSV_NAME][0] ? GC_CSV_NAME : GC_CSV_INFO;
-		bad(s, "column %s: must be empty on a data line (found '%.40s')", gc_csv_colname[c], s->f[c]);
+	if (data_info(s, &r) < 0)
 		return;
-	}
 	gc_import_access(s->im, &r);
 	s->last_time = r.time;
 	if ((r.time & ~LOW32) != s->time_hi) {

@@ -327,7 +327,9 @@ static inline void note_change(struct sm *s, uint64_t tag)
 
 /* A request to L2: counted always, emitted unless emit_all.  Masks are
  * the L1's sectors, written as the stream's; RAW_MASK passes the source's
- * own mask (a bypassed request goes on unchanged). */
+ * own mask (a bypassed request goes on unchanged).  It carries the
+ * compute field of src, the request that caused it, unless it is a
+ * write-back. */
 #define RAW_MASK 0x100u
 static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr,
 			 unsigned mask, unsigned bytes, uint64_t time, int writeback)
@@ -354,6 +356,8 @@ static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint
 	o->size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
 	o->time = time;
 	o->outcome = 0;
+	if (writeback) /* the L1's own record: no instruction's compute field */
+		o->compute = 0;
 }
 
 /* Dirty sectors of line l go to L2. */

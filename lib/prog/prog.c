@@ -139,9 +139,10 @@ int gc_common_option(gc_common *c, int opt, const char *arg, const char *help)
 		exit(0);
 	case 'V':
 		printf("%s (gc) %s\n", gc_progname, GC_VERSION_STRING);
-		printf("stream format: reads %d.x, writes %d.%d (%d.%d with reuse distances)\n",
-		       GC_STREAM_MAJOR, GC_STREAM_MAJOR, GC_STREAM_MINOR, GC_STREAM_MAJOR,
-		       GC_STREAM_MINOR_DISTANCE);
+		printf("stream format: reads %d.x, writes %d.%d (%d.%d with reuse distances, "
+		       "%d.%d with compute fields)\n", GC_STREAM_MAJOR, GC_STREAM_MAJOR,
+		       GC_STREAM_MINOR, GC_STREAM_MAJOR, GC_STREAM_MINOR_DISTANCE, GC_STREAM_MAJOR,
+		       GC_STREAM_MINOR_COMPUTE);
 		printf("zlib %s\n", zlibVersion());
 		printf("liblzma %s\n", lzma_version_string());
 		gc_close_stdout();

@@ -26,6 +26,7 @@ const char *const gc_csv_colname[GC_CSV_NCOLUMNS] = {
 /* Kernel attribute names in the info column; others are attr.N. */
 const char *const gc_csv_attr_names[GC_CSV_NATTR_NAMES] = {
 	NULL, "insts", "mem_insts", "stream", "binary", "shmem_base", "local_base",
+	"thread_insts",
 };
 
 const char *const gc_csv_kind_tokens[4] = {NULL, "accesses", "requests", "dram"};
@@ -47,6 +48,7 @@ struct gc_csv_out {
 	char name[256];
 	int kind;
 	int dist;               /* GC_OPT_DISTANCE: the info column holds it */
+	int compute;            /* GC_OPT_COMPUTE: the info column holds it too */
 	char *buf;
 	size_t len;
 	int failed;
@@ -170,6 +172,7 @@ gc_csv_out *gc_csv_out_open(FILE *f, const char *name, const gc_header *h)
 	snprintf(o->name, sizeof o->name, "%s", name);
 	o->kind = h->kind;
 	o->dist = (h->optional & GC_OPT_DISTANCE) != 0;
+	o->compute = (h->optional & GC_OPT_COMPUTE) != 0;
 	for (unsigned i = 1; i < 256; i++)
 		gc_outcome_format((uint8_t)i, o->outcome[i], sizeof o->outcome[i]);
 	for (int i = 0; i < 256; i++) {
@@ -245,6 +248,26 @@ int gc_csv_out_data(gc_csv_out *o, const gc_rec *r)
 			p = put_str(p, "none");
 		else
 			p = put_dec(p, r->dist);
+	}
+	/* A compute stream's field, after the distance: its counts when the
+	 * valid bit is set (and the reserved bit clear), else the value. */
+	if (o->compute) {
+		uint64_t c = r->compute;
+		if (o->dist)
+			*p++ = ' ';
+		if ((c >> 62) == 2) {
+			p = put_str(p, "insts=");
+			p = put_dec(p, GC_CF_INSTS(c));
+			p = put_str(p, " cycles=");
+			p = put_dec(p, GC_CF_CYCLES(c));
+			p = put_str(p, " waits=");
+			p = put_dec(p, GC_CF_WAITS(c));
+		} else if (c == 0) {
+			p = put_str(p, "compute=none");
+		} else {
+			p = put_str(p, "compute=");
+			p = put_hex(o, p, c);
+		}
 	}
 	*p++ = '\n';
 	o->len += (size_t)(p - start);

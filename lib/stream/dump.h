@@ -38,7 +38,7 @@ extern const char *const gc_csv_colname[GC_CSV_NCOLUMNS];
 /* Kernel attribute names in the info column (index: the key; NULL where a
  * key has no name, written attr.N), and the "# kind" tokens (index: enum
  * gc_kind). */
-#define GC_CSV_NATTR_NAMES 7
+#define GC_CSV_NATTR_NAMES 8
 extern const char *const gc_csv_attr_names[GC_CSV_NATTR_NAMES];
 extern const char *const gc_csv_kind_tokens[4];
 

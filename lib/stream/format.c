@@ -94,6 +94,18 @@ int gc_header_add_provenance(gc_header *h, const char *entry)
 	return rc;
 }
 
+unsigned gc_stream_minor(uint32_t optional)
+{
+	return optional & GC_OPT_COMPUTE ? GC_STREAM_MINOR_COMPUTE
+		: optional & GC_OPT_DISTANCE ? GC_STREAM_MINOR_DISTANCE : GC_STREAM_MINOR;
+}
+
+unsigned gc_record_size_min(uint32_t optional)
+{
+	return optional & GC_OPT_COMPUTE ? GC_RECORD_COMPUTE
+		: optional & GC_OPT_DISTANCE ? GC_RECORD_DISTANCE : GC_RECORD_BASE;
+}
+
 char *gc_header_text(const gc_header *h, size_t *len)
 {
 	size_t n = 0;

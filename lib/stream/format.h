@@ -201,6 +201,12 @@ const char *gc_header_get(const gc_header *h, const char *key);
 int gc_header_set(gc_header *h, const char *key, const char *val);
 /* Append " | entry" to the provenance key (or start it). */
 int gc_header_add_provenance(gc_header *h, const char *entry);
+/* The minor version a writer writes for the optional flags `optional`:
+ * the largest its fields need (2 compute, 1 distance, else 0). */
+unsigned gc_stream_minor(uint32_t optional);
+/* The smallest record size that holds the fields of the optional flags
+ * `optional` (48 compute, 40 distance, else 32). */
+unsigned gc_record_size_min(uint32_t optional);
 /* The text area as written: "key=value\n" lines.  Caller frees. */
 char *gc_header_text(const gc_header *h, size_t *len);
 const char *gc_kind_name(int kind);

@@ -38,6 +38,8 @@ struct gc_reader {
 	gc_header h;
 	unsigned rs;      /* record size */
 	int dist;         /* GC_OPT_DISTANCE: a distance at byte 32 */
+	unsigned coff;    /* GC_OPT_COMPUTE: 40, the compute field's offset; else 0 */
+	uint64_t cmask;   /* ... and all ones; else 0 (decode_data: no branch) */
 	int failed, done;
 	char err[600];
 	uint64_t nrec, ndata, kdata;
@@ -221,6 +223,13 @@ static int read_header(gc_reader *r)
 	if (r->dist && r->rs < GC_RECORD_DISTANCE)
 		return rfail(r, "the distance flag needs records of at least %u bytes, not %u",
 			     GC_RECORD_DISTANCE, r->rs);
+	if ((r->h.optional & GC_OPT_COMPUTE) && r->rs < GC_RECORD_COMPUTE)
+		return rfail(r, "the compute flag needs records of at least %u bytes, not %u",
+			     GC_RECORD_COMPUTE, r->rs);
+	if (r->h.optional & GC_OPT_COMPUTE) {
+		r->coff = 40;
+		r->cmask = ~UINT64_C(0);
+	}
 	r->pos = hs;
 	r->off = hs;
 	return 0;
@@ -365,6 +374,8 @@ static inline int decode_data(const gc_reader *r, const unsigned char *p, uint64
 	rec->seq = gc_get32(p + 16);
 	rec->time = time_hi | gc_get32(p + 20);
 	rec->dist = r->dist ? gc_get64(p + 32) : GC_DIST_NONE;
+	/* Without the flag, bytes 0-7 masked to 0: a load, no branch. */
+	rec->compute = gc_get64(p + r->coff) & r->cmask;
 	rec->kernel = r->kid;
 	if (r->in_kernel && space < GC_NSPACES && !(access && rec->size == 0) &&
 	    rec->time >= last_time)
@@ -560,6 +571,7 @@ struct gc_writer {
 	int kind;
 	unsigned rs;
 	int dist;         /* GC_OPT_DISTANCE: rec->dist at byte 32 */
+	int compute;      /* GC_OPT_COMPUTE: rec->compute at byte 40 */
 	uint64_t nrec, ndata, kdata;
 	int in_kernel;
 	uint32_t kid;
@@ -641,6 +653,7 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 	w->kind = h->kind;
 	w->rs = h->record_size;
 	w->dist = (h->optional & GC_OPT_DISTANCE) != 0;
+	w->compute = (h->optional & GC_OPT_COMPUTE) != 0;
 	w->fd = -1;
 	snprintf(w->name, sizeof w->name, "%s", !path || strcmp(path, "-") == 0 ? "stdout" : path);
 	/* The header asked for must be one this writer can honour; checked
@@ -657,6 +670,11 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 	}
 	if (w->dist && h->record_size < GC_RECORD_DISTANCE) {
 		wfail(w, "cannot write distances in %u-byte records (a bug in this tool)",
+		      h->record_size);
+		return w;
+	}
+	if (w->compute && h->record_size < GC_RECORD_COMPUTE) {
+		wfail(w, "cannot write compute fields in %u-byte records (a bug in this tool)",
 		      h->record_size);
 		return w;
 	}
@@ -706,7 +724,7 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 	memset(p, 0, hs);
 	memcpy(p, magic, 8);
 	gc_put16(p + 8, GC_STREAM_MAJOR);
-	gc_put16(p + 10, w->dist ? GC_STREAM_MINOR_DISTANCE : GC_STREAM_MINOR);
+	gc_put16(p + 10, gc_stream_minor(h->optional));
 	gc_put32(p + 12, (uint32_t)hs);
 	gc_put16(p + 16, h->kind);
 	gc_put16(p + 18, (uint16_t)w->rs);
@@ -783,7 +801,8 @@ static inline void encode_data(gc_writer *w, const gc_rec *rec)
 
 /* gc_write's rare cases, kept out of line so that the common one saves
  * no registers: a time-base record first, a full block flushed, records
- * larger than 32 bytes (a distance, or reserved bytes cleared). */
+ * larger than 32 bytes (a distance, a compute field, or reserved bytes
+ * cleared). */
 __attribute__((noinline)) static int write_slow(gc_writer *w, const gc_rec *rec)
 {
 	if ((rec->time & ~LOW32) != w->time_hi && write_time(w, rec->time) < 0)
@@ -796,6 +815,8 @@ __attribute__((noinline)) static int write_slow(gc_writer *w, const gc_rec *rec)
 		memset(p + GC_RECORD_BASE, 0, w->rs - GC_RECORD_BASE);
 		if (w->dist)
 			gc_put64(p + 32, rec->dist);
+		if (w->compute)
+			gc_put64(p + 40, rec->compute);
 	}
 	return 0;
 }
