@@ -296,3 +296,11 @@ acsv() {
 		print ",,,,,,,end,,,,,,,,,records=" n + 3 " data=" n
 	}' | gc-import -f csv
 }
+
+# compute_fields FILE: one line per memory warp instruction of a compute
+# stream (gc-stats --dump's info column): "bBLOCK wWARP pc=PC insts=N
+# cycles=N waits=N", once per instruction when all its records agree.
+compute_fields() {
+	gc-stats --dump "$1" |
+		awk -F, '$8 ~ /^(load|store|atomic)$/ { print "b" $3, "w" $4, "pc=" $6, $17 }' | uniq
+}
