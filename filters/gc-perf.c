@@ -52,6 +52,8 @@ static const char help[] =
 	"      --ipc-compute X     without compute intervals: warp instructions per\n"
 	"                          cycle of a warp alone (default 0.25)\n"
 	"      --slowest-warp      a kernel takes at least its slowest warp's own time\n"
+	"                          (default; not in the seed)\n"
+	"      --no-slowest-warp   eq. 1 alone, as the seed computes a kernel's cycles\n"
 	"      --launch-latency N|preset\n"
 	"                          cycles added per kernel to cycles_with_launch\n"
 	"                          (default 0; preset: kernel.launch_latency)\n"
@@ -73,6 +75,7 @@ enum {
 	OPT_WARPS,
 	OPT_BLOCK,
 	OPT_SLOWEST,
+	OPT_NO_SLOWEST,
 	OPT_NUM, /* the numeric overrides: OPT_NUM + index in numopts */
 };
 
@@ -126,6 +129,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"warps-per-sm", required_argument, NULL, OPT_WARPS},
 		{"block-size", required_argument, NULL, OPT_BLOCK},
 		{"slowest-warp", no_argument, NULL, OPT_SLOWEST},
+		{"no-slowest-warp", no_argument, NULL, OPT_NO_SLOWEST},
 	};
 	int n = 0, c;
 	while (longopts[n].name)
@@ -136,6 +140,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 
 	memset(cl, 0, sizeof *cl);
 	cl->model = GC_PERF_MDM;
+	cl->slowest = 1;
 	cl->llc_rate = cl->ipc_compute = cl->warps = cl->block = -1.0;
 	for (int i = 0; i < NPARAMS; i++)
 		cl->val[i] = -1.0;
@@ -158,6 +163,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_JSON: cl->json = 1; break;
 		case OPT_SLOWEST: cl->slowest = 1; break;
+		case OPT_NO_SLOWEST: cl->slowest = 0; break;
 		case OPT_L2: cl->l2file = optarg; break;
 		case OPT_LLC_RATE: cl->llc_rate = gc_real("--llc-miss-rate", optarg, 0, 1); break;
 		case OPT_IPC: cl->ipc_compute = gc_real("--ipc-compute", optarg, 1e-6, 64); break;

@@ -183,7 +183,7 @@ END
 @test "gc-perf: --slowest-warp: a kernel takes at least its slowest warp's time, by hand" {
 	gc-import "$FIX/perf/fig4-uneven.csv" >"$T/u.gcs"
 	# shellcheck disable=SC2086
-	gc-perf -q $FIG4 --json "$T/u.gcs" >"$T/j"
+	gc-perf -q $FIG4 --no-slowest-warp --json "$T/u.gcs" >"$T/j"
 	expect_eq "$(jpath "$T/j" total.cycles)" 815
 	expect_eq "$(jpath "$T/j" kernels.0.bound)" throughput
 	expect_eq "$(jpath "$T/j" kernels.0.representative.warp)" 0
@@ -191,8 +191,9 @@ END
 	expect_eq "$(jpath "$T/j" kernels.0.slowest_warp.cycles)" 1620
 	expect_eq "$(jpath "$T/j" parameters.slowest_warp)" false
 	# shellcheck disable=SC2086
-	gc-perf -q $FIG4 --slowest-warp --json "$T/u.gcs" >"$T/j"
+	gc-perf -q $FIG4 --json "$T/u.gcs" >"$T/j"
 	expect_eq "$(jpath "$T/j" total.cycles)" 1620
+	expect_eq "$(jpath "$T/j" parameters.slowest_warp)" true
 	expect_eq "$(jpath "$T/j" kernels.0.bound)" slowest-warp
 	expect_eq "$(jpath "$T/j" kernels.0.throughput_cycles)" 815
 	# the breakdown is the slowest warp's: 2 x (110, 400, 300, 0)
@@ -579,8 +580,11 @@ ref_cmp() {
 	gc-perf -q --slowest-warp --launch-latency preset --json "$T/bfs.gcs" >"$T/l"
 	awk -v w="$(jpath "$T/l" total.cycles_with_launch)" -v c="$(jpath "$T/j" total.cycles)" \
 		'BEGIN { exit !((w - c - 80000) ^ 2 < 1e-10 * w * w) }'
+	# the default is the bound
+	gc-perf -q --json "$T/bfs.gcs" >"$T/d"
+	expect_eq "$(jpath "$T/d" total.cycles)" "$(jpath "$T/j" total.cycles)"
 	# eq. 1 alone: the same instructions, fewer cycles
-	gc-perf -q --json "$T/bfs.gcs" >"$T/e"
+	gc-perf -q --no-slowest-warp --json "$T/bfs.gcs" >"$T/e"
 	expect_eq "$(jpath "$T/e" total.instructions)" 1207402
 	awk -v e="$(jpath "$T/e" total.cycles)" -v s="$(jpath "$T/j" total.cycles)" \
 		'BEGIN { exit !(e > 0 && e < s) }'
