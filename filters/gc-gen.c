@@ -76,6 +76,7 @@ struct cmdline {
 	uint64_t n, width, height, inner, loads, stride, nnz, seed, base, kernels, gs, iters;
 	unsigned bx, by, elem, ws;
 	int intervals;       /* --intervals */
+	gc_gpu_oplat oplat;  /* --op-latency */
 	int block2d;         /* --block had the BXxBY form with BY > 1 */
 	double density;      /* spmv --nnz D; 0 when --nnz is a count */
 };
@@ -150,6 +151,9 @@ static const char help[] =
 	"      --intervals      a compute field on every record: the warp's non-memory\n"
 	"                       instructions, issue cycles and memory waits before it,\n"
 	"                       timed with the --gpu preset's opcode latencies\n"
+	"      --op-latency CLASS=LAT[,INIT]  --intervals: the latency (and initiation\n"
+	"                       interval) of opcode class int, sp, dp, sfu, tensor or\n"
+	"                       branch instead of the GPU's; repeatable\n"
 	"      --kernels K      emit the kernel K times, ids 1 to K (default 1)\n"
 	"      --list           list the kernels and exit\n"
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
@@ -878,6 +882,7 @@ enum {
 	OPT_GS,
 	OPT_ITERS,
 	OPT_INTERVALS,
+	OPT_OP_LATENCY,
 };
 
 /* The name the user wrote for an option with a short form. */
@@ -946,6 +951,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"gs", required_argument, NULL, OPT_GS},
 		{"iters", required_argument, NULL, OPT_ITERS},
 		{"intervals", no_argument, NULL, OPT_INTERVALS},
+		{"op-latency", required_argument, NULL, OPT_OP_LATENCY},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -1014,9 +1020,12 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			cl->given |= U_ITERS;
 			break;
 		case OPT_INTERVALS: cl->intervals = 1; break;
+		case OPT_OP_LATENCY: gc_gpu_oplat_parse(&cl->oplat, optarg); break;
 		default: gc_usage_error("unexpected option");
 		}
 	}
+	if (cl->oplat.given && !cl->intervals)
+		gc_usage_error("--op-latency: only with --intervals");
 	if (cl->list)
 		return;
 	if (optind == argc)
@@ -1129,21 +1138,21 @@ static void setup(struct gen *g, const struct cmdline *cl)
 			       g->elem);
 }
 
-/* --intervals: the GPU's opcode latencies, and the header keys that record
- * them. */
+/* --intervals: the GPU's opcode latencies with --op-latency's over them,
+ * and the header keys that record them. */
 static void intervals_setup(struct gen *g, const struct cmdline *cl, gc_header *h)
 {
-	static const char *const names[GC_NOPS] = {"int", "sp", "dp", "sfu", "tensor", "branch"};
 	gc_gpu_config gpu;
 	char key[32], val[64];
 	gc_gpu_for_stream(&gpu, cl->c.gpu, NULL);
+	gc_gpu_oplat_apply(&gpu, &cl->oplat);
 	gc_gpu_config_finish(&gpu);
 	int bad = gc_header_set(h, "intervals", "gc-gen") < 0 ||
 		  gc_header_set(h, "intervals.gpu", gpu.name) < 0;
 	for (int c = 0; c < GC_NOPS; c++) {
 		g->lat[c] = gpu.op.latency[c];
 		g->init[c] = gpu.op.initiation[c];
-		snprintf(key, sizeof key, "intervals.op.%s", names[c]);
+		snprintf(key, sizeof key, "intervals.op.%s", gc_gpu_op_name[c]);
 		snprintf(val, sizeof val, "%u,%u", g->lat[c], g->init[c]);
 		bad |= gc_header_set(h, key, val) < 0;
 	}

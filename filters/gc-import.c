@@ -43,6 +43,9 @@ static const char help[] =
 	"                       instructions, issue cycles and memory waits before it,\n"
 	"                       timed with the --gpu preset's opcode latencies (default:\n"
 	"                       the preset of the kernel's binary version)\n"
+	"      --op-latency CLASS=LAT[,INIT]  --intervals: the latency (and initiation\n"
+	"                       interval) of opcode class int, sp, dp, sfu, tensor or\n"
+	"                       branch instead of the GPU's; repeatable\n"
 	"\n"
 	"NVBit, PPT-GPU and Ocelot traces:\n"
 	"      --junk RULES     NVBit, PPT-GPU: drop junk lane addresses: keep (default),\n"
@@ -67,7 +70,7 @@ static const char help[] =
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
-enum { OPT_LIST = GC_OPT_TOOL, OPT_LENIENT, OPT_INTERVALS };
+enum { OPT_LIST = GC_OPT_TOOL, OPT_LENIENT, OPT_INTERVALS, OPT_OP_LATENCY };
 /* NVBit, PPT-GPU and Ocelot options. */
 enum { OPT_JUNK = GC_OPT_TOOL + 0x40, OPT_APP_CONFIG, OPT_PPT_LEVEL, OPT_GRID, OPT_WARP_SIZE,
        OPT_ORDER };
@@ -76,6 +79,7 @@ struct cmdline {
 	gc_common c;
 	const char *format;
 	int list, lenient, intervals;
+	gc_gpu_oplat oplat; /* --op-latency */
 	int ninputs;
 	char **inputs;
 	/* NVBit, PPT-GPU and Ocelot options. */
@@ -190,6 +194,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"list-formats", no_argument, NULL, OPT_LIST},
 		{"lenient", no_argument, NULL, OPT_LENIENT},
 		{"intervals", no_argument, NULL, OPT_INTERVALS},
+		{"op-latency", required_argument, NULL, OPT_OP_LATENCY},
 		{"junk", required_argument, NULL, OPT_JUNK},
 		{"app-config", required_argument, NULL, OPT_APP_CONFIG},
 		{"ppt-level", required_argument, NULL, OPT_PPT_LEVEL},
@@ -210,6 +215,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_LIST: cl->list = 1; break;
 		case OPT_LENIENT: cl->lenient = 1; break;
 		case OPT_INTERVALS: cl->intervals = 1; break;
+		case OPT_OP_LATENCY: gc_gpu_oplat_parse(&cl->oplat, optarg); break;
 		case OPT_JUNK: parse_junk(cl, optarg); break;
 		case OPT_APP_CONFIG: cl->app_config = optarg; break;
 		case OPT_PPT_LEVEL: cl->ppt_level = (int)gc_num("--ppt-level", optarg, 0, 15); break;
@@ -219,6 +225,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		default: gc_usage_error("unexpected option");
 		}
 	}
+	if (cl->oplat.given && !cl->intervals)
+		gc_usage_error("--op-latency: only with --intervals");
 	if (cl->format) {
 		size_t i;
 		for (i = 0; i < NFORMATS; i++)
@@ -289,9 +297,11 @@ static const char *preset_of_binary(uint64_t v)
 	return NULL;
 }
 
-/* The latencies of --gpu, or of the first kernel's binary version, into
- * im->iv_lat and the header's intervals.* keys. */
+/* The latencies of --gpu, or of the first kernel's binary version, with
+ * --op-latency's over them, into im->iv_lat and the header's intervals.*
+ * keys. */
 static const char *gpu_opt;
+static const gc_gpu_oplat *oplat;
 
 static void iv_setup(gc_import *im, const char *file, int have_binary, uint64_t binary)
 {
@@ -307,6 +317,7 @@ static void iv_setup(gc_import *im, const char *file, int have_binary, uint64_t 
 	}
 	gc_gpu_config gpu;
 	gc_gpu_for_stream(&gpu, name, NULL);
+	gc_gpu_oplat_apply(&gpu, oplat);
 	gc_gpu_config_finish(&gpu);
 	char key[64], val[64];
 	int bad = gc_header_set(&im->h, "intervals", "accelsim") < 0 ||
@@ -485,6 +496,7 @@ int main(int argc, char **argv)
 		im.intervals = 1;
 		im.iv_setup = iv_setup;
 		gpu_opt = cl.c.gpu;
+		oplat = &cl.oplat;
 		im.h.optional |= GC_OPT_COMPUTE;
 		im.h.record_size = GC_RECORD_COMPUTE;
 	}

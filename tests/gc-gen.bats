@@ -408,7 +408,9 @@ gen() {
 		"spmv --nnz 2M --width 4M" "spmv --nnz 0.5 --width 2M -n 4" "copy --warp-size 65" \
 		"matmul --height 2000000 --block 1" "copy --kernels 0" "copy -n 1G -e 16 --base 0xffff00000000" \
 		"vecadd --gs 2" "copy --iters 3" "mdm --iters 0" "mdm --iters 2G --block 1024" \
-		"vecadd --intervals --gpu no-such-gpu"; do
+		"vecadd --intervals --gpu no-such-gpu" "vecadd --op-latency int=3" \
+		"vecadd --intervals --op-latency fp=3" "vecadd --intervals --op-latency int=0" \
+		"vecadd --intervals --op-latency sp=2,0" "vecadd --intervals --op-latency sp"; do
 		sh_status 2 "gc-gen $args"
 		[ ! -s "$T/out" ]
 		expect_eq "$(grep -vc '^Try ' "$T/err")" 1 "message lines for '$args'"
@@ -421,6 +423,14 @@ gen() {
 	expect_match "$(cat "$T/err")" "--block"
 	sh_status 2 "gc-gen copy -e 3"
 	expect_match "$(cat "$T/err")" "1, 2, 4, 8 or 16"
+	sh_status 2 "gc-gen vecadd --op-latency int=3"
+	expect_eq "$(head -1 "$T/err")" "gc-gen: --op-latency: only with --intervals"
+	sh_status 2 "gc-gen vecadd --intervals --op-latency fp=3"
+	expect_eq "$(head -1 "$T/err")" \
+		"gc-gen: --op-latency: unknown class 'fp' (expected int, sp, dp, sfu, tensor or branch)"
+	sh_status 2 "gc-gen vecadd --intervals --op-latency sp=2,0"
+	expect_eq "$(head -1 "$T/err")" \
+		"gc-gen: --op-latency: bad value '0' for key 'op.sp.initiation' (expected an integer from 1 to 100000)"
 }
 
 # ---- seed 004's kernel and --intervals ------------------------------------
@@ -555,4 +565,33 @@ gen() {
 	gen mdm -n 32 --iters 2 --gpu volta-v100 --intervals
 	expect_eq "$(decode_compute "$T/s" | uniq | tr '\n' '|')" \
 		"0,0,0 10 18 0 0 1|0,0,1 11 21 1 0 1|0,0,2 16 31 1 0 1|0,0,3 17 34 2 0 1|"
+}
+
+@test "gc-gen: --intervals --op-latency: the class's latency over --gpu's, worked by hand" {
+	# vecadd on volta-v100 with int 5,2 (sp 2,2; branch 4,4): MOV 0 (R1
+	# 5), S2R R0 2 (7), S2R R3 4 (9), IMAD R0 9 (R3; 14), ISETP 14 (R0;
+	# P0 19), EXIT 19 (P0), IMAD.WIDE R2 20 (25) and R4 22 (int unit;
+	# 27); LDG A at 25 (R2), LDG B at 27 (R4); IMAD.WIDE R6 28 (33), FADD
+	# 29 (one wait; 31), STG at 33 (R6)
+	for args in "--gpu volta-v100 --op-latency int=5" "--op-latency int=5 --gpu volta-v100"; do
+		gen vecadd -n 64 --intervals $args
+		expect_eq "$(decode_compute "$T/s" | uniq | tr '\n' '|')" \
+			"0,0,0 8 25 0 0 1|0,0,1 8 27 0 0 1|0,0,2 10 33 1 0 1|0,1,0 8 25 0 0 1|0,1,1 8 27 0 0 1|0,1,2 10 33 1 0 1|" "$args"
+		htext "$T/s" >"$T/h"
+		expect_eq "$(grep '^intervals\.op\.' "$T/h" | tr '\n' ' ')" \
+			"intervals.op.int=5,2 intervals.op.sp=2,2 intervals.op.dp=8,4 intervals.op.sfu=20,8 intervals.op.tensor=2,2 intervals.op.branch=4,4 " "$args"
+		# the gpu.* keys stay the preset's
+		grep -qx 'gpu.op.int.latency=2' "$T/h"
+	done
+	# int 2,3: the initiation interval too: MOV 0, S2R 3 and 6 (R3 8),
+	# IMAD 9 (int unit; R0 11), ISETP 12 (P0 14), EXIT 14, IMAD.WIDE 15
+	# (17) and 18 (20); LDG A 19, LDG B 20 (R4); IMAD.WIDE 21, FADD 22
+	# (24), STG 24 (R9)
+	gen vecadd -n 64 --gpu volta-v100 --intervals --op-latency int=2,3
+	expect_eq "$(decode_compute "$T/s" | uniq | sed -n 1,3p | tr '\n' '|')" \
+		"0,0,0 8 19 0 0 1|0,0,1 8 20 0 0 1|0,0,2 10 24 1 0 1|"
+	htext "$T/s" | grep -qx 'intervals.op.int=2,3'
+	# without --gpu: over the defaults' (fermi-gtx470-16k, int 4,1)
+	gen vecadd -n 64 --intervals --op-latency int=6
+	htext "$T/s" | grep -qx 'intervals.op.int=6,1'
 }

@@ -87,6 +87,107 @@ b0 w1 pc=0x80 insts=6 cycles=42 waits=1"
 	expect_match "$(gc-stats --dump "$T/p" | grep '^# optional')" "0x0"
 }
 
+# --op-latency int=7 (initiation still intervals.gpu's 2): every int
+# result comes 3 cycles later, and the memory instructions after them
+# issue later.
+# warp 0                           issue  why                         ready
+#   S2R R0                             0  first                       R0 7
+#   S2R R1                             2  int initiation 0+2          R1 9
+#   IMAD R2 <- R0 R1                   9  R1                          R2 16
+#   IMAD.SHL R3 <- R2                 16  R2                          R3 23
+#   IADD3 R4 <- R3 RZ                 23  R3                          R4 30
+#   LEA.HI.X R5 <- R3                 25  int initiation 23+2         R5 32
+#   LDG R6 <- R4                      30  R4; insts=6 cycles=30 waits=0, R6 30
+#   FFMA R7 <- R1 R1 RZ               31  next cycle                  R7 36
+#   MUFU.RCP R8 <- R7                 36  R7                          R8 56
+#   IADD3 R9 <- R6 R8                 56  R8; a wait                  R9 63
+#   IADD3 R10 <- R6 R9                63  R9                          R10 70
+#   STG <- R4 R10                     70  R10; insts=10 cycles=70 waits=1
+#   ISETP P0 <- R9 RZ                 71  next cycle                  P0 78
+#   BRA <- P0                         78  P0
+#   STG <- R4 R9                      79  next; insts=12 cycles=79 waits=1
+# warp 1
+#   S2R R0                             0                              R0 7
+#   LDG.64 R2 <- R0                    7  R0; insts=1 cycles=7 waits=0
+#   LDG R4 <- R2                       8  next; insts=1 cycles=8 waits=0
+#   MUFU.EX2 R5 <- R0                  9                              R5 29
+#   MUFU.LG2 R6 <- R0                 17  sfu initiation 9+8          R6 37
+#   MOV R4 <- R0                      18                              R4 25
+#   DFMA R8 <- R5 R6 R4               37  R6                          R8 45
+#   ISETP P1 <- R4 RZ                 38
+#   STG.64 <- R0 R8                   45  R8; insts=6 cycles=45 waits=1
+INT7="b0 w0 pc=0x60 insts=6 cycles=30 waits=0
+b0 w0 pc=0xb0 insts=10 cycles=70 waits=1
+b0 w0 pc=0xe0 insts=12 cycles=79 waits=1
+b0 w1 pc=0x10 insts=1 cycles=7 waits=0
+b0 w1 pc=0x20 insts=1 cycles=8 waits=0
+b0 w1 pc=0x80 insts=6 cycles=45 waits=1"
+
+@test "intervals: --op-latency int=7 over --gpu: the hand-worked cycles and the header" {
+	# After --gpu whatever the order on the command line.
+	for args in "--gpu '$G' --op-latency int=7" "--op-latency int=7 --gpu '$G'" \
+		"--op-latency int=3,5 --gpu '$G' --op-latency int=7"; do
+		sh_status 0 "gc-import --intervals $args '$A/intervals.traceg' > '$T/s'"
+		expect_eq "$(compute_fields "$T/s")" "$INT7" "fields with $args"
+		expect_eq "$(hkey "$T/s" intervals.op.int)" "7,2" "header with $args"
+	done
+	# The other classes keep the GPU's.
+	expect_eq "$(gc-stats --dump "$T/s" | grep -o 'intervals\.op\.[a-z]*=.*' | tr '\n' ' ')" \
+		"intervals.op.int=7,2 intervals.op.sp=5,2 intervals.op.dp=8,4 intervals.op.sfu=20,8 intervals.op.tensor=16,16 intervals.op.branch=6,3 "
+	# The GPU chosen by binary version (volta-v100, int 2,2) is overridden too.
+	sh_status 0 "gc-import --intervals --op-latency int=9 '$A/intervals.traceg' > '$T/v'"
+	expect_eq "$(hkey "$T/v" intervals.gpu)" volta-v100
+	expect_eq "$(hkey "$T/v" intervals.op.int)" "9,2"
+}
+
+@test "intervals: --op-latency sfu=10,12: the initiation interval too" {
+	# Warp 1: MUFU.EX2 at 6 (R5 16), MUFU.LG2 waits for the sfu unit until
+	# 6+12 = 18 (R6 28, where 8 would give 14 and R6 24), MOV R4 19 (R4
+	# 23), DFMA at 28 (R6; R8 36), so STG.64 issues at 36.  Warp 0:
+	# MUFU.RCP at 24 (R8 34), IADD3 R9 34 (38), IADD3 R10 38 (42), the STG
+	# at 42, ISETP 43 (P0 47), BRA 47, the last STG at 48.
+	sh_status 0 "gc-import --intervals --gpu '$G' --op-latency sfu=10,12 '$A/intervals.traceg' > '$T/s'"
+	expect_eq "$(compute_fields "$T/s")" "b0 w0 pc=0x60 insts=6 cycles=18 waits=0
+b0 w0 pc=0xb0 insts=10 cycles=42 waits=1
+b0 w0 pc=0xe0 insts=12 cycles=48 waits=1
+b0 w1 pc=0x10 insts=1 cycles=4 waits=0
+b0 w1 pc=0x20 insts=1 cycles=5 waits=0
+b0 w1 pc=0x80 insts=6 cycles=36 waits=1"
+	expect_eq "$(hkey "$T/s" intervals.op.sfu)" "10,12"
+	# The gpu.* keys stay the preset's: only the intervals used the override.
+	sh_status 0 "gc-import --intervals --gpu volta-v100 --op-latency sfu=10,12 '$A/intervals.traceg' > '$T/s'"
+	expect_eq "$(hkey "$T/s" gpu.op.sfu.latency) $(hkey "$T/s" gpu.op.sfu.initiation)" "20 8"
+	expect_eq "$(hkey "$T/s" intervals.op.sfu)" "10,12"
+}
+
+@test "intervals: --op-latency usage errors: one line naming the bad part, exit 2, no output" {
+	local key="for key 'op.int.latency' (expected an integer from 1 to 100000)"
+	chk() {
+		sh_status 2 "gc-import $1 '$A/intervals.traceg' > '$T/o'"
+		expect_eq "$(head -1 "$T/err")" "gc-import: --op-latency: $2" "$1"
+		expect_eq "$(grep -vc '^Try ' "$T/err")" 1 "message lines of $1"
+		[ ! -s "$T/o" ]
+	}
+	chk "--intervals --op-latency foo=3" \
+		"unknown class 'foo' (expected int, sp, dp, sfu, tensor or branch)"
+	chk "--intervals --op-latency =3" \
+		"unknown class '' (expected int, sp, dp, sfu, tensor or branch)"
+	chk "--intervals --op-latency int" "expected CLASS=LAT[,INIT], not 'int'"
+	chk "--intervals --op-latency int=0" "bad value '0' $key"
+	chk "--intervals --op-latency int=x4" "bad value 'x4' $key"
+	chk "--intervals --op-latency int=" "bad value '' $key"
+	chk "--intervals --op-latency int=100001" "bad value '100001' $key"
+	chk "--intervals --op-latency int=4,0" \
+		"bad value '0' for key 'op.int.initiation' (expected an integer from 1 to 100000)"
+	chk "--intervals --op-latency tensor=4,2,1" \
+		"bad value '2,1' for key 'op.tensor.initiation' (expected an integer from 1 to 100000)"
+	# A good one after a bad one is still an error.
+	chk "--intervals --op-latency dp=0 --op-latency dp=4" \
+		"bad value '0' for key 'op.dp.latency' (expected an integer from 1 to 100000)"
+	chk "--op-latency int=4" "only with --intervals"
+	chk "--gpu '$G' --op-latency int=4" "only with --intervals"
+}
+
 @test "intervals: a raw .trace gives the fields of the same warps as a .traceg" {
 	sh_status 0 "gc-import --intervals --gpu '$G' '$A/intervals.trace' > '$T/r'"
 	# The raw file interleaves the warps (warp 1 first): same fields.

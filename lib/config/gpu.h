@@ -106,6 +106,9 @@ enum gc_gpu_op {
 	GC_OP_BRANCH, /* branch unit (BRA, BRX, CALL, RET, EXIT, BAR, ...) */
 	GC_NOPS,
 };
+/* The classes as the keys (op.<name>.latency) and messages name them:
+ * "int", "sp", "dp", "sfu", "tensor", "branch". */
+extern const char *const gc_gpu_op_name[GC_NOPS];
 
 /* One cache level.  For L2 the geometry is one slice (one per memory
  * sub-partition); `total`, `channels`, `sub_partitions`, `pindex` and

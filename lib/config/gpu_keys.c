@@ -57,6 +57,10 @@ const struct genum gpu_e_coalesce[] = {
 	{NULL, NULL, 0}};
 static const struct genum e_bool[] = {{"no", NULL, 0}, {"yes", NULL, 1}, {NULL, NULL, 0}};
 
+const char *const gc_gpu_op_name[GC_NOPS] = {
+	[GC_OP_INT] = "int",       [GC_OP_SP] = "sp",         [GC_OP_DP] = "dp",
+	[GC_OP_SFU] = "sfu",       [GC_OP_TENSOR] = "tensor", [GC_OP_BRANCH] = "branch"};
+
 #define OFF(f) offsetof(gc_gpu_config, f)
 
 #define KU(id, nm, fld, lo, hi, fl, m) \

@@ -136,3 +136,71 @@ void gc_gpu_keyopts_apply(gc_gpu_config *c, const gc_gpu_keyopt *t, size_t n,
 		if (vals[i])
 			gc_gpu_config_option(c, t[i].name, t[i].key, vals[i]);
 }
+
+/* ---- --op-latency --------------------------------------------------------- */
+
+#define OPLAT "--op-latency"
+
+/* The value of key op.<class>.<what> as `val`, checked as the key table has
+ * it (range and form) in a scratch configuration; a usage error if bad. */
+static unsigned oplat_value(int cls, const char *what, const char *val)
+{
+	gc_gpu_config tmp;
+	char key[48], err[640];
+	snprintf(key, sizeof key, "op.%s.%s", gc_gpu_op_name[cls], what);
+	gc_gpu_defaults(&tmp);
+	gc_gpu_begin(&tmp);
+	if (gc_gpu_set(&tmp, key, val, 0, err, sizeof err) < 0)
+		gc_usage_error(OPLAT ": %s", err);
+	return strcmp(what, "latency") == 0 ? tmp.op.latency[cls] : tmp.op.initiation[cls];
+}
+
+void gc_gpu_oplat_parse(gc_gpu_oplat *o, const char *arg)
+{
+	char buf[96];
+	const char *eq = strchr(arg, '=');
+	if (!eq)
+		gc_usage_error(OPLAT ": expected CLASS=LAT[,INIT], not '%s'", arg);
+	size_t n = (size_t)(eq - arg);
+	int cls = -1;
+	for (int c = 0; c < GC_NOPS; c++)
+		if (strlen(gc_gpu_op_name[c]) == n && strncmp(arg, gc_gpu_op_name[c], n) == 0)
+			cls = c;
+	if (cls < 0) {
+		size_t at = 0;
+		for (int c = 0; c < GC_NOPS; c++)
+			at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s",
+					       c == 0 ? "" : c == GC_NOPS - 1 ? " or " : ", ",
+					       gc_gpu_op_name[c]);
+		gc_usage_error(OPLAT ": unknown class '%.*s' (expected %s)", (int)n, arg, buf);
+	}
+	if (strlen(eq + 1) >= sizeof buf)
+		gc_usage_error(OPLAT ": '%s' is too long", arg);
+	strcpy(buf, eq + 1);
+	char *comma = strchr(buf, ',');
+	if (comma)
+		*comma = 0;
+	unsigned lat = oplat_value(cls, "latency", buf);
+	unsigned init = comma ? oplat_value(cls, "initiation", comma + 1) : 0;
+	o->given = 1;
+	o->latency[cls] = lat;
+	o->initiation[cls] = init;
+}
+
+static void oplat_set(gc_gpu_config *c, int cls, const char *what, unsigned v)
+{
+	char key[48], val[24];
+	if (!v)
+		return;
+	snprintf(key, sizeof key, "op.%s.%s", gc_gpu_op_name[cls], what);
+	snprintf(val, sizeof val, "%u", v);
+	gc_gpu_config_option(c, OPLAT, key, val);
+}
+
+void gc_gpu_oplat_apply(gc_gpu_config *c, const gc_gpu_oplat *o)
+{
+	for (int k = 0; k < GC_NOPS; k++) {
+		oplat_set(c, k, "latency", o->latency[k]);
+		oplat_set(c, k, "initiation", o->initiation[k]);
+	}
+}

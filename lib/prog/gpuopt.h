@@ -37,6 +37,23 @@ void gc_gpu_keyopts_apply(gc_gpu_config *c, const gc_gpu_keyopt *t, size_t n,
 /* gc_gpu_finish after the options; exit 2 with "options: ..." */
 void gc_gpu_config_finish(gc_gpu_config *c);
 
+/* --op-latency CLASS=LAT[,INIT] of the compute intervals (gc-import and
+ * gc-gen --intervals), repeatable: the latency, and the initiation
+ * interval when given, of an opcode class (gc_gpu_op_name), overriding the
+ * GPU's op.CLASS.latency and op.CLASS.initiation; for a class given twice
+ * the last one counts.  0: the GPU's. */
+typedef struct gc_gpu_oplat {
+	int given; /* any --op-latency */
+	unsigned latency[GC_NOPS], initiation[GC_NOPS];
+} gc_gpu_oplat;
+/* One --op-latency argument into o (zeroed before the first); a usage
+ * error naming the option and the bad part: the form, the class, or the
+ * value as the key's range has it. */
+void gc_gpu_oplat_parse(gc_gpu_oplat *o, const char *arg);
+/* Set the latencies of o in c as --op-latency: after gc_gpu_for_stream (or
+ * gc_gpu_config_load and gc_gpu_begin), before gc_gpu_config_finish. */
+void gc_gpu_oplat_apply(gc_gpu_config *c, const gc_gpu_oplat *o);
+
 /* The GPU a stage runs with -- the one path every tool takes:
  *
  *   gc_gpu_config gpu;
