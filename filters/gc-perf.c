@@ -276,25 +276,8 @@ static int l2_value(void *ctx, const char *path, const char *value, int type, in
 /* The read miss rate of a gc-l2 --stats file. */
 static double l2_rate(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		gc_die(GC_EXIT_DATA, "%s: %s", path, strerror(errno));
-	size_t len = 0, cap = 0;
-	char *text = NULL;
-	for (;;) {
-		if (len == cap) {
-			cap = cap ? 2 * cap : 1 << 14;
-			text = gc_xrealloc(text, cap);
-		}
-		size_t got = fread(text + len, 1, cap - len, f);
-		if (!got)
-			break;
-		len += got;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad)
-		gc_die(GC_EXIT_DATA, "%s: read error", path);
+	size_t len;
+	char *text = gc_read_text_file(path, &len);
 	struct l2file v;
 	char err[200];
 	memset(&v, 0, sizeof v);

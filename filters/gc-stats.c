@@ -931,30 +931,6 @@ static void csv_field(FILE *f, const char *v)
 	putc('"', f);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f)
-		gc_die(GC_EXIT_DATA, "%s: %s", path, strerror(errno));
-	size_t cap = 1 << 16, n = 0;
-	char *buf = gc_xrealloc(NULL, cap);
-	for (;;) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap) {
-			if (ferror(f))
-				gc_die(GC_EXIT_DATA, "%s: read error: %s", path, strerror(errno));
-			break;
-		}
-		cap *= 2;
-		buf = gc_xrealloc(buf, cap);
-	}
-	if (f != stdin)
-		fclose(f);
-	*len = n;
-	return buf;
-}
-
 static void merge_main(const struct cmdline *cl)
 {
 	struct merge m;
@@ -967,7 +943,7 @@ static void merge_main(const struct cmdline *cl)
 
 	for (int i = 0; i < cl->nfiles; i++) {
 		size_t len;
-		char *text = slurp(cl->files[i], &len);
+		char *text = gc_read_text_file(cl->files[i], &len);
 		m.next = 0;
 		if (gc_jsonflat(text, len, merge_value, &m, err, sizeof err) != 0)
 			gc_die(GC_EXIT_DATA, "%s: %s", cl->files[i], err);

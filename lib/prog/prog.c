@@ -354,3 +354,27 @@ char *gc_xstrdup(const char *s)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	return d;
 }
+
+char *gc_read_text_file(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f)
+		gc_die(GC_EXIT_DATA, "%s: %s", path, strerror(errno));
+	size_t cap = 1 << 16, n = 0;
+	char *buf = gc_xrealloc(NULL, cap);
+	for (;;) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap) {
+			if (ferror(f))
+				gc_die(GC_EXIT_DATA, "%s: read error: %s", path, strerror(errno));
+			break;
+		}
+		cap *= 2;
+		buf = gc_xrealloc(buf, cap);
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return buf;
+}

@@ -99,6 +99,9 @@ void gc_close_output(gc_writer *w);
 void gc_close_stdout(void);
 /* Open a text output file ("-" or NULL: stdout) or die. */
 FILE *gc_open_text(const char *path);
+/* The whole of a text file ("-": stdin), or die (exit 1) naming it.
+ * Caller frees. */
+char *gc_read_text_file(const char *path, size_t *len);
 void gc_close_text(FILE *f, const char *path);
 
 /* Memory or death: "out of memory", exit 1 (for main's side only). */
