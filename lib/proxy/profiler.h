@@ -1,0 +1,67 @@
+/*
+ * profiler.h - gc-profile's engine: an accesses stream in, one profile
+ * kernel section (profile.h) per kernel out (profiler.c; the clustering of
+ * seed 002 §4.4 in profiler_cluster.c).
+ *
+ * Records may come in any interleaving of warps (a raw trace in arrival
+ * order), but each thread's records in program order, as every stream is.
+ *
+ * State per kernel: per thread seen, its node in a prefix tree of the
+ * profiles (threads on one path share it), its last seq, and its last
+ * reuse_depth distinct addresses (the LRU stack of P_R); per (thread,
+ * static instruction) its first and last address; the prefix tree; one
+ * distribution builder per (instruction, context) and per instruction for
+ * P_A (each bounded, pdist.h).  So memory grows with the threads of the
+ * largest kernel (about 48 + 8 * reuse_depth bytes each), the (thread,
+ * instruction) pairs (about 40 bytes each) and the distinct profile
+ * prefixes, not with the number of accesses.
+ *
+ * Clustering (§4.4): the distinct profiles, most threads first (ties: the
+ * first seen first), each join the first cluster whose representative
+ * (its first member) has similarity >= the threshold, else start one.
+ * Similarity of profiles a and b: the number of positions i where both
+ * have an entry and a[i].inst == b[i].inst, over max(len a, len b); two
+ * empty profiles have similarity 1.  Past max_profiles clusters, the
+ * smallest clusters join the most similar of the max_profiles largest.  A
+ * cluster's profile is its representative; its thread count and P_R are
+ * its members'.
+ */
+#ifndef GC_PROFILER_H
+#define GC_PROFILER_H
+
+#include "proxy/profile.h"
+#include "stream/format.h"
+
+#include <stddef.h>
+
+#define GC_PROF_SIMILARITY 0.9     /* seed 002: Th = 0.9 */
+#define GC_PROF_REUSE_DEPTH 16
+#define GC_PROF_REUSE_DEPTH_MAX 256
+#define GC_PROF_MAX_PROFILES 64
+#define GC_PROF_MAX_RUNS 64
+
+typedef struct gc_profiler_opts {
+	double similarity;     /* 0..1 */
+	uint32_t max_exact;    /* exact values per distribution */
+	uint32_t reuse_depth;  /* 1..GC_PROF_REUSE_DEPTH_MAX */
+	uint32_t max_profiles; /* >= 1 */
+	uint32_t max_runs;     /* 0: never keep runs */
+} gc_profiler_opts;
+
+void gc_profiler_opts_default(gc_profiler_opts *o);
+
+typedef struct gc_profiler gc_profiler;
+
+/* NULL when out of memory. */
+gc_profiler *gc_profiler_new(const gc_profiler_opts *o, unsigned warp_size);
+/* Each returns 0, or -1 with the message in gc_profiler_error (for add,
+ * naming the field: "block 9 outside the grid of 8 blocks", "lane 40 not
+ * below the warp size 32", "kernel 3 has no begin record"). */
+int gc_profiler_kbegin(gc_profiler *p, const gc_kernel *k);
+int gc_profiler_add(gc_profiler *p, const gc_rec *r);
+/* The kernel's section, moved into *out (owned by the caller). */
+int gc_profiler_kend(gc_profiler *p, gc_pkernel *out);
+const char *gc_profiler_error(const gc_profiler *p);
+void gc_profiler_free(gc_profiler *p);
+
+#endif
