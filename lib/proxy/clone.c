@@ -36,6 +36,7 @@ struct cinst {
 	gc_pdist pe[GC_PE_NCTX], pa;
 	int pe_src[GC_PE_NCTX]; /* the context drawn from for each (fallback), -1 none */
 	int64_t pe_mode[GC_PE_NCTX], pa_mode;
+	int pe_one[GC_PE_NCTX], pa_one; /* one value only: the mode, no draw */
 	int pa_has;           /* P_A has a value to draw */
 	gc_panchor anc;
 	/* the thread being generated */
@@ -69,6 +70,8 @@ struct gc_cloner {
 	int in_warp;          /* the warp's addresses are made */
 	uint32_t runcur;      /* the run of the last thread */
 	uint64_t tstamp;      /* threads generated so far */
+	unsigned tx, ty;      /* the thread's coordinates in its block */
+	int carry;            /* the slowest that changed from the thread before, -1 unknown */
 	/* the warp: per lane its profile, next entry, that entry's seq and the
 	 * offset of its addresses */
 	unsigned nl;
@@ -184,6 +187,12 @@ static int has_values(const gc_pdist *d)
 	return d->total > d->none;
 }
 
+/* A distribution that can only draw one value (its mode): no draw needed. */
+static int one_value(const gc_pdist *d)
+{
+	return d->none == 0 && d->nexact == 1 && d->nbin == 0;
+}
+
 static int copy_inst(gc_cloner *c, uint32_t i, const gc_pinst *p, double f)
 {
 	struct cinst *q = &c->inst[i];
@@ -230,13 +239,19 @@ static int copy_inst(gc_cloner *c, uint32_t i, const gc_pinst *p, double f)
 				break;
 			}
 		q->pe_mode[x] = 0;
-		if (q->pe_src[x] >= 0)
+		q->pe_one[x] = 0;
+		if (q->pe_src[x] >= 0) {
 			mode_of(&q->pe[q->pe_src[x]], &q->pe_mode[x]);
+			q->pe_one[x] = (c->ablate & GC_ABL_PE) || one_value(&q->pe[q->pe_src[x]]);
+		}
 	}
 	q->pa_has = has_values(&q->pa);
 	q->pa_mode = 0;
-	if (q->pa_has)
+	q->pa_one = 0;
+	if (q->pa_has) {
 		mode_of(&q->pa, &q->pa_mode);
+		q->pa_one = (c->ablate & GC_ABL_PA) || one_value(&q->pa);
+	}
 	q->stamp = 0;
 	return 0;
 }
@@ -493,13 +508,18 @@ static inline uint64_t wrap(const struct cinst *q, uint64_t a)
  * plus a draw from P_E of that context (or the fallback's). */
 static uint64_t first_address(gc_cloner *c, struct cinst *q, uint64_t t)
 {
-	int x = gc_panchor_ctx(&c->k, &q->anc, t);
+	/* When the previous executor is the previous thread, the context is
+	 * the level thread order carried at from it to t (gc_panchor_ctx's
+	 * rule, without its divisions). */
+	int x = c->carry >= 0 && q->anc.seen && q->anc.last + 1 == t
+			? c->carry
+			: gc_panchor_ctx(&c->k, &q->anc, t);
 	uint64_t a = q->base;
 	if (x >= 0) {
 		int64_t s = 0;
 		int src = q->pe_src[x];
 		if (src >= 0) {
-			if (c->ablate & GC_ABL_PE)
+			if (q->pe_one[x])
 				s = q->pe_mode[x];
 			else if (!gc_pdist_draw(&q->pe[src], gc_splitmix64(&c->rng), &s))
 				s = 0;
@@ -527,7 +547,7 @@ static uint64_t later_address(gc_cloner *c, struct cinst *q, const struct cprof 
 	}
 	int64_t s = 0;
 	if (q->pa_has) {
-		if (c->ablate & GC_ABL_PA)
+		if (q->pa_one)
 			s = q->pa_mode;
 		else if (!gc_pdist_draw(&q->pa, gc_splitmix64(&c->rng), &s))
 			s = 0;
@@ -573,14 +593,32 @@ static void gen_thread(gc_cloner *c, const struct cprof *p, uint64_t t, uint64_t
 
 /* ---- Algorithm 2: warps, blocks ------------------------------------------------- */
 
+/* The next thread of the block in thread order: tx, then ty, then tz. */
+static inline void step(gc_cloner *c)
+{
+	if (++c->tx < c->k.block[0]) {
+		c->carry = GC_PE_TX;
+	} else if (c->tx = 0, ++c->ty < c->k.block[1]) {
+		c->carry = GC_PE_TY;
+	} else {
+		c->ty = 0;
+		c->carry = GC_PE_TZ;
+	}
+}
+
 /* Make the addresses of warp w of block b; -1 out of memory. */
 static int gen_warp(gc_cloner *c)
 {
 	const unsigned first = c->w * c->ws;
 	const uint64_t t0 = c->b * c->tpb + first;
 	c->nl = c->tpb - first < c->ws ? c->tpb - first : c->ws;
+	c->tx = first % c->k.block[0];
+	c->ty = first / c->k.block[0] % c->k.block[1];
+	c->carry = -1;
 	uint64_t off = 0;
 	for (unsigned l = 0; l < c->nl; l++) {
+		if (l > 0)
+			step(c);
 		c->lprof[l] = pick_profile(c, t0 + l);
 		const struct cprof *p = &c->prof[c->lprof[l]];
 		c->loff[l] = off;
@@ -666,9 +704,10 @@ size_t gc_cloner_next(gc_cloner *c, gc_rec *recs, size_t max)
 			uint32_t j = c->lcur[l];
 			if (j >= p->len || c->lseq[l] != c->iseq || p->e[j].inst != c->ik)
 				continue;
-			r.lane = (uint8_t)l;
-			r.addr = c->addr[c->loff[l] + j];
-			recs[n++] = r;
+			gc_rec *o = &recs[n++];
+			*o = r;
+			o->lane = (uint8_t)l;
+			o->addr = c->addr[c->loff[l] + j];
 			if (++c->lcur[l] < p->len)
 				c->lseq[l] += p->e[j + 1].dseq;
 		}
