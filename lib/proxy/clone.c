@@ -82,6 +82,7 @@ struct gc_cloner {
 	uint64_t *stack;      /* the thread's LRU stack, most recent first */
 	/* the warp instruction being handed out */
 	int have;
+	int uni;              /* every lane has the same profile: one cursor */
 	uint64_t iseq;
 	uint32_t ik;
 	unsigned ili;
@@ -640,6 +641,10 @@ static int gen_warp(gc_cloner *c)
 		c->lcur[l] = 0;
 		c->lseq[l] = p->len ? p->e[0].dseq : 0;
 	}
+	c->uni = 1;
+	for (unsigned l = 1; l < c->nl; l++)
+		if (c->lprof[l] != c->lprof[0])
+			c->uni = 0;
 	c->have = 0;
 	return 0;
 }
@@ -649,6 +654,16 @@ static int gen_warp(gc_cloner *c)
 static int next_inst(gc_cloner *c)
 {
 	int found = 0;
+	c->ili = 0;
+	if (c->uni) {
+		/* The lanes go together: lane 0's cursor is every lane's. */
+		const struct cprof *p = &c->prof[c->lprof[0]];
+		if (c->lcur[0] >= p->len)
+			return c->have = 0;
+		c->iseq = c->lseq[0];
+		c->ik = p->e[c->lcur[0]].inst;
+		return c->have = 1;
+	}
 	for (unsigned l = 0; l < c->nl; l++) {
 		const struct cprof *p = &c->prof[c->lprof[l]];
 		if (c->lcur[l] >= p->len)
@@ -661,7 +676,6 @@ static int next_inst(gc_cloner *c)
 		}
 	}
 	c->have = found;
-	c->ili = 0;
 	return found;
 }
 
@@ -698,6 +712,23 @@ size_t gc_cloner_next(gc_cloner *c, gc_rec *recs, size_t max)
 		r.block = (uint32_t)c->b;
 		r.warp = (uint16_t)c->w;
 		r.kernel = c->k.id;
+		if (c->uni) {
+			const struct cprof *p = &c->prof[c->lprof[0]];
+			const uint32_t j = c->lcur[0];
+			const uint64_t *a = c->addr + j;
+			for (; c->ili < c->nl && n < max; c->ili++) {
+				gc_rec *o = &recs[n++];
+				*o = r;
+				o->lane = (uint8_t)c->ili;
+				o->addr = a[(size_t)c->ili * p->len];
+			}
+			if (c->ili == c->nl) {
+				c->have = 0;
+				if (++c->lcur[0] < p->len)
+					c->lseq[0] += p->e[j + 1].dseq;
+			}
+			continue;
+		}
 		for (; c->ili < c->nl && n < max; c->ili++) {
 			unsigned l = c->ili;
 			const struct cprof *p = &c->prof[c->lprof[l]];
