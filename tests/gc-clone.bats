@@ -159,10 +159,13 @@ jv() {
 
 @test "gc-clone: the same seed gives the same bytes, another seed other records" {
 	gc-clone "$P/mixed.gcp" >"$T/a"
-	gc-clone --seed 1 "$P/mixed.gcp" >"$T/b"
+	gc-clone "$P/mixed.gcp" >"$T/b"
 	cmp "$T/a" "$T/b"
+	# the header's provenance differs, not the records
+	gc-clone --seed 1 "$P/mixed.gcp" >"$T/b"
+	expect_same <(dumpdata "$T/a") <(dumpdata "$T/b") "--seed 1"
 	gc-clone <"$P/mixed.gcp" - >"$T/c"
-	cmp <(dumpdata "$T/a") <(dumpdata "$T/c")
+	expect_same <(dumpdata "$T/a") <(dumpdata "$T/c") stdin
 	gc-clone --seed 2 "$P/mixed.gcp" >"$T/d"
 	expect_differ <(dumpdata "$T/a") <(dumpdata "$T/d") "seeds 1 and 2"
 	gc-clone --seed 2 "$P/mixed.gcp" >"$T/e"
@@ -270,7 +273,8 @@ jv() {
 	expect_eq "$(jv mem_insts "$T/j")" 9
 	expect_eq "$(jv profile_accesses "$T/j")" 36
 	expect_eq "$(sed -n 1p "$T/e")" "gc-clone: kernel 1 vecadd: 2x1x1 blocks of 8x1x1, 16 threads: 36 accesses in 9 warp instructions (the profile's: 36)"
-	gc-clone -z "$P/vecadd.gcp" | gzip -dc | cmp - "$T/s"
+	gc-clone -z "$P/vecadd.gcp" | gzip -dc >"$T/z"
+	expect_same <(dumpdata "$T/z") <(dumpdata "$T/s") "-z"
 	sh_status 1 "gc-clone '$P/vecadd.gcp' >/dev/full"
 	expect_match "$(cat "$T/err")" "^gc-clone: .*No space left on device"
 }
@@ -278,4 +282,79 @@ jv() {
 @test "gc-clone: a proxy runs through the memory hierarchy" {
 	sh_status 0 "gc-clone --scale 20 '$P/mixed.gcp' | gc-sched | gc-coalesce | gc-l1 | gc-l2 | gc-dram -o '$T/r'"
 	expect_match "$(sed -n 3p "$T/r")" "^records [1-9][0-9]*, kernels 2$"
+}
+
+# The issue's check: a kernel with one profile (or runs of them) and fixed
+# strides is cloned exactly, record for record: every kernel-begin line
+# (grid, block, attributes), record and kernel-end line of gc-stats --dump.
+# vecadd and copy with a partial last block (runs of the empty profile);
+# three launches; the 2-D kernels with 16x16, 16x8 and 8x4 blocks, a
+# partial block row and column (matmul 40x24: 52 runs), and stencil2d,
+# whose border threads make no access (29 runs).
+@test "gc-clone: gc-gen | gc-profile | gc-clone gives the original's records (vecadd, copy, 2-D)" {
+	local k
+	for k in "vecadd -n 1000" "copy -n 5000" "vecadd -n 300 --block 64 --kernels 3" \
+		"copy -n 100 --warp-size 8 --block 24" "transpose -n 64" \
+		"transpose -n 48 --block 16x8" "matmul -n 32" "matmul -n 48 --block 8x4" \
+		"matmul --width 40 --height 24 --inner 8" "stencil2d -n 16" "mdm -n 512" \
+		"strided --loads 16" "table2"; do
+		gc-gen $k >"$T/o"
+		gc-profile "$T/o" >"$T/p"
+		gc-clone "$T/p" >"$T/c"
+		expect_same <(dumpdata "$T/o") <(dumpdata "$T/c") "gc-gen $k"
+	done
+}
+
+# Data-dependent addresses are not: gather's loads of A[idx[i]] differ.
+@test "gc-clone: a gather is not cloned exactly, but keeps its counts" {
+	gc-gen gather -n 1000 >"$T/o"
+	gc-profile "$T/o" | gc-clone - >"$T/c"
+	expect_differ <(dumpdata "$T/o") <(dumpdata "$T/c") gather
+	expect_same <(dumpdata "$T/o" | cut -d, -f1-8) <(dumpdata "$T/c" | cut -d, -f1-8) \
+		"records but their addresses"
+}
+
+# --scale 0.25 of a full vecadd: 4 of its 16 blocks, thread t the profile
+# of thread 4t (all alike), addresses chained by P_E from A, B and C: the
+# original's first 4 blocks, record for record.
+@test "gc-clone: a scaled-down vecadd is the original's first blocks" {
+	gc-gen vecadd -n 4096 >"$T/o"
+	gc-profile "$T/o" | gc-clone --scale 0.25 - >"$T/c"
+	expect_eq "$(decode_stream "$T/c" | sed -n 1p)" 'K 1 "vecadd" 4,1,1 256,1,1 32 0'
+	expect_same <(data "$T/o" | awk -F, '$1 < 4') <(data "$T/c") "4 blocks"
+	expect_eq "$(data "$T/c" | grep -c .)" 3072
+}
+
+# bad_profile FILE MESSAGE: gc-clone refuses FILE (in tests/fixtures/
+# profiles/) with exactly "gc-clone: PATH: MESSAGE", exit 1, and writes
+# nothing on standard output.
+bad_profile() {
+	sh_status 1 "gc-clone '$P/$1'"
+	expect_eq "$(cat "$T/err")" "gc-clone: $P/$1: $2"
+	[ ! -s "$T/out" ]
+}
+
+# Each bad-*.gcp is vecadd.gcp with one fault.
+@test "gc-clone: a bad or cut profile exits 1 naming the line, and writes nothing" {
+	bad_profile bad-cut.gcp "line 45: cut short: the text ends where 'end' is wanted"
+	bad_profile bad-cut-inst.gcp "line 31: cut short: the text ends where 'pa' is wanted"
+	bad_profile bad-version.gcp "line 5: version: 2 not supported (want 1)"
+	bad_profile bad-threads.gcp "line 40: profiles: their threads add up to 15, not the kernel's 16"
+	bad_profile bad-inst.gcp "line 37: entries: instruction 3 out of range (insts 3)"
+	bad_profile bad-len.gcp "line 37: entries: more than len 3"
+	bad_profile bad-runs.gcp "line 44: run first: 8, not above the run before's 12"
+	bad_profile bad-prof.gcp "line 43: run profile: 2 out of range (0..1)"
+	bad_profile bad-dist.gcp "line 30: pe 1 tx: total: 10, but none, exact and bins add up to 9"
+	bad_profile bad-op.gcp "line 32: op: 'jump' is not load, store or atomic"
+	bad_profile bad-order.gcp "line 28: inst: index 2, want 1"
+	# every fixture is tested
+	expect_eq "$(ls "$P"/bad-*.gcp | wc -l | tr -d ' ')" 11
+	# from standard input the name is stdin; an empty file is cut short
+	sh_status 1 "gc-clone - <'$P/bad-cut.gcp'"
+	expect_eq "$(cat "$T/err")" "gc-clone: stdin: line 45: cut short: the text ends where 'end' is wanted"
+	sh_status 1 "gc-clone - </dev/null"
+	expect_match "$(cat "$T/err")" "^gc-clone: stdin: line [01]: "
+	[ ! -s "$T/out" ]
+	sh_status 1 "gc-clone '$T/no-such-file'"
+	expect_match "$(cat "$T/err")" "^gc-clone: $T/no-such-file: No such file"
 }
