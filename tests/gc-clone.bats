@@ -80,9 +80,10 @@ jv() {
 #   seq 4    P_R draws 1: the stack (0x2000, 0x1080, ...) has 0x1080 at
 #            depth 1 and 0x1080 - 0x2000 = -3968 is in P_A: reuse 0x1080
 #   seq 5    depth 1 is now 0x2000; 0x2000 - 0x1080 = +3968 is not in P_A:
-#            0x1080 - 3968 = 0x100, outside [0x2000, 0x2030): wrapped by
-#            the extent's 48 bytes, 0x100 - 0x2000 = -7936 = 32 mod 48:
-#            0x2020 (lane 1: 0x104 -> -7932 = 36 mod 48: 0x2024)
+#            0x1080 - 3968 = 0x100, outside [0x2000, 0x2032): wrapped by
+#            the extent's 50 bytes rounded down to a multiple of the
+#            access size, 48: 0x100 - 0x2000 = -7936 = 32 mod 48: 0x2020
+#            (lane 1: 0x104 -> -7932 = 36 mod 48: 0x2024)
 @test "gc-clone: strides, reuse and the extent, by hand" {
 	gc-clone "$P/loop.gcp" >"$T/s"
 	cat >"$T/want" <<-EOF
@@ -213,10 +214,16 @@ jv() {
 	expect_same <(dumpdata "$T/k7" | grep '^7,') <(dumpdata "$T/all" | grep '^7,') "kernel 7"
 	gc-clone --kernel 1 "$P/mixed.gcp" >"$T/k1"
 	expect_same <(dumpdata "$T/k1" | grep '^1,') <(dumpdata "$T/all" | grep '^1,') "kernel 1"
-	gc-clone --kernel 1,7 "$P/mixed.gcp" >"$T/k17"
-	cmp <(dumpdata "$T/k17") <(dumpdata "$T/all")
-	gc-clone --kernel 7 --kernel 1 "$P/mixed.gcp" >"$T/k71"
-	cmp <(dumpdata "$T/k71") <(dumpdata "$T/all")
+	# kernel 9, kernel 1 under another id, draws its own numbers, the
+	# same alone as after kernels 1 and 7
+	gc-clone --kernel 9 "$P/mixed.gcp" >"$T/k9"
+	expect_same <(dumpdata "$T/k9" | grep '^9,') <(dumpdata "$T/all" | grep '^9,') "kernel 9"
+	expect_differ <(dumpdata "$T/all" | grep '^9,0,' | cut -d, -f2-) \
+		<(dumpdata "$T/all" | grep '^1,0,' | cut -d, -f2-) "the records of kernels 1 and 9"
+	gc-clone --kernel 1,7,9 "$P/mixed.gcp" >"$T/k179"
+	cmp <(dumpdata "$T/k179") <(dumpdata "$T/all")
+	gc-clone --kernel 9 --kernel 7,1 "$P/mixed.gcp" >"$T/k971"
+	cmp <(dumpdata "$T/k971") <(dumpdata "$T/all")
 	sh_status 1 "gc-clone --kernel 3 '$P/mixed.gcp'"
 	expect_eq "$(cat "$T/err")" "gc-clone: $P/mixed.gcp: --kernel 3: no such kernel in the profile"
 	[ ! -s "$T/out" ]
@@ -281,7 +288,7 @@ jv() {
 
 @test "gc-clone: a proxy runs through the memory hierarchy" {
 	sh_status 0 "gc-clone --scale 20 '$P/mixed.gcp' | gc-sched | gc-coalesce | gc-l1 | gc-l2 | gc-dram -o '$T/r'"
-	expect_match "$(sed -n 3p "$T/r")" "^records [1-9][0-9]*, kernels 2$"
+	expect_match "$(sed -n 3p "$T/r")" "^records [1-9][0-9]*, kernels 3$"
 }
 
 # The issue's check: a kernel with one profile (or runs of them) and fixed
