@@ -269,6 +269,14 @@ jv() {
 	expect_eq "$(data "$T/s" | grep -c .)" 8
 	gc-clone --scale 0.1 --kernel 7 "$P/mixed.gcp" >"$T/s"
 	expect_eq "$(decode_stream "$T/s" | sed -n 1p)" 'K 7 "grid2d" 2,1,1 4,1,1 8 0'
+	# 200 rows of blocks: 300 times is 60000 rows, 400 times too many
+	sed -e 's/^grid 2 2 1$/grid 2 200 1/; s/^threads 16$/threads 1600/' \
+		-e 's/^profile 0 threads 16 len 1 /profile 0 threads 1600 len 1 /' "$P/mixed.gcp" >"$T/tall.gcp"
+	gc-clone --kernel 7 --scale 300 "$T/tall.gcp" >"$T/s"
+	expect_eq "$(decode_stream "$T/s" | sed -n 1p)" 'K 7 "grid2d" 2,60000,1 4,1,1 8 0'
+	sh_status 1 "gc-clone --kernel 7 --scale 400 '$T/tall.gcp'"
+	expect_eq "$(cat "$T/err")" "gc-clone: $T/tall.gcp: kernel 7: --scale 400: 80000 blocks in y exceed 65535"
+	[ ! -s "$T/out" ]
 }
 
 @test "gc-clone: --stats and -v" {
