@@ -8,7 +8,7 @@
  * (cached likewise), the thread's next node in the prefix tree (a map
  * from (node, (instruction, seq delta)) to the child, cached for the next
  * lane, which usually takes the same step), its (thread, instruction)
- * pair (a small per-thread cache in front of a map), P_A (runs of equal
+ * pair (its first instructions kept in the thread, the others in a map), P_A (runs of equal
  * strides counted at once) and the LRU stack.  Nothing is allocated per
  * record: the arrays grow geometrically and the maps by doubling.
  */
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NCACHE 4                          /* (instruction, pair) entries per thread */
+#define NPIN 8                            /* (instruction, pair) entries in a thread */
 #define INST_BITS 24                      /* static instructions per kernel: < 2^24 */
 #define DIST_BITS 9                       /* reuse distances: < 2^9 */
 
@@ -30,10 +30,10 @@ struct thr {
 	uint32_t node;           /* in the prefix tree */
 	uint32_t lastseq;
 	uint64_t nonfirst;       /* accesses that were no first instance */
-	uint32_t cinst[NCACHE];  /* instruction + 1 (0: empty) ... */
-	uint32_t cpair[NCACHE];  /* ... and its pair */
+	uint32_t pinst[NPIN];    /* its first instructions ... */
+	uint32_t ppair[NPIN];    /* ... and their pairs */
 	uint16_t nstack;         /* addresses on its LRU stack */
-	uint8_t crr;             /* the cache entry replaced next */
+	uint8_t npin;
 };
 
 struct pair {
@@ -345,33 +345,50 @@ static int tree_step(gc_profiler *p, uint32_t node, uint32_t inst, uint32_t dseq
 	return 0;
 }
 
-/* The pair of (thread tidx, inst): its index, *isnew when made now. */
+/* A new pair of (thread tidx, inst) at addr: its index in *idx. */
+static int new_pair(gc_profiler *p, uint32_t tidx, uint32_t inst, uint64_t addr, size_t *idx)
+{
+	if (p->npair >= UINT32_MAX)
+		return fail(p, "more than 2^32 (thread, instruction) pairs");
+	if (grow((void **)&p->pair, &p->cpair, p->npair + 1, sizeof *p->pair) < 0)
+		return oom(p);
+	p->pair[p->npair] = (struct pair){tidx, inst, addr, addr};
+	*idx = p->npair++;
+	return 0;
+}
+
+/* The pair of (thread tidx, inst): its index, *isnew when made now.  The
+ * thread's first NPIN instructions are kept in the thread itself (so a
+ * miss there is a new pair while it has fewer); the others in the map. */
 static int find_pair(gc_profiler *p, struct thr *t, uint32_t tidx, uint32_t inst,
 		     uint64_t addr, size_t *idx, int *isnew)
 {
-	for (int i = 0; i < NCACHE; i++)
-		if (t->cinst[i] == inst + 1) {
-			*idx = t->cpair[i];
+	unsigned n = t->npin;
+	for (unsigned i = 0; i < n; i++)
+		if (t->pinst[i] == inst) {
+			*idx = t->ppair[i];
 			*isnew = 0;
 			return 0;
 		}
+	if (n < NPIN) {
+		if (new_pair(p, tidx, inst, addr, idx) < 0)
+			return -1;
+		t->pinst[n] = inst;
+		t->ppair[n] = (uint32_t)*idx;
+		t->npin = (uint8_t)(n + 1);
+		*isnew = 1;
+		return 0;
+	}
 	int added;
 	uint64_t *v = gc_hmap_put(&p->pairmap, (uint64_t)tidx << INST_BITS | inst, &added);
 	if (!v)
 		return oom(p);
-	if (added) {
-		if (p->npair >= UINT32_MAX)
-			return fail(p, "more than 2^32 (thread, instruction) pairs");
-		if (grow((void **)&p->pair, &p->cpair, p->npair + 1, sizeof *p->pair) < 0)
-			return oom(p);
-		p->pair[p->npair] = (struct pair){tidx, inst, addr, addr};
-		*v = p->npair++;
-	}
+	if (added && new_pair(p, tidx, inst, addr, idx) < 0)
+		return -1;
+	if (added)
+		*v = *idx;
 	*idx = (size_t)*v;
 	*isnew = added;
-	t->cinst[t->crr] = inst + 1;
-	t->cpair[t->crr] = (uint32_t)*v;
-	t->crr = (uint8_t)((t->crr + 1) % NCACHE);
 	return 0;
 }
 
@@ -457,7 +474,8 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 	} else {
 		i = n - 1; /* the deepest falls off */
 	}
-	memmove(st + 1, st, i * sizeof *st);
+	for (; i > 0; i--)
+		st[i] = st[i - 1];
 	st[0] = addr;
 	return 0;
 }
