@@ -177,6 +177,27 @@ diverge_stream() {
 	expect_eq "$(grep -c '^run ' "$T/p")" 0 "run lines"
 }
 
+@test "gc-profile: threads the stream never shows have the empty profile, by hand" {
+	# 2 blocks of 64 threads; only lanes 0 and 1 of block 0's warp 1
+	# (threads 32 and 33) access memory.  The other 126 threads, before,
+	# between and after them, have the empty profile: 3 runs.
+	acsv 2x1x1 64x1x1 >"$T/s" <<-EOF
+	0 1 0 0x10 5 load global 0x1000 8
+	0 1 1 0x10 5 load global 0x1008 8
+	EOF
+	gc-profile "$T/s" >"$T/p"
+	has "$T/p" "threads 128"
+	has "$T/p" "profiles 2"
+	has "$T/p" "profile 0 threads 126 len 0"
+	has "$T/p" "profile 1 threads 2 len 1 0/5"
+	has "$T/p" "inst 0 pc 0x10 op load space global flags 0 size 8 base 0x1000 extent 0 16 accesses 2"
+	has "$T/p" "pe 0 tx total 1 none 0 align 1 exact 8:1"
+	has "$T/p" "runs 3"
+	has "$T/p" "run 0 0"
+	has "$T/p" "run 32 1"
+	has "$T/p" "run 34 0"
+}
+
 @test "gc-profile: --max-runs 0 keeps no runs" {
 	gc-gen vecadd -n 512 | gc-profile --max-runs 0 >"$T/p"
 	has "$T/p" "max_runs 0"
