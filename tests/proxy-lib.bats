@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
-# lib/proxy: the distributions of a G-MAP profile (pdist.c), through the
-# unit-test program proxy-test (tests/src/proxy-test.c), one case a test.
+# lib/proxy: the distributions of a G-MAP profile (pdist.c), the profile,
+# its anchors and obfuscation (profile.c) and its text, gc-profile(5)
+# (profile_text.c), through the unit-test program proxy-test
+# (tests/src/proxy-test.c), one case a test.
 
 load helpers
 
@@ -46,4 +48,28 @@ load helpers
 
 @test "proxy-test: an unknown unit is an error" {
 	run_status 2 proxy-test no-such-unit
+}
+
+@test "profile: a hand-built profile writes gc-profile(5) text that reads back and writes the same" {
+	run_status 0 proxy-test profile-text
+}
+
+@test "profile: entries compress by the greedy period rule and expand back" {
+	run_status 0 proxy-test profile-entries
+}
+
+@test "profile: malformed, inconsistent or cut-short text is refused with NAME: line N: field" {
+	run_status 0 proxy-test profile-bad
+}
+
+@test "profile: thread coordinates, slowest first" {
+	run_status 0 proxy-test profile-coords
+}
+
+@test "profile: inter-thread contexts and anchors on a 2-D block" {
+	run_status 0 proxy-test profile-anchor
+}
+
+@test "profile: obfuscation moves whole regions to aligned places, drops address attributes" {
+	run_status 0 proxy-test profile-obfuscate
 }
