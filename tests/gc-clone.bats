@@ -294,6 +294,25 @@ jv() {
 	expect_match "$(cat "$T/err")" "^gc-clone: .*No space left on device"
 }
 
+# collide.gcp: lane 0 loads at seq 0, 2, 4 and stores at 5; lane 1 loads at
+# 0 and stores at 2.  At seq 2 the lanes meet with different instructions:
+# the load (inst 0) goes first at seq 2, the store takes seq 3, and lane 0's
+# later entries keep their seqs (4 is past 3).  gc-sched refuses two
+# instructions of one warp under one seq, so it must take the stream.
+@test "gc-clone: lanes that meet at one seq with different instructions get distinct seqs" {
+	gc-clone "$P/collide.gcp" >"$T/s"
+	cat >"$T/want" <<-EOF
+	0,0,0,0x10,0,load,global,4,0x1000
+	0,0,1,0x10,0,load,global,4,0x1004
+	0,0,0,0x10,2,load,global,4,0x1040
+	0,0,1,0x20,3,store,global,4,0x2004
+	0,0,0,0x10,4,load,global,4,0x1080
+	0,0,0,0x20,5,store,global,4,0x2000
+	EOF
+	expect_same <(data "$T/s") "$T/want" records
+	sh_status 0 "gc-sched <'$T/s' | gc-coalesce >/dev/null"
+}
+
 @test "gc-clone: a proxy runs through the memory hierarchy" {
 	sh_status 0 "gc-clone --scale 20 '$P/mixed.gcp' | gc-sched | gc-coalesce | gc-l1 | gc-l2 | gc-dram -o '$T/r'"
 	expect_match "$(sed -n 3p "$T/r")" "^records [1-9][0-9]*, kernels 3$"

@@ -86,6 +86,12 @@ struct gc_cloner {
 	uint64_t iseq;
 	uint32_t ik;
 	unsigned ili;
+	/* the seq the warp instruction is written with: its lanes' seq, or one
+	 * past the warp's previous instruction when that is not below it
+	 * (lanes of different profiles can meet at one seq with different
+	 * instructions; a warp's instructions need distinct, increasing seqs) */
+	uint64_t oseq;
+	int oseq_set;
 };
 
 static int fail(gc_cloner *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -646,7 +652,19 @@ static int gen_warp(gc_cloner *c)
 		if (c->lprof[l] != c->lprof[0])
 			c->uni = 0;
 	c->have = 0;
+	c->oseq_set = 0;
 	return 0;
+}
+
+/* The seq of the warp instruction just chosen (see oseq). */
+static int out_seq(gc_cloner *c)
+{
+	if (c->oseq_set && c->iseq <= c->oseq)
+		c->oseq++;
+	else
+		c->oseq = c->iseq;
+	c->oseq_set = 1;
+	return c->have = 1;
 }
 
 /* The next warp instruction: the smallest (seq, instruction) among the
@@ -662,7 +680,7 @@ static int next_inst(gc_cloner *c)
 			return c->have = 0;
 		c->iseq = c->lseq[0];
 		c->ik = p->e[c->lcur[0]].inst;
-		return c->have = 1;
+		return out_seq(c);
 	}
 	for (unsigned l = 0; l < c->nl; l++) {
 		const struct cprof *p = &c->prof[c->lprof[l]];
@@ -675,8 +693,9 @@ static int next_inst(gc_cloner *c)
 			found = 1;
 		}
 	}
-	c->have = found;
-	return found;
+	if (!found)
+		return c->have = 0;
+	return out_seq(c);
 }
 
 size_t gc_cloner_next(gc_cloner *c, gc_rec *recs, size_t max)
@@ -708,7 +727,7 @@ size_t gc_cloner_next(gc_cloner *c, gc_rec *recs, size_t max)
 		r.flags = q->flags;
 		r.size = q->size;
 		r.pc = q->pc;
-		r.seq = (uint32_t)c->iseq;
+		r.seq = (uint32_t)c->oseq;
 		r.block = (uint32_t)c->b;
 		r.warp = (uint16_t)c->w;
 		r.kernel = c->k.id;

@@ -25,7 +25,9 @@
  *      with the grid.
  *   3. A warp's records: its lanes' entries merged by seq (the entries of
  *      all lanes with the same seq and instruction make one warp
- *      instruction, their records in lane order), warps in order, blocks
+ *      instruction, their records in lane order; an instruction whose seq
+ *      is not above the warp's previous one takes that one's seq + 1, so a
+ *      warp's seqs stay distinct and increasing), warps in order, blocks
  *      in order: the order of a trace, so gc-sched, gc-coalesce and the
  *      caches downstream do Algorithm 2's scheduling and coalescing.
  *
