@@ -12,9 +12,10 @@
  * static instruction) its first and last address; the prefix tree; one
  * distribution builder per (instruction, context) and per instruction for
  * P_A (each bounded, pdist.h).  So memory grows with the threads of the
- * largest kernel (about 48 + 8 * reuse_depth bytes each), the (thread,
- * instruction) pairs (about 40 bytes each) and the distinct profile
- * prefixes, not with the number of accesses.
+ * largest kernel (about 88 + 8 * reuse_depth bytes each), the (thread,
+ * instruction) pairs (about 24 bytes each, 40 past a thread's first 8
+ * instructions) and the distinct profile prefixes, not with the number
+ * of accesses.
  *
  * Clustering (§4.4): the distinct profiles, most threads first (ties: the
  * first seen first), each join the first cluster whose representative

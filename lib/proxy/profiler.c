@@ -1,0 +1,768 @@
+/*
+ * profiler.c - gc-profile's engine (profiler.h): the per-thread state while
+ * a kernel streams by, and the kernel's section at its end.  The
+ * clustering of the distinct profiles is profiler_cluster.c's.
+ *
+ * Hot path, per access record: the thread (its warp's slot, cached while
+ * the lanes of one warp instruction go by), the static instruction
+ * (cached likewise), the thread's next node in the prefix tree (a map
+ * from (node, (instruction, seq delta)) to the child, cached for the next
+ * lane, which usually takes the same step), its (thread, instruction)
+ * pair (its first instructions kept in the thread, the others in a map), P_A (runs of equal
+ * strides counted at once) and the LRU stack.  Nothing is allocated per
+ * record: the arrays grow geometrically and the maps by doubling.
+ */
+#include "proxy/profiler.h"
+
+#include "base/hash.h"
+#include "proxy/profiler_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NPIN 8                            /* (instruction, pair) entries in a thread */
+#define INST_BITS 24                      /* static instructions per kernel: < 2^24 */
+#define DIST_BITS 9                       /* reuse distances: < 2^9 */
+
+struct thr {
+	uint32_t node;           /* in the prefix tree */
+	uint32_t lastseq;
+	uint64_t nonfirst;       /* accesses that were no first instance */
+	uint32_t pinst[NPIN];    /* its first instructions ... */
+	uint32_t ppair[NPIN];    /* ... and their pairs */
+	uint16_t nstack;         /* addresses on its LRU stack */
+	uint8_t npin;
+};
+
+struct pair {
+	uint32_t tidx, inst;
+	uint64_t first, last;
+};
+
+struct inst {
+	uint64_t key;            /* pc, size, flags, space, op packed */
+	uint64_t lo, hi;         /* lowest address, highest address + size */
+	uint64_t accesses;
+	gc_pdist_builder pa;
+};
+
+/* (thread, first address) of one executor, for P_E. */
+struct exec {
+	uint64_t thread, addr;
+};
+
+struct gc_profiler {
+	gc_profiler_opts o;
+	unsigned ws;
+	char err[256];
+
+	/* the kernel */
+	int in_kernel;
+	gc_kernel k;
+	uint64_t blocks, bsize, threads, accesses;
+
+	/* threads: warp slots of ws thread states each */
+	gc_hmap slotmap;         /* block << 16 | warp -> slot */
+	uint64_t *slotbase;      /* slot -> its lane 0's thread */
+	size_t nslot, cslot;
+	struct thr *thr;         /* slot * ws + lane */
+	uint64_t *stack;         /* LRU stacks: reuse_depth addresses a thread */
+
+	/* static instructions */
+	gc_hmap instmap;         /* key -> index */
+	struct inst *inst;
+	size_t ninst, cinst;
+
+	/* the prefix tree */
+	gc_hmap stepmap;         /* inst << 32 | dseq -> step id */
+	uint32_t nstep;
+	gc_hmap treemap;         /* node << 32 | step -> child */
+	gc_pnode *node;
+	size_t nnode, cnode;
+
+	/* (thread, instruction) pairs */
+	gc_hmap pairmap;         /* tidx << INST_BITS | inst -> index */
+	struct pair *pair;
+	size_t npair, cpair;
+
+	/* P_R: finite reuse distances by thread */
+	gc_hmap reuse;           /* tidx << DIST_BITS | distance -> count */
+
+	/* caches of the hot path */
+	uint64_t c_wkey, c_ikey, c_skey, c_nkey;
+	size_t c_slot;
+	uint32_t c_inst, c_step, c_child;
+	/* P_A: a run of equal strides of one instruction not yet counted */
+	uint32_t pa_inst;
+	int64_t pa_val;
+	uint64_t pa_n;
+
+	gc_pdist_builder pe[GC_PE_NCTX]; /* reused for each instruction */
+	gc_pdist_builder pr;             /* reused for each profile */
+};
+
+static int fail(gc_profiler *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(gc_profiler *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->err, sizeof p->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int oom(gc_profiler *p)
+{
+	return fail(p, "out of memory");
+}
+
+/* Grow *a (of *cap elements of size sz) to hold at least n; -1 out of
+ * memory. */
+static int grow(void **a, size_t *cap, size_t n, size_t sz)
+{
+	if (n <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 64;
+	while (c < n)
+		c *= 2;
+	void *q = realloc(*a, c * sz);
+	if (!q)
+		return -1;
+	*a = q;
+	*cap = c;
+	return 0;
+}
+
+void gc_profiler_opts_default(gc_profiler_opts *o)
+{
+	o->similarity = GC_PROF_SIMILARITY;
+	o->max_exact = GC_PDIST_EXACT_DEFAULT;
+	o->reuse_depth = GC_PROF_REUSE_DEPTH;
+	o->max_profiles = GC_PROF_MAX_PROFILES;
+	o->max_runs = GC_PROF_MAX_RUNS;
+}
+
+gc_profiler *gc_profiler_new(const gc_profiler_opts *o, unsigned warp_size)
+{
+	gc_profiler *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->o = *o;
+	if (p->o.reuse_depth < 1)
+		p->o.reuse_depth = 1;
+	if (p->o.reuse_depth > GC_PROF_REUSE_DEPTH_MAX)
+		p->o.reuse_depth = GC_PROF_REUSE_DEPTH_MAX;
+	if (p->o.max_profiles < 1)
+		p->o.max_profiles = 1;
+	p->ws = warp_size ? warp_size : 32;
+	int bad = gc_hmap_init(&p->slotmap, 0) | gc_hmap_init(&p->instmap, 0) |
+		  gc_hmap_init(&p->stepmap, 0) | gc_hmap_init(&p->treemap, 0) |
+		  gc_hmap_init(&p->pairmap, 0) | gc_hmap_init(&p->reuse, 0) |
+		  gc_pdist_builder_init(&p->pr);
+	for (int c = 0; c < GC_PE_NCTX; c++)
+		bad |= gc_pdist_builder_init(&p->pe[c]);
+	if (bad) {
+		gc_profiler_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+const char *gc_profiler_error(const gc_profiler *p)
+{
+	return p->err;
+}
+
+/* The instructions' builders, freed; everything of a kernel forgotten
+ * (the memory of the maps and arrays kept for the next). */
+static void reset(gc_profiler *p)
+{
+	for (size_t i = 0; i < p->ninst; i++)
+		gc_pdist_builder_free(&p->inst[i].pa);
+	p->ninst = p->nslot = p->npair = 0;
+	p->nnode = 1;
+	p->node[0] = (gc_pnode){0, 0, 0, 0};
+	p->nstep = 0;
+	gc_hmap_clear(&p->slotmap);
+	gc_hmap_clear(&p->instmap);
+	gc_hmap_clear(&p->stepmap);
+	gc_hmap_clear(&p->treemap);
+	gc_hmap_clear(&p->pairmap);
+	gc_hmap_clear(&p->reuse);
+	p->c_wkey = p->c_ikey = p->c_skey = p->c_nkey = UINT64_MAX;
+	p->pa_n = 0;
+	p->accesses = 0;
+}
+
+void gc_profiler_free(gc_profiler *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->ninst; i++)
+		gc_pdist_builder_free(&p->inst[i].pa);
+	gc_hmap_free(&p->slotmap);
+	gc_hmap_free(&p->instmap);
+	gc_hmap_free(&p->stepmap);
+	gc_hmap_free(&p->treemap);
+	gc_hmap_free(&p->pairmap);
+	gc_hmap_free(&p->reuse);
+	for (int c = 0; c < GC_PE_NCTX; c++)
+		gc_pdist_builder_free(&p->pe[c]);
+	gc_pdist_builder_free(&p->pr);
+	free(p->slotbase);
+	free(p->thr);
+	free(p->stack);
+	free(p->inst);
+	free(p->node);
+	free(p->pair);
+	free(p);
+}
+
+int gc_profiler_kbegin(gc_profiler *p, const gc_kernel *k)
+{
+	if (p->in_kernel)
+		return fail(p, "kernel %u begins inside kernel %u", k->id, p->k.id);
+	if (!p->node && grow((void **)&p->node, &p->cnode, 1, sizeof *p->node) < 0)
+		return oom(p);
+	reset(p);
+	p->k = *k;
+	p->blocks = gc_kernel_blocks(k);
+	p->bsize = gc_kernel_threads_per_block(k);
+	if (!p->blocks || !p->bsize)
+		return fail(p, "kernel %u: an empty grid or block", k->id);
+	if (__builtin_mul_overflow(p->blocks, p->bsize, &p->threads))
+		return fail(p, "kernel %u: more than 2^64 threads", k->id);
+	p->in_kernel = 1;
+	return 0;
+}
+
+/* ---- the hot path ------------------------------------------------------------ */
+
+/* The slot of (block, warp), made when new. */
+static int warp_slot(gc_profiler *p, const gc_rec *r, uint64_t wkey)
+{
+	if (r->block >= p->blocks)
+		return fail(p, "block %u outside the grid of %llu blocks", r->block,
+			    (unsigned long long)p->blocks);
+	if ((uint64_t)r->warp * p->ws >= p->bsize)
+		return fail(p, "warp %u outside the block of %llu threads (warp size %u)", r->warp,
+			    (unsigned long long)p->bsize, p->ws);
+	int added;
+	uint64_t *v = gc_hmap_put(&p->slotmap, wkey, &added);
+	if (!v)
+		return oom(p);
+	if (added) {
+		size_t s = p->nslot;
+		if ((uint64_t)(s + 1) * p->ws > UINT32_MAX)
+			return fail(p, "more than 2^32 threads in one kernel");
+		size_t cap = p->cslot;
+		if (grow((void **)&p->slotbase, &cap, s + 1, sizeof *p->slotbase) < 0)
+			return oom(p);
+		if (cap != p->cslot) {
+			size_t nt = cap * p->ws;
+			struct thr *t = realloc(p->thr, nt * sizeof *t);
+			if (!t)
+				return oom(p);
+			p->thr = t;
+			uint64_t *st = realloc(p->stack, nt * p->o.reuse_depth * sizeof *st);
+			if (!st)
+				return oom(p);
+			p->stack = st;
+			p->cslot = cap;
+		}
+		p->slotbase[s] = (uint64_t)r->block * p->bsize + (uint64_t)r->warp * p->ws;
+		memset(&p->thr[s * p->ws], 0, p->ws * sizeof *p->thr);
+		p->nslot++;
+		*v = s;
+	}
+	p->c_wkey = wkey;
+	p->c_slot = (size_t)*v;
+	return 0;
+}
+
+static int new_inst(gc_profiler *p, uint64_t ikey)
+{
+	int added;
+	uint64_t *v = gc_hmap_put(&p->instmap, ikey, &added);
+	if (!v)
+		return oom(p);
+	if (added) {
+		if (p->ninst >= (1u << INST_BITS) - 1)
+			return fail(p, "more than %u static instructions in one kernel",
+				    (1u << INST_BITS) - 1);
+		if (grow((void **)&p->inst, &p->cinst, p->ninst + 1, sizeof *p->inst) < 0)
+			return oom(p);
+		struct inst *in = &p->inst[p->ninst];
+		memset(in, 0, sizeof *in);
+		in->key = ikey;
+		in->lo = UINT64_MAX;
+		if (gc_pdist_builder_init(&in->pa) < 0)
+			return oom(p);
+		*v = p->ninst++;
+	}
+	p->c_ikey = ikey;
+	p->c_inst = (uint32_t)*v;
+	return 0;
+}
+
+/* The child of the thread's node for step (inst, dseq). */
+static int tree_step(gc_profiler *p, uint32_t node, uint32_t inst, uint32_t dseq)
+{
+	uint64_t skey = (uint64_t)inst << 32 | dseq;
+	if (skey != p->c_skey) {
+		int added;
+		uint64_t *v = gc_hmap_put(&p->stepmap, skey, &added);
+		if (!v)
+			return oom(p);
+		if (added) {
+			if (p->nstep == UINT32_MAX)
+				return fail(p, "more than 2^32 distinct profile entries");
+			*v = p->nstep++;
+		}
+		p->c_skey = skey;
+		p->c_step = (uint32_t)*v;
+	}
+	uint64_t nkey = (uint64_t)node << 32 | p->c_step;
+	if (nkey != p->c_nkey) {
+		int added;
+		uint64_t *v = gc_hmap_put(&p->treemap, nkey, &added);
+		if (!v)
+			return oom(p);
+		if (added) {
+			if (p->nnode >= UINT32_MAX)
+				return fail(p, "more than 2^32 profile prefixes");
+			if (grow((void **)&p->node, &p->cnode, p->nnode + 1, sizeof *p->node) < 0)
+				return oom(p);
+			p->node[p->nnode] = (gc_pnode){node, inst, dseq, p->node[node].depth + 1};
+			*v = p->nnode++;
+		}
+		p->c_nkey = nkey;
+		p->c_child = (uint32_t)*v;
+	}
+	return 0;
+}
+
+/* A new pair of (thread tidx, inst) at addr: its index in *idx. */
+static int new_pair(gc_profiler *p, uint32_t tidx, uint32_t inst, uint64_t addr, size_t *idx)
+{
+	if (p->npair >= UINT32_MAX)
+		return fail(p, "more than 2^32 (thread, instruction) pairs");
+	if (grow((void **)&p->pair, &p->cpair, p->npair + 1, sizeof *p->pair) < 0)
+		return oom(p);
+	p->pair[p->npair] = (struct pair){tidx, inst, addr, addr};
+	*idx = p->npair++;
+	return 0;
+}
+
+/* The pair of (thread tidx, inst): its index, *isnew when made now.  The
+ * thread's first NPIN instructions are kept in the thread itself (so a
+ * miss there is a new pair while it has fewer); the others in the map. */
+static int find_pair(gc_profiler *p, struct thr *t, uint32_t tidx, uint32_t inst,
+		     uint64_t addr, size_t *idx, int *isnew)
+{
+	unsigned n = t->npin;
+	for (unsigned i = 0; i < n; i++)
+		if (t->pinst[i] == inst) {
+			*idx = t->ppair[i];
+			*isnew = 0;
+			return 0;
+		}
+	if (n < NPIN) {
+		if (new_pair(p, tidx, inst, addr, idx) < 0)
+			return -1;
+		t->pinst[n] = inst;
+		t->ppair[n] = (uint32_t)*idx;
+		t->npin = (uint8_t)(n + 1);
+		*isnew = 1;
+		return 0;
+	}
+	int added;
+	uint64_t *v = gc_hmap_put(&p->pairmap, (uint64_t)tidx << INST_BITS | inst, &added);
+	if (!v)
+		return oom(p);
+	if (added && new_pair(p, tidx, inst, addr, idx) < 0)
+		return -1;
+	if (added)
+		*v = *idx;
+	*idx = (size_t)*v;
+	*isnew = added;
+	return 0;
+}
+
+static int flush_pa(gc_profiler *p)
+{
+	if (p->pa_n && gc_pdist_add(&p->inst[p->pa_inst].pa, p->pa_val, p->pa_n) < 0)
+		return oom(p);
+	p->pa_n = 0;
+	return 0;
+}
+
+int gc_profiler_add(gc_profiler *p, const gc_rec *r)
+{
+	if (!p->in_kernel)
+		return fail(p, "kernel %u has no begin record", r->kernel);
+	if (r->lane >= p->ws)
+		return fail(p, "lane %u not below the warp size %u", r->lane, p->ws);
+	uint64_t wkey = (uint64_t)r->block << 16 | r->warp;
+	if (wkey != p->c_wkey && warp_slot(p, r, wkey) < 0)
+		return -1;
+	if ((uint64_t)r->warp * p->ws + r->lane >= p->bsize)
+		return fail(p, "lane %u of warp %u: thread %llu outside the block of %llu threads",
+			    r->lane, r->warp, (unsigned long long)r->warp * p->ws + r->lane,
+			    (unsigned long long)p->bsize);
+	uint32_t tidx = (uint32_t)(p->c_slot * p->ws + r->lane);
+	struct thr *t = &p->thr[tidx];
+
+	uint64_t ikey = (uint64_t)r->pc << 32 | (uint64_t)r->size << 16 |
+			(uint64_t)(r->flags & 0xff) << 8 | (uint64_t)(r->space & 0xf) << 4 |
+			(r->op & 0xf);
+	if (ikey != p->c_ikey && new_inst(p, ikey) < 0)
+		return -1;
+	uint32_t inst = p->c_inst;
+	struct inst *in = &p->inst[inst];
+	uint64_t addr = r->addr;
+	in->accesses++;
+	if (addr < in->lo)
+		in->lo = addr;
+	uint64_t end = addr + r->size;
+	if (end > in->hi)
+		in->hi = end;
+	p->accesses++;
+
+	/* the profile: one more entry */
+	uint32_t dseq = r->seq - t->lastseq;
+	t->lastseq = r->seq;
+	if (tree_step(p, t->node, inst, dseq) < 0)
+		return -1;
+	t->node = p->c_child;
+
+	/* first instance, or a stride for P_A */
+	size_t pi = 0;
+	int first = 0;
+	if (find_pair(p, t, tidx, inst, addr, &pi, &first) < 0)
+		return -1;
+	if (!first) {
+		struct pair *pr = &p->pair[pi];
+		int64_t stride = (int64_t)(addr - pr->last);
+		pr->last = addr;
+		t->nonfirst++;
+		if (p->pa_n && (p->pa_inst != inst || p->pa_val != stride) && flush_pa(p) < 0)
+			return -1;
+		p->pa_inst = inst;
+		p->pa_val = stride;
+		p->pa_n++;
+	}
+
+	/* the LRU stack: distance = distinct addresses touched since */
+	uint64_t *st = &p->stack[(size_t)tidx * p->o.reuse_depth];
+	unsigned n = t->nstack, i;
+	for (i = 0; i < n; i++)
+		if (st[i] == addr)
+			break;
+	if (i < n) {
+		if (!first) {
+			uint64_t *c = gc_hmap_put(&p->reuse, (uint64_t)tidx << DIST_BITS | i, NULL);
+			if (!c)
+				return oom(p);
+			++*c;
+		}
+	} else if (n < p->o.reuse_depth) {
+		t->nstack = (uint16_t)(n + 1);
+	} else {
+		i = n - 1; /* the deepest falls off */
+	}
+	for (; i > 0; i--)
+		st[i] = st[i - 1];
+	st[0] = addr;
+	return 0;
+}
+
+/* ---- the kernel's end --------------------------------------------------------- */
+
+static int by_thread(const void *pa, const void *pb)
+{
+	const struct exec *a = pa, *b = pb;
+	return (a->thread > b->thread) - (a->thread < b->thread);
+}
+
+static uint64_t pair_thread(const gc_profiler *p, const struct pair *pr)
+{
+	return p->slotbase[pr->tidx / p->ws] + pr->tidx % p->ws;
+}
+
+/* B, the extent and P_E of every instruction, and P_A. */
+static int finish_insts(gc_profiler *p, gc_pkernel *out)
+{
+	size_t ni = p->ninst;
+	out->inst = calloc(ni ? ni : 1, sizeof *out->inst);
+	size_t *start = calloc(ni + 1, sizeof *start);
+	struct exec *ex = malloc((p->npair ? p->npair : 1) * sizeof *ex);
+	int rc = -1;
+	if (!out->inst || !start || !ex)
+		goto out;
+	out->ninst = (uint32_t)ni;
+	for (size_t i = 0; i < ni; i++) {
+		gc_pinst *o = &out->inst[i];
+		for (int c = 0; c < GC_PE_NCTX; c++)
+			gc_pdist_init(&o->pe[c]);
+		gc_pdist_init(&o->pa);
+	}
+
+	/* the executors of each instruction, in thread order */
+	for (size_t j = 0; j < p->npair; j++)
+		start[p->pair[j].inst + 1]++;
+	for (size_t i = 0; i < ni; i++)
+		start[i + 1] += start[i];
+	for (size_t j = 0; j < p->npair; j++) {
+		const struct pair *pr = &p->pair[j];
+		ex[start[pr->inst]++] = (struct exec){pair_thread(p, pr), pr->first};
+	}
+	for (size_t i = ni; i > 0; i--)
+		start[i] = start[i - 1];
+	start[0] = 0;
+
+	for (size_t i = 0; i < ni; i++) {
+		const struct inst *in = &p->inst[i];
+		gc_pinst *o = &out->inst[i];
+		struct exec *e = ex + start[i];
+		size_t n = start[i + 1] - start[i];
+		for (size_t j = 1; j < n; j++)
+			if (e[j].thread < e[j - 1].thread) {
+				qsort(e, n, sizeof *e, by_thread);
+				break;
+			}
+		gc_panchor a;
+		memset(&a, 0, sizeof a);
+		for (int c = 0; c < GC_PE_NCTX; c++)
+			gc_pdist_builder_clear(&p->pe[c]);
+		for (size_t j = 0; j < n; j++) {
+			int c = gc_panchor_ctx(&p->k, &a, e[j].thread);
+			if (c < 0)
+				o->base = e[j].addr;
+			else if (gc_pdist_add(&p->pe[c], (int64_t)(e[j].addr - a.first[c]), 1) < 0)
+				goto out;
+			gc_panchor_set(&a, c, e[j].thread, e[j].addr);
+		}
+		o->pc = (uint32_t)(in->key >> 32);
+		o->size = (uint16_t)(in->key >> 16);
+		o->flags = (uint8_t)(in->key >> 8);
+		o->space = (uint8_t)(in->key >> 4 & 0xf);
+		o->op = (uint8_t)(in->key & 0xf);
+		o->lo = (int64_t)(in->lo - o->base);
+		o->hi = (int64_t)(in->hi - o->base);
+		o->accesses = in->accesses;
+		for (int c = 0; c < GC_PE_NCTX; c++)
+			if (gc_pdist_finish(&p->pe[c], p->o.max_exact, &o->pe[c]) < 0)
+				goto out;
+		if (gc_pdist_finish(&in->pa, p->o.max_exact, &o->pa) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(start);
+	free(ex);
+	return rc;
+}
+
+/* The slots in thread order. */
+static int slot_order(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+	return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* The threads of the kernel in thread order: fn(ctx, first, count, node)
+ * for each run of threads on one node (the unseen ones on the root). */
+struct walk {
+	gc_profiler *p;
+	uint64_t *order; /* base, slot pairs */
+};
+
+typedef int (*walk_fn)(void *ctx, uint64_t first, uint64_t count, uint32_t node);
+
+static int walk_threads(const struct walk *w, walk_fn fn, void *ctx)
+{
+	const gc_profiler *p = w->p;
+	uint64_t next = 0;
+	for (size_t s = 0; s < p->nslot; s++) {
+		uint64_t base = w->order[2 * s];
+		const struct thr *t = &p->thr[w->order[2 * s + 1] * p->ws];
+		if (base > next && fn(ctx, next, base - next, 0) < 0)
+			return -1;
+		uint64_t inblock = base % p->bsize, lanes = p->bsize - inblock;
+		if (lanes > p->ws)
+			lanes = p->ws;
+		for (uint64_t l = 0; l < lanes; l++)
+			if (fn(ctx, base + l, 1, t[l].node) < 0)
+				return -1;
+		next = base + lanes;
+	}
+	if (next < p->threads)
+		return fn(ctx, next, p->threads - next, 0);
+	return 0;
+}
+
+/* Threads and first thread per node. */
+struct count_ctx {
+	uint64_t *cnt, *first;
+};
+
+static int count_node(void *ctx, uint64_t first, uint64_t count, uint32_t node)
+{
+	struct count_ctx *c = ctx;
+	if (!c->cnt[node])
+		c->first[node] = first;
+	c->cnt[node] += count;
+	return 0;
+}
+
+/* The runs of the threads' profiles. */
+struct run_ctx {
+	const uint32_t *candof, *cluster;
+	gc_prun *run;
+	uint32_t nrun, max;
+};
+
+static int run_node(void *ctx, uint64_t first, uint64_t count, uint32_t node)
+{
+	struct run_ctx *c = ctx;
+	uint32_t prof = c->cluster[c->candof[node]];
+	if (c->nrun && c->run[c->nrun - 1].prof == prof)
+		return 0;
+	if (c->nrun == c->max)
+		return -1; /* too many: no runs */
+	c->run[c->nrun++] = (gc_prun){first, prof};
+	return 0;
+}
+
+/* The profiles: the clusters' representatives, threads and P_R. */
+static int finish_profiles(gc_profiler *p, gc_pkernel *out)
+{
+	size_t nn = p->nnode, depth = p->o.reuse_depth;
+	uint64_t *cnt = calloc(nn, sizeof *cnt), *firstt = calloc(nn, sizeof *firstt);
+	uint32_t *candof = malloc(nn * sizeof *candof);
+	uint64_t *order = malloc((p->nslot ? p->nslot : 1) * 2 * sizeof *order);
+	gc_pcand *cand = NULL;
+	uint32_t *cluster = NULL, *rep = NULL;
+	uint64_t *rcnt = NULL, *nonfirst = NULL;
+	int rc = -1;
+	if (!cnt || !firstt || !candof || !order)
+		goto out;
+	for (size_t s = 0; s < p->nslot; s++) {
+		order[2 * s] = p->slotbase[s];
+		order[2 * s + 1] = s;
+	}
+	qsort(order, p->nslot, 2 * sizeof *order, slot_order);
+	struct walk w = {p, order};
+	struct count_ctx cc = {cnt, firstt};
+	walk_threads(&w, count_node, &cc);
+
+	/* the distinct profiles, clustered */
+	size_t nc = 0;
+	for (size_t i = 0; i < nn; i++)
+		nc += cnt[i] != 0;
+	cand = malloc(nc * sizeof *cand);
+	cluster = malloc(nc * sizeof *cluster);
+	rep = malloc(nc * sizeof *rep);
+	if (!cand || !cluster || !rep)
+		goto out;
+	nc = 0;
+	for (size_t i = 0; i < nn; i++)
+		if (cnt[i]) {
+			candof[i] = (uint32_t)nc;
+			cand[nc++] = (gc_pcand){(uint32_t)i, cnt[i], firstt[i]};
+		}
+	long ncl = gc_pcluster(p->node, cand, nc, p->o.similarity, p->o.max_profiles, cluster,
+			       rep);
+	if (ncl < 0)
+		goto out;
+
+	/* P_R: the finite distances and the other non-first accesses */
+	rcnt = calloc((size_t)ncl * depth, sizeof *rcnt);
+	nonfirst = calloc((size_t)ncl, sizeof *nonfirst);
+	out->prof = calloc((size_t)ncl, sizeof *out->prof);
+	if (!rcnt || !nonfirst || !out->prof)
+		goto out;
+	out->nprof = (uint32_t)ncl;
+	for (long j = 0; j < ncl; j++)
+		gc_pdist_init(&out->prof[j].pr);
+	for (size_t tidx = 0; tidx < p->nslot * p->ws; tidx++)
+		if (p->thr[tidx].node)
+			nonfirst[cluster[candof[p->thr[tidx].node]]] += p->thr[tidx].nonfirst;
+	size_t it = 0;
+	uint64_t key, val;
+	while (gc_hmap_next(&p->reuse, &it, &key, &val)) {
+		uint32_t node = p->thr[key >> DIST_BITS].node;
+		rcnt[(size_t)cluster[candof[node]] * depth + (key & ((1u << DIST_BITS) - 1))] += val;
+	}
+	for (size_t i = 0; i < nc; i++)
+		out->prof[cluster[i]].threads += cand[i].threads;
+	for (long j = 0; j < ncl; j++) {
+		gc_pprof *o = &out->prof[j];
+		const gc_pnode *rn = &p->node[cand[rep[j]].node];
+		o->len = rn->depth;
+		o->e = malloc((o->len ? o->len : 1) * sizeof *o->e);
+		if (!o->e)
+			goto out;
+		gc_ptree_entries(p->node, cand[rep[j]].node, o->e);
+		gc_pdist_builder_clear(&p->pr);
+		uint64_t finite = 0;
+		for (size_t d = 0; d < depth; d++) {
+			uint64_t c = rcnt[(size_t)j * depth + d];
+			if (c && gc_pdist_add(&p->pr, (int64_t)d, c) < 0)
+				goto out;
+			finite += c;
+		}
+		gc_pdist_add_none(&p->pr, nonfirst[j] - finite);
+		if (gc_pdist_finish(&p->pr, p->o.max_exact, &o->pr) < 0)
+			goto out;
+	}
+
+	/* runs, when there are few enough */
+	if (p->o.max_runs) {
+		struct run_ctx rc2 = {candof, cluster, NULL, 0, p->o.max_runs};
+		rc2.run = malloc(p->o.max_runs * sizeof *rc2.run);
+		if (!rc2.run)
+			goto out;
+		if (walk_threads(&w, run_node, &rc2) < 0) {
+			free(rc2.run);
+		} else {
+			out->run = rc2.run;
+			out->nrun = rc2.nrun;
+		}
+	}
+	rc = 0;
+out:
+	free(cnt);
+	free(firstt);
+	free(candof);
+	free(order);
+	free(cand);
+	free(cluster);
+	free(rep);
+	free(rcnt);
+	free(nonfirst);
+	return rc;
+}
+
+int gc_profiler_kend(gc_profiler *p, gc_pkernel *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!p->in_kernel)
+		return fail(p, "a kernel end without its begin record");
+	p->in_kernel = 0;
+	if (flush_pa(p) < 0)
+		return -1;
+	out->k = p->k;
+	out->threads = p->threads;
+	out->accesses = p->accesses;
+	if (finish_insts(p, out) < 0 || finish_profiles(p, out) < 0) {
+		gc_pkernel_free(out);
+		memset(out, 0, sizeof *out);
+		return oom(p);
+	}
+	return 0;
+}
