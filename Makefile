@@ -91,7 +91,7 @@ tests: $(BINS) $(TBINS)
 # The stream and library tests alone (what CI repeats under SANITIZE=1).
 check-lib: deps
 	@$(MAKE) --no-print-directory all tests
-	@GC_BIN=$(CURDIR)/$(O)/bin GC_TESTBIN=$(CURDIR)/$(O)/tests sh tests/run tests/lib.bats tests/stream.bats tests/cache.bats
+	@GC_BIN=$(CURDIR)/$(O)/bin GC_TESTBIN=$(CURDIR)/$(O)/tests sh tests/run tests/lib.bats tests/stream.bats tests/cache.bats tests/proxy-lib.bats
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -124,7 +124,8 @@ install: all
 
 uninstall:
 	for f in $(FILTERS); do rm -f $(DESTDIR)$(BINDIR)/$$f $(DESTDIR)$(MANDIR)/man1/$$f.1; done
-	rm -f $(DESTDIR)$(MANDIR)/man5/gc-stream.5 $(DESTDIR)$(MANDIR)/man7/gc.7
+	rm -f $(DESTDIR)$(MANDIR)/man5/gc-stream.5 $(DESTDIR)$(MANDIR)/man5/gc-profile.5 \
+		$(DESTDIR)$(MANDIR)/man7/gc.7
 	rm -rf $(DESTDIR)$(DATADIR)/gc
 
 clean:

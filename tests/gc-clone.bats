@@ -80,9 +80,10 @@ jv() {
 #   seq 4    P_R draws 1: the stack (0x2000, 0x1080, ...) has 0x1080 at
 #            depth 1 and 0x1080 - 0x2000 = -3968 is in P_A: reuse 0x1080
 #   seq 5    depth 1 is now 0x2000; 0x2000 - 0x1080 = +3968 is not in P_A:
-#            0x1080 - 3968 = 0x100, outside [0x2000, 0x2030): wrapped by
-#            the extent's 48 bytes, 0x100 - 0x2000 = -7936 = 32 mod 48:
-#            0x2020 (lane 1: 0x104 -> -7932 = 36 mod 48: 0x2024)
+#            0x1080 - 3968 = 0x100, outside [0x2000, 0x2032): wrapped by
+#            the extent's 50 bytes rounded down to a multiple of the
+#            access size, 48: 0x100 - 0x2000 = -7936 = 32 mod 48: 0x2020
+#            (lane 1: 0x104 -> -7932 = 36 mod 48: 0x2024)
 @test "gc-clone: strides, reuse and the extent, by hand" {
 	gc-clone "$P/loop.gcp" >"$T/s"
 	cat >"$T/want" <<-EOF
@@ -213,10 +214,16 @@ jv() {
 	expect_same <(dumpdata "$T/k7" | grep '^7,') <(dumpdata "$T/all" | grep '^7,') "kernel 7"
 	gc-clone --kernel 1 "$P/mixed.gcp" >"$T/k1"
 	expect_same <(dumpdata "$T/k1" | grep '^1,') <(dumpdata "$T/all" | grep '^1,') "kernel 1"
-	gc-clone --kernel 1,7 "$P/mixed.gcp" >"$T/k17"
-	cmp <(dumpdata "$T/k17") <(dumpdata "$T/all")
-	gc-clone --kernel 7 --kernel 1 "$P/mixed.gcp" >"$T/k71"
-	cmp <(dumpdata "$T/k71") <(dumpdata "$T/all")
+	# kernel 9, kernel 1 under another id, draws its own numbers, the
+	# same alone as after kernels 1 and 7
+	gc-clone --kernel 9 "$P/mixed.gcp" >"$T/k9"
+	expect_same <(dumpdata "$T/k9" | grep '^9,') <(dumpdata "$T/all" | grep '^9,') "kernel 9"
+	expect_differ <(dumpdata "$T/all" | grep '^9,0,' | cut -d, -f2-) \
+		<(dumpdata "$T/all" | grep '^1,0,' | cut -d, -f2-) "the records of kernels 1 and 9"
+	gc-clone --kernel 1,7,9 "$P/mixed.gcp" >"$T/k179"
+	cmp <(dumpdata "$T/k179") <(dumpdata "$T/all")
+	gc-clone --kernel 9 --kernel 7,1 "$P/mixed.gcp" >"$T/k971"
+	cmp <(dumpdata "$T/k971") <(dumpdata "$T/all")
 	sh_status 1 "gc-clone --kernel 3 '$P/mixed.gcp'"
 	expect_eq "$(cat "$T/err")" "gc-clone: $P/mixed.gcp: --kernel 3: no such kernel in the profile"
 	[ ! -s "$T/out" ]
@@ -262,6 +269,14 @@ jv() {
 	expect_eq "$(data "$T/s" | grep -c .)" 8
 	gc-clone --scale 0.1 --kernel 7 "$P/mixed.gcp" >"$T/s"
 	expect_eq "$(decode_stream "$T/s" | sed -n 1p)" 'K 7 "grid2d" 2,1,1 4,1,1 8 0'
+	# 200 rows of blocks: 300 times is 60000 rows, 400 times too many
+	sed -e 's/^grid 2 2 1$/grid 2 200 1/; s/^threads 16$/threads 1600/' \
+		-e 's/^profile 0 threads 16 len 1 /profile 0 threads 1600 len 1 /' "$P/mixed.gcp" >"$T/tall.gcp"
+	gc-clone --kernel 7 --scale 300 "$T/tall.gcp" >"$T/s"
+	expect_eq "$(decode_stream "$T/s" | sed -n 1p)" 'K 7 "grid2d" 2,60000,1 4,1,1 8 0'
+	sh_status 1 "gc-clone --kernel 7 --scale 400 '$T/tall.gcp'"
+	expect_eq "$(cat "$T/err")" "gc-clone: $T/tall.gcp: kernel 7: --scale 400: 80000 blocks in y exceed 65535"
+	[ ! -s "$T/out" ]
 }
 
 @test "gc-clone: --stats and -v" {
@@ -281,7 +296,7 @@ jv() {
 
 @test "gc-clone: a proxy runs through the memory hierarchy" {
 	sh_status 0 "gc-clone --scale 20 '$P/mixed.gcp' | gc-sched | gc-coalesce | gc-l1 | gc-l2 | gc-dram -o '$T/r'"
-	expect_match "$(sed -n 3p "$T/r")" "^records [1-9][0-9]*, kernels 2$"
+	expect_match "$(sed -n 3p "$T/r")" "^records [1-9][0-9]*, kernels 3$"
 }
 
 # The issue's check: a kernel with one profile (or runs of them) and fixed

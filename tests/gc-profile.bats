@@ -129,6 +129,24 @@ diverge_stream() {
 	has "$T/p2" "pr 0 total 4 none 3 align 1 exact 1:1"
 }
 
+@test "gc-profile: a first instance is P_E's, not P_R's, even on a reused address" {
+	# X at a; Y's first instance at a too (distance 0, but P_E's); Y at b
+	# (new: none); X at a again (b since: 1).
+	acsv 1x1x1 1x1x1 >"$T/s" <<-EOF
+	0 0 0 0x10 0 load global 0x100 4
+	0 0 0 0x20 1 load global 0x100 4
+	0 0 0 0x20 2 load global 0x200 4
+	0 0 0 0x10 3 load global 0x100 4
+	EOF
+	gc-profile "$T/s" >"$T/p"
+	has "$T/p" "inst 0 pc 0x10 op load space global flags 0 size 4 base 0x100 extent 0 4 accesses 2"
+	has "$T/p" "inst 1 pc 0x20 op load space global flags 0 size 4 base 0x100 extent 0 260 accesses 2"
+	has "$T/p" "pa 0 total 1 none 0 align 1 exact 0:1"
+	has "$T/p" "pa 1 total 1 none 0 align 1 exact 256:1"
+	has "$T/p" "profile 0 threads 1 len 4 0/0 1/1*2 0/1"
+	has "$T/p" "pr 0 total 2 none 1 align 1 exact 1:1"
+}
+
 @test "gc-profile: P_R of a profile is its threads' together, by hand" {
 	# thread 0: 0x100 0x200 0x100 (none, 1); thread 1: 0x104 0x204 0x204
 	# (none, 0).  Strides +256 twice, -256 once, 0 once.

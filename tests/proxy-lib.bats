@@ -73,3 +73,27 @@ load helpers
 @test "profile: obfuscation moves whole regions to aligned places, drops address attributes" {
 	run_status 0 proxy-test profile-obfuscate
 }
+
+# The profile between the BEGIN and END EXAMPLE marks of gc-profile(5),
+# its roff escapes undone.
+man_example() {
+	sed -n '/^\.\\" BEGIN EXAMPLE/,/^\.\\" END EXAMPLE/p' "$GC_ROOT/share/man/man5/gc-profile.5" |
+		sed '1d;$d' | sed 's/\\-/-/g'
+}
+
+@test "gc-profile(5): formats without warnings; its example is a profile that reads back the same" {
+	if command -v groff >/dev/null; then
+		run_status 0 groff -man -ww -z "$GC_ROOT/share/man/man5/gc-profile.5"
+		expect_empty "$output" "groff's warnings"
+	fi
+	man_example > "$T/example.gcp"
+	[ -s "$T/example.gcp" ]
+	run_status 0 proxy-test parse "$T/example.gcp"
+	expect_same <(printf '%s\n' "$output") "$T/example.gcp"
+}
+
+@test "proxy-test parse: a refused profile is exit 1 and the reader's message" {
+	man_example | sed 's/^threads 8$/threads 9/' > "$T/bad.gcp"
+	run_status 1 proxy-test parse "$T/bad.gcp"
+	expect_eq "$output" "proxy-test: $T/bad.gcp: line 16: threads: 9, but the grid and block make 8"
+}

@@ -13,6 +13,9 @@
  *     refuses one that does not, and a draw from such a bin (built by
  *     hand) returns 2^e with the bin's sign.  The bin +63 holds no 64-bit
  *     value and -63 only -2^63.
+ *   - gc_pdist_parse leaves *s at the end of the line: at its newline (not
+ *     past it) or at the NUL.  It takes no more than GC_PDIST_EXACT_MAX
+ *     exact values, and no count of 0.
  */
 #include "proxy/pdist.h"
 

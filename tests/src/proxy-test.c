@@ -2,8 +2,9 @@
  * proxy-test - unit tests of lib/proxy's distributions (pdist.c), the
  * profile and its anchors (profile.c) and its text form (profile_text.c),
  * as TAP (check.h); exit 1 if any failed.  `proxy-test NAME` runs one case
- * (2 when there is none of that name).  Every expected value is worked by
- * hand in the comment beside it.
+ * (2 when there is none of that name); `proxy-test parse FILE` reads a
+ * profile and writes it back (tests/proxy-lib.bats: the manual's example).
+ * Every expected value is worked by hand in the comment beside it.
  */
 #include "base/rng.h"
 #include "proxy/pdist.h"
@@ -983,7 +984,46 @@ static const check_unit units[] = {
 	{"profile-obfuscate", t_profile_obfuscate},
 };
 
+/* `proxy-test parse FILE`: read a profile and write it back on stdout;
+ * 1 and the reader's message on stderr when it is refused. */
+static int parse_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "proxy-test: %s: cannot open\n", path);
+		return 2;
+	}
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	do {
+		if (len + 4096 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			char *t = realloc(text, cap);
+			if (!t)
+				abort();
+			text = t;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	gc_profile p;
+	char err[512];
+	int rc = 0;
+	if (gc_profile_parse(text, len, path, &p, err, sizeof err) < 0) {
+		fprintf(stderr, "proxy-test: %s\n", err);
+		rc = 1;
+	} else {
+		rc = gc_profile_write(stdout, &p) < 0;
+		gc_profile_free(&p);
+	}
+	free(text);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "parse") == 0)
+		return parse_file(argv[2]);
 	return check_run(units, CHECK_NUNITS(units), argc > 1 ? argv[1] : NULL);
 }
