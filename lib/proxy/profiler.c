@@ -53,8 +53,20 @@ struct exec {
 	uint64_t thread, addr;
 };
 
+/* The maps of a kernel. */
+enum {
+	M_SLOT,  /* block << 16 | warp -> slot */
+	M_INST,  /* instruction key -> index */
+	M_STEP,  /* inst << 32 | dseq -> step id */
+	M_TREE,  /* node << 32 | step -> child */
+	M_PAIR,  /* tidx << INST_BITS | inst -> pair, past a thread's first NPIN */
+	M_REUSE, /* tidx << DIST_BITS | distance -> count: P_R's finite distances */
+	NMAP,
+};
+
 struct gc_profiler {
 	gc_profiler_opts o;
+	gc_hmap map[NMAP];
 	unsigned ws;
 	char err[256];
 
@@ -64,31 +76,24 @@ struct gc_profiler {
 	uint64_t blocks, bsize, threads, accesses;
 
 	/* threads: warp slots of ws thread states each */
-	gc_hmap slotmap;         /* block << 16 | warp -> slot */
 	uint64_t *slotbase;      /* slot -> its lane 0's thread */
 	size_t nslot, cslot;
 	struct thr *thr;         /* slot * ws + lane */
 	uint64_t *stack;         /* LRU stacks: reuse_depth addresses a thread */
 
 	/* static instructions */
-	gc_hmap instmap;         /* key -> index */
 	struct inst *inst;
 	size_t ninst, cinst;
 
 	/* the prefix tree */
-	gc_hmap stepmap;         /* inst << 32 | dseq -> step id */
 	uint32_t nstep;
-	gc_hmap treemap;         /* node << 32 | step -> child */
 	gc_pnode *node;
 	size_t nnode, cnode;
 
 	/* (thread, instruction) pairs */
-	gc_hmap pairmap;         /* tidx << INST_BITS | inst -> index */
 	struct pair *pair;
 	size_t npair, cpair;
 
-	/* P_R: finite reuse distances by thread */
-	gc_hmap reuse;           /* tidx << DIST_BITS | distance -> count */
 
 	/* caches of the hot path */
 	uint64_t c_wkey, c_ikey, c_skey, c_nkey;
@@ -158,10 +163,9 @@ gc_profiler *gc_profiler_new(const gc_profiler_opts *o, unsigned warp_size)
 	if (p->o.max_profiles < 1)
 		p->o.max_profiles = 1;
 	p->ws = warp_size ? warp_size : 32;
-	int bad = gc_hmap_init(&p->slotmap, 0) | gc_hmap_init(&p->instmap, 0) |
-		  gc_hmap_init(&p->stepmap, 0) | gc_hmap_init(&p->treemap, 0) |
-		  gc_hmap_init(&p->pairmap, 0) | gc_hmap_init(&p->reuse, 0) |
-		  gc_pdist_builder_init(&p->pr);
+	int bad = gc_pdist_builder_init(&p->pr);
+	for (int m = 0; m < NMAP; m++)
+		bad |= gc_hmap_init(&p->map[m], 0);
 	for (int c = 0; c < GC_PE_NCTX; c++)
 		bad |= gc_pdist_builder_init(&p->pe[c]);
 	if (bad) {
@@ -186,12 +190,8 @@ static void reset(gc_profiler *p)
 	p->nnode = 1;
 	p->node[0] = (gc_pnode){0, 0, 0, 0};
 	p->nstep = 0;
-	gc_hmap_clear(&p->slotmap);
-	gc_hmap_clear(&p->instmap);
-	gc_hmap_clear(&p->stepmap);
-	gc_hmap_clear(&p->treemap);
-	gc_hmap_clear(&p->pairmap);
-	gc_hmap_clear(&p->reuse);
+	for (int m = 0; m < NMAP; m++)
+		gc_hmap_clear(&p->map[m]);
 	p->c_wkey = p->c_ikey = p->c_skey = p->c_nkey = UINT64_MAX;
 	p->pa_n = 0;
 	p->accesses = 0;
@@ -203,12 +203,8 @@ void gc_profiler_free(gc_profiler *p)
 		return;
 	for (size_t i = 0; i < p->ninst; i++)
 		gc_pdist_builder_free(&p->inst[i].pa);
-	gc_hmap_free(&p->slotmap);
-	gc_hmap_free(&p->instmap);
-	gc_hmap_free(&p->stepmap);
-	gc_hmap_free(&p->treemap);
-	gc_hmap_free(&p->pairmap);
-	gc_hmap_free(&p->reuse);
+	for (int m = 0; m < NMAP; m++)
+		gc_hmap_free(&p->map[m]);
 	for (int c = 0; c < GC_PE_NCTX; c++)
 		gc_pdist_builder_free(&p->pe[c]);
 	gc_pdist_builder_free(&p->pr);
@@ -251,7 +247,7 @@ static int warp_slot(gc_profiler *p, const gc_rec *r, uint64_t wkey)
 		return fail(p, "warp %u outside the block of %llu threads (warp size %u)", r->warp,
 			    (unsigned long long)p->bsize, p->ws);
 	int added;
-	uint64_t *v = gc_hmap_put(&p->slotmap, wkey, &added);
+	uint64_t *v = gc_hmap_put(&p->map[M_SLOT], wkey, &added);
 	if (!v)
 		return oom(p);
 	if (added) {
@@ -286,7 +282,7 @@ static int warp_slot(gc_profiler *p, const gc_rec *r, uint64_t wkey)
 static int new_inst(gc_profiler *p, uint64_t ikey)
 {
 	int added;
-	uint64_t *v = gc_hmap_put(&p->instmap, ikey, &added);
+	uint64_t *v = gc_hmap_put(&p->map[M_INST], ikey, &added);
 	if (!v)
 		return oom(p);
 	if (added) {
@@ -314,7 +310,7 @@ static int tree_step(gc_profiler *p, uint32_t node, uint32_t inst, uint32_t dseq
 	uint64_t skey = (uint64_t)inst << 32 | dseq;
 	if (skey != p->c_skey) {
 		int added;
-		uint64_t *v = gc_hmap_put(&p->stepmap, skey, &added);
+		uint64_t *v = gc_hmap_put(&p->map[M_STEP], skey, &added);
 		if (!v)
 			return oom(p);
 		if (added) {
@@ -328,7 +324,7 @@ static int tree_step(gc_profiler *p, uint32_t node, uint32_t inst, uint32_t dseq
 	uint64_t nkey = (uint64_t)node << 32 | p->c_step;
 	if (nkey != p->c_nkey) {
 		int added;
-		uint64_t *v = gc_hmap_put(&p->treemap, nkey, &added);
+		uint64_t *v = gc_hmap_put(&p->map[M_TREE], nkey, &added);
 		if (!v)
 			return oom(p);
 		if (added) {
@@ -380,7 +376,7 @@ static int find_pair(gc_profiler *p, struct thr *t, uint32_t tidx, uint32_t inst
 		return 0;
 	}
 	int added;
-	uint64_t *v = gc_hmap_put(&p->pairmap, (uint64_t)tidx << INST_BITS | inst, &added);
+	uint64_t *v = gc_hmap_put(&p->map[M_PAIR], (uint64_t)tidx << INST_BITS | inst, &added);
 	if (!v)
 		return oom(p);
 	if (added && new_pair(p, tidx, inst, addr, idx) < 0)
@@ -464,7 +460,7 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 			break;
 	if (i < n) {
 		if (!first) {
-			uint64_t *c = gc_hmap_put(&p->reuse, (uint64_t)tidx << DIST_BITS | i, NULL);
+			uint64_t *c = gc_hmap_put(&p->map[M_REUSE], (uint64_t)tidx << DIST_BITS | i, NULL);
 			if (!c)
 				return oom(p);
 			++*c;
@@ -694,7 +690,7 @@ static int finish_profiles(gc_profiler *p, gc_pkernel *out)
 			nonfirst[cluster[candof[p->thr[tidx].node]]] += p->thr[tidx].nonfirst;
 	size_t it = 0;
 	uint64_t key, val;
-	while (gc_hmap_next(&p->reuse, &it, &key, &val)) {
+	while (gc_hmap_next(&p->map[M_REUSE], &it, &key, &val)) {
 		uint32_t node = p->thr[key >> DIST_BITS].node;
 		rcnt[(size_t)cluster[candof[node]] * depth + (key & ((1u << DIST_BITS) - 1))] += val;
 	}
