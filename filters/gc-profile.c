@@ -30,6 +30,8 @@ static const char help[] =
 	"      --max-profiles N    profiles per kernel (default 64)\n"
 	"      --max-runs N        keep the threads' runs of profiles when there are at\n"
 	"                          most N (default 64; 0: never)\n"
+	"      --live-warps N      warps whose state is kept live at once (default 4096);\n"
+	"                          one retired and seen again measures reuse afresh\n"
 	"      --obfuscate[=SEED]  move the base addresses to random places (default seed 1)\n"
 	"  -o, --output FILE       write the profile to FILE (default: stdout)\n"
 	"      --stats FILE        write a JSON summary to FILE\n"
@@ -46,6 +48,7 @@ enum {
 	OPT_MAX_PROFILES,
 	OPT_MAX_RUNS,
 	OPT_OBFUSCATE,
+	OPT_LIVE_WARPS,
 };
 
 #define BATCH 256 /* data records read at once */
@@ -70,6 +73,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"max-profiles", required_argument, NULL, OPT_MAX_PROFILES},
 		{"max-runs", required_argument, NULL, OPT_MAX_RUNS},
 		{"obfuscate", optional_argument, NULL, OPT_OBFUSCATE},
+		{"live-warps", required_argument, NULL, OPT_LIVE_WARPS},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -98,6 +102,9 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			cl->obfuscate = 1;
 			if (optarg)
 				cl->seed = gc_num("--obfuscate", optarg, 0, UINT64_MAX);
+			break;
+		case OPT_LIVE_WARPS:
+			cl->o.live_warps = (uint32_t)gc_num("--live-warps", optarg, 1, 1u << 24);
 			break;
 		default: gc_usage_error("unexpected option");
 		}
@@ -133,7 +140,7 @@ static void kernel_summary(const gc_pkernel *k)
 }
 
 static void write_stats(FILE *f, const gc_profile *p, uint64_t accesses, uint64_t pbytes,
-			uint64_t sbytes)
+			uint64_t sbytes, uint64_t resurrected)
 {
 	gc_json j;
 	uint64_t threads = 0;
@@ -147,6 +154,7 @@ static void write_stats(FILE *f, const gc_profile *p, uint64_t accesses, uint64_
 	gc_json_u64(&j, "profile_bytes", pbytes);
 	gc_json_u64(&j, "stream_bytes", sbytes);
 	gc_json_num(&j, "profile_share", sbytes ? (double)pbytes / (double)sbytes : 0.0);
+	gc_json_u64(&j, "resurrected_warps", resurrected);
 	gc_json_arr(&j, "per_kernel");
 	for (uint32_t i = 0; i < p->nkernel; i++) {
 		const gc_pkernel *k = &p->kern[i];
@@ -276,13 +284,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: profile %s bytes for a %s-byte stream (%.2f%%)\n", gc_progname,
 			grouped(len, a, sizeof a), grouped(sbytes, b, sizeof b),
 			sbytes ? 100.0 * (double)len / (double)sbytes : 0.0);
+		if (gc_profiler_resurrected(p))
+			fprintf(stderr,
+				"%s: %llu warps came back after their retirement (more than %u "
+				"live at once): their reuse distances restarted\n",
+				gc_progname, (unsigned long long)gc_profiler_resurrected(p),
+				cl.o.live_warps);
 	}
 	FILE *f = gc_open_text(cl.c.out);
 	fwrite(text, 1, len, f);
 	gc_close_text(f, cl.c.out);
 	if (cl.c.stats) {
 		FILE *s = gc_open_text(cl.c.stats);
-		write_stats(s, &prof, accesses, len, sbytes);
+		write_stats(s, &prof, accesses, len, sbytes, gc_profiler_resurrected(p));
 		gc_close_text(s, cl.c.stats);
 	}
 	free(text);

@@ -326,3 +326,35 @@ diverge_stream() {
 jnum_in() {
 	grep -m1 "\"$2\":" "$1" | sed 's/.*: *//; s/,$//'
 }
+
+@test "gc-profile: --live-warps: warps retired and seen again keep P_E and P_A, lose reuses" {
+	# Two one-thread blocks interleaved, each at 0x100 (0x900) twice: a
+	# reuse at distance 0 each.  With one live warp each block's second
+	# access finds its warp retired: its stack restarted, no reuse seen.
+	acsv 2x1x1 1x1x1 >"$T/s" <<-EOF2
+	0 0 0 0x10 0 load global 0x100 4
+	1 0 0 0x10 0 load global 0x900 4
+	0 0 0 0x10 1 load global 0x100 4
+	1 0 0 0x10 1 load global 0x900 4
+	EOF2
+	gc-profile --stats "$T/j0" "$T/s" >"$T/a"
+	gc-profile -v --live-warps 1 --stats "$T/j1" "$T/s" >"$T/b" 2>"$T/e"
+	has "$T/a" "pr 0 total 2 none 0 align 1 exact 0:2"
+	has "$T/b" "pr 0 total 2 none 2 align 1"
+	for f in a b; do
+		has "$T/$f" "pa 0 total 2 none 0 align 1 exact 0:2"
+		has "$T/$f" "pe 0 bx total 1 none 0 align 1 exact 2048:1"
+	done
+	expect_same <(grep -v '^pr ' "$T/a") <(grep -v '^pr ' "$T/b") "all but P_R"
+	expect_eq "$(jnum_in "$T/j0" resurrected_warps)" 0
+	expect_eq "$(jnum_in "$T/j1" resurrected_warps)" 2
+	expect_match "$(cat "$T/e")" "2 warps came back after their retirement \(more than 1 live at once\)"
+	# a scheduled (interleaved) matmul: P_E and P_A exact at one live warp
+	gc-gen matmul -n 64 | gc-sched >"$T/m"
+	gc-profile "$T/m" >"$T/ma"
+	gc-profile --live-warps 1 --stats "$T/j2" "$T/m" >"$T/mb"
+	expect_same <(grep -v '^pr ' "$T/ma") <(grep -v '^pr ' "$T/mb") "matmul but P_R"
+	[ "$(jnum_in "$T/j2" resurrected_warps)" -gt 1000 ]
+	sh_status 2 "gc-profile --live-warps 0 /dev/null"
+	expect_match "$(cat "$T/err")" "live-warps"
+}

@@ -8,9 +8,18 @@
  * (cached likewise), the thread's next node in the prefix tree (a map
  * from (node, (instruction, seq delta)) to the child, cached for the next
  * lane, which usually takes the same step), its (thread, instruction)
- * pair (its first instructions kept in the thread, the others in a map), P_A (runs of equal
- * strides counted at once) and the LRU stack.  Nothing is allocated per
- * record: the arrays grow geometrically and the maps by doubling.
+ * pair (its first instructions pinned in its warp's live entry, the
+ * others in a map), P_A (runs of equal strides counted at once) and the
+ * LRU stack (none while every access was a first instance in a pin).
+ * Nothing is allocated per record: the arrays grow geometrically and the
+ * maps by doubling.
+ *
+ * Live warps: a ring of live_warps entries, each the pins and LRU stacks
+ * of one warp's threads; a warp not live takes the next entry, retiring
+ * its owner (the warp made live longest ago).  A new warp's entry is
+ * cleared lane by lane (three fields); a retired warp seen again gets its
+ * pins back by scanning the pairs its threads made (the range kept in its
+ * slot) and starts with empty stacks.
  */
 #include "proxy/profiler.h"
 
@@ -26,19 +35,35 @@
 #define INST_BITS 24                      /* static instructions per kernel: < 2^24 */
 #define DIST_BITS 9                       /* reuse distances: < 2^9 */
 
+#define NONE UINT32_MAX
+
+/* What a thread keeps for the whole kernel. */
 struct thr {
 	uint32_t node;           /* in the prefix tree */
 	uint32_t lastseq;
 	uint64_t nonfirst;       /* accesses that were no first instance */
+};
+
+/* What a thread keeps while its warp is live. */
+struct lthr {
+	uint8_t npin;
+	uint8_t stacked;         /* its LRU stack is kept; else every access so far was
+				  * a first instance, each in a pin, in order */
+	uint16_t nstack;         /* addresses on its LRU stack */
 	uint32_t pinst[NPIN];    /* its first instructions ... */
 	uint32_t ppair[NPIN];    /* ... and their pairs */
-	uint16_t nstack;         /* addresses on its LRU stack */
-	uint8_t npin;
+};
+
+/* A warp of the kernel. */
+struct slot {
+	uint64_t base;           /* its lane 0's thread */
+	uint32_t live;           /* its live entry, or NONE */
+	uint32_t plo, phi;       /* the pairs its threads made: indices plo..phi-1 */
 };
 
 struct pair {
 	uint32_t tidx, inst;
-	uint64_t first, last;
+	uint64_t last;           /* its last address */
 };
 
 struct inst {
@@ -46,6 +71,10 @@ struct inst {
 	uint64_t lo, hi;         /* lowest address, highest address + size */
 	uint64_t accesses;
 	gc_pdist_builder pa;
+	/* its executors (its pairs) in the order made: thread and first address */
+	uint32_t *etidx;
+	uint64_t *efirst;
+	size_t nex, cex;
 };
 
 /* (thread, first address) of one executor, for P_E. */
@@ -76,10 +105,20 @@ struct gc_profiler {
 	uint64_t blocks, bsize, threads, accesses;
 
 	/* threads: warp slots of ws thread states each */
-	uint64_t *slotbase;      /* slot -> its lane 0's thread */
+	struct slot *slot;
 	size_t nslot, cslot;
 	struct thr *thr;         /* slot * ws + lane */
-	uint64_t *stack;         /* LRU stacks: reuse_depth addresses a thread */
+	size_t cthr;
+
+	/* the live warps: a ring of live_warps entries, taken in activation
+	 * order (the oldest retired for a new one) */
+	uint32_t nlive;          /* entries */
+	uint32_t *lslot;         /* entry -> its slot, or NONE */
+	struct lthr *lthr;       /* entry * ws + lane */
+	uint64_t **lstack;       /* entry -> its LRU stacks (ws * reuse_depth), made when
+				  * first needed */
+	uint64_t nact;           /* activations */
+	uint64_t resurrected;    /* activations of retired warps, all kernels */
 
 	/* static instructions */
 	struct inst *inst;
@@ -98,6 +137,8 @@ struct gc_profiler {
 	/* caches of the hot path */
 	uint64_t c_wkey, c_ikey, c_skey, c_nkey;
 	size_t c_slot;
+	struct lthr *c_lthr;     /* the slot's live threads */
+	uint64_t *c_stack;       /* their LRU stacks, or NULL */
 	uint32_t c_inst, c_step, c_child;
 	/* P_A: a run of equal strides of one instruction not yet counted */
 	uint32_t pa_inst;
@@ -148,6 +189,7 @@ void gc_profiler_opts_default(gc_profiler_opts *o)
 	o->reuse_depth = GC_PROF_REUSE_DEPTH;
 	o->max_profiles = GC_PROF_MAX_PROFILES;
 	o->max_runs = GC_PROF_MAX_RUNS;
+	o->live_warps = GC_PROF_LIVE_WARPS;
 }
 
 gc_profiler *gc_profiler_new(const gc_profiler_opts *o, unsigned warp_size)
@@ -162,7 +204,17 @@ gc_profiler *gc_profiler_new(const gc_profiler_opts *o, unsigned warp_size)
 		p->o.reuse_depth = GC_PROF_REUSE_DEPTH_MAX;
 	if (p->o.max_profiles < 1)
 		p->o.max_profiles = 1;
+	if (p->o.live_warps < 1)
+		p->o.live_warps = 1;
 	p->ws = warp_size ? warp_size : 32;
+	p->nlive = p->o.live_warps;
+	p->lslot = malloc(p->nlive * sizeof *p->lslot);
+	p->lthr = malloc((size_t)p->nlive * p->ws * sizeof *p->lthr);
+	p->lstack = calloc(p->nlive, sizeof *p->lstack);
+	if (!p->lslot || !p->lthr || !p->lstack) {
+		gc_profiler_free(p);
+		return NULL;
+	}
 	int bad = gc_pdist_builder_init(&p->pr);
 	for (int m = 0; m < NMAP; m++)
 		bad |= gc_hmap_init(&p->map[m], 0);
@@ -182,10 +234,18 @@ const char *gc_profiler_error(const gc_profiler *p)
 
 /* The instructions' builders, freed; everything of a kernel forgotten
  * (the memory of the maps and arrays kept for the next). */
+static void free_insts(gc_profiler *p)
+{
+	for (size_t i = 0; i < p->ninst; i++) {
+		gc_pdist_builder_free(&p->inst[i].pa);
+		free(p->inst[i].etidx);
+		free(p->inst[i].efirst);
+	}
+}
+
 static void reset(gc_profiler *p)
 {
-	for (size_t i = 0; i < p->ninst; i++)
-		gc_pdist_builder_free(&p->inst[i].pa);
+	free_insts(p);
 	p->ninst = p->nslot = p->npair = 0;
 	p->nnode = 1;
 	p->node[0] = (gc_pnode){0, 0, 0, 0};
@@ -195,22 +255,34 @@ static void reset(gc_profiler *p)
 	p->c_wkey = p->c_ikey = p->c_skey = p->c_nkey = UINT64_MAX;
 	p->pa_n = 0;
 	p->accesses = 0;
+	for (uint32_t e = 0; e < p->nlive; e++)
+		p->lslot[e] = NONE;
+	p->nact = 0;
+}
+
+uint64_t gc_profiler_resurrected(const gc_profiler *p)
+{
+	return p->resurrected;
 }
 
 void gc_profiler_free(gc_profiler *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->ninst; i++)
-		gc_pdist_builder_free(&p->inst[i].pa);
+	free_insts(p);
 	for (int m = 0; m < NMAP; m++)
 		gc_hmap_free(&p->map[m]);
 	for (int c = 0; c < GC_PE_NCTX; c++)
 		gc_pdist_builder_free(&p->pe[c]);
 	gc_pdist_builder_free(&p->pr);
-	free(p->slotbase);
+	free(p->slot);
 	free(p->thr);
-	free(p->stack);
+	if (p->lstack)
+		for (uint32_t e = 0; e < p->nlive; e++)
+			free(p->lstack[e]);
+	free(p->lstack);
+	free(p->lthr);
+	free(p->lslot);
 	free(p->inst);
 	free(p->node);
 	free(p->pair);
@@ -237,7 +309,54 @@ int gc_profiler_kbegin(gc_profiler *p, const gc_kernel *k)
 
 /* ---- the hot path ------------------------------------------------------------ */
 
-/* The slot of (block, warp), made when new. */
+/* The LRU stacks of live entry e, made when first needed; NULL out of
+ * memory. */
+static uint64_t *entry_stack(gc_profiler *p, uint32_t e)
+{
+	if (!p->lstack[e])
+		p->lstack[e] = malloc((size_t)p->ws * p->o.reuse_depth * sizeof **p->lstack);
+	return p->lstack[e];
+}
+
+/* Slot s made live: the oldest live warp retired when the ring is full;
+ * a retired warp coming back gets its pins back from its pairs (the first
+ * NPIN of each thread, in the order made) and empty LRU stacks. */
+static int activate(gc_profiler *p, size_t s)
+{
+	uint32_t e = (uint32_t)(p->nact++ % p->nlive);
+	if (p->lslot[e] != NONE)
+		p->slot[p->lslot[e]].live = NONE;
+	p->lslot[e] = (uint32_t)s;
+	struct slot *sl = &p->slot[s];
+	sl->live = e;
+	struct lthr *lt = &p->lthr[(size_t)e * p->ws];
+	for (unsigned l = 0; l < p->ws; l++) {
+		lt[l].npin = 0;
+		lt[l].stacked = 0;
+		lt[l].nstack = 0;
+	}
+	if (sl->plo == NONE)
+		return 0;
+	p->resurrected++;
+	if (!entry_stack(p, e))
+		return oom(p);
+	uint32_t t0 = (uint32_t)(s * p->ws);
+	for (uint32_t j = sl->plo; j < sl->phi; j++) {
+		uint32_t l = p->pair[j].tidx - t0;
+		if (l >= p->ws)
+			continue;
+		struct lthr *t = &lt[l];
+		if (t->npin < NPIN) {
+			t->pinst[t->npin] = p->pair[j].inst;
+			t->ppair[t->npin++] = j;
+		}
+	}
+	for (unsigned l = 0; l < p->ws; l++)
+		lt[l].stacked = 1;
+	return 0;
+}
+
+/* The slot of (block, warp), made when new, made live when not. */
 static int warp_slot(gc_profiler *p, const gc_rec *r, uint64_t wkey)
 {
 	if (r->block >= p->blocks)
@@ -254,28 +373,23 @@ static int warp_slot(gc_profiler *p, const gc_rec *r, uint64_t wkey)
 		size_t s = p->nslot;
 		if ((uint64_t)(s + 1) * p->ws > UINT32_MAX)
 			return fail(p, "more than 2^32 threads in one kernel");
-		size_t cap = p->cslot;
-		if (grow((void **)&p->slotbase, &cap, s + 1, sizeof *p->slotbase) < 0)
+		if (grow((void **)&p->slot, &p->cslot, s + 1, sizeof *p->slot) < 0 ||
+		    grow((void **)&p->thr, &p->cthr, (s + 1) * p->ws, sizeof *p->thr) < 0)
 			return oom(p);
-		if (cap != p->cslot) {
-			size_t nt = cap * p->ws;
-			struct thr *t = realloc(p->thr, nt * sizeof *t);
-			if (!t)
-				return oom(p);
-			p->thr = t;
-			uint64_t *st = realloc(p->stack, nt * p->o.reuse_depth * sizeof *st);
-			if (!st)
-				return oom(p);
-			p->stack = st;
-			p->cslot = cap;
-		}
-		p->slotbase[s] = (uint64_t)r->block * p->bsize + (uint64_t)r->warp * p->ws;
+		p->slot[s] = (struct slot){(uint64_t)r->block * p->bsize + (uint64_t)r->warp * p->ws,
+					   NONE, NONE, 0};
 		memset(&p->thr[s * p->ws], 0, p->ws * sizeof *p->thr);
 		p->nslot++;
 		*v = s;
 	}
+	size_t s = (size_t)*v;
+	if (p->slot[s].live == NONE && activate(p, s) < 0)
+		return -1;
+	uint32_t e = p->slot[s].live;
 	p->c_wkey = wkey;
-	p->c_slot = (size_t)*v;
+	p->c_slot = s;
+	p->c_lthr = &p->lthr[(size_t)e * p->ws];
+	p->c_stack = p->lstack[e];
 	return 0;
 }
 
@@ -348,7 +462,20 @@ static int new_pair(gc_profiler *p, uint32_t tidx, uint32_t inst, uint64_t addr,
 		return fail(p, "more than 2^32 (thread, instruction) pairs");
 	if (grow((void **)&p->pair, &p->cpair, p->npair + 1, sizeof *p->pair) < 0)
 		return oom(p);
-	p->pair[p->npair] = (struct pair){tidx, inst, addr, addr};
+	struct inst *in = &p->inst[inst];
+	if (in->nex == in->cex) {
+		size_t c = in->cex;
+		if (grow((void **)&in->etidx, &c, in->nex + 1, sizeof *in->etidx) < 0 ||
+		    grow((void **)&in->efirst, &in->cex, in->nex + 1, sizeof *in->efirst) < 0)
+			return oom(p);
+	}
+	in->etidx[in->nex] = tidx;
+	in->efirst[in->nex++] = addr;
+	p->pair[p->npair] = (struct pair){tidx, inst, addr};
+	struct slot *s = &p->slot[p->c_slot];
+	if (s->plo == NONE)
+		s->plo = (uint32_t)p->npair;
+	s->phi = (uint32_t)p->npair + 1;
 	*idx = p->npair++;
 	return 0;
 }
@@ -356,7 +483,7 @@ static int new_pair(gc_profiler *p, uint32_t tidx, uint32_t inst, uint64_t addr,
 /* The pair of (thread tidx, inst): its index, *isnew when made now.  The
  * thread's first NPIN instructions are kept in the thread itself (so a
  * miss there is a new pair while it has fewer); the others in the map. */
-static int find_pair(gc_profiler *p, struct thr *t, uint32_t tidx, uint32_t inst,
+static int find_pair(gc_profiler *p, struct lthr *t, uint32_t tidx, uint32_t inst,
 		     uint64_t addr, size_t *idx, int *isnew)
 {
 	unsigned n = t->npin;
@@ -396,6 +523,44 @@ static int flush_pa(gc_profiler *p)
 	return 0;
 }
 
+/* addr onto the LRU stack st of n addresses (at most depth), no reuse
+ * counted: the new n. */
+static unsigned lru_push(uint64_t *st, unsigned n, unsigned depth, uint64_t addr)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		if (st[i] == addr)
+			break;
+	if (i == n) {
+		if (n < depth)
+			n++;
+		else
+			i = n - 1;
+	}
+	for (; i > 0; i--)
+		st[i] = st[i - 1];
+	st[0] = addr;
+	return n;
+}
+
+/* The LRU stack of live thread lt (lane) started: its first npin accesses,
+ * all first instances, are its first npin pins' first addresses. */
+static int stack_start(gc_profiler *p, struct lthr *lt, unsigned lane, unsigned npin)
+{
+	if (!p->c_stack) {
+		p->c_stack = entry_stack(p, p->slot[p->c_slot].live);
+		if (!p->c_stack)
+			return oom(p);
+	}
+	uint64_t *st = &p->c_stack[(size_t)lane * p->o.reuse_depth];
+	unsigned n = 0;
+	for (unsigned j = 0; j < npin; j++)
+		n = lru_push(st, n, p->o.reuse_depth, p->pair[lt->ppair[j]].last); /* = first */
+	lt->nstack = (uint16_t)n;
+	lt->stacked = 1;
+	return 0;
+}
+
 int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 {
 	if (!p->in_kernel)
@@ -411,6 +576,7 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 			    (unsigned long long)p->bsize);
 	uint32_t tidx = (uint32_t)(p->c_slot * p->ws + r->lane);
 	struct thr *t = &p->thr[tidx];
+	struct lthr *lt = &p->c_lthr[r->lane];
 
 	uint64_t ikey = (uint64_t)r->pc << 32 | (uint64_t)r->size << 16 |
 			(uint64_t)(r->flags & 0xff) << 8 | (uint64_t)(r->space & 0xf) << 4 |
@@ -438,7 +604,13 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 	/* first instance, or a stride for P_A */
 	size_t pi = 0;
 	int first = 0;
-	if (find_pair(p, t, tidx, inst, addr, &pi, &first) < 0)
+	unsigned npin = lt->npin;
+	if (find_pair(p, lt, tidx, inst, addr, &pi, &first) < 0)
+		return -1;
+	/* no LRU stack kept while every access was a first instance held in a
+	 * pin: made now, from the pins, before their last addresses move */
+	int stackless = !lt->stacked && first && lt->npin > npin;
+	if (!lt->stacked && !stackless && stack_start(p, lt, r->lane, npin) < 0)
 		return -1;
 	if (!first) {
 		struct pair *pr = &p->pair[pi];
@@ -453,8 +625,10 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 	}
 
 	/* the LRU stack: distance = distinct addresses touched since */
-	uint64_t *st = &p->stack[(size_t)tidx * p->o.reuse_depth];
-	unsigned n = t->nstack, i;
+	if (stackless)
+		return 0;
+	uint64_t *st = &p->c_stack[(size_t)r->lane * p->o.reuse_depth];
+	unsigned n = lt->nstack, i;
 	for (i = 0; i < n; i++)
 		if (st[i] == addr)
 			break;
@@ -466,7 +640,7 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 			++*c;
 		}
 	} else if (n < p->o.reuse_depth) {
-		t->nstack = (uint16_t)(n + 1);
+		lt->nstack = (uint16_t)(n + 1);
 	} else {
 		i = n - 1; /* the deepest falls off */
 	}
@@ -484,20 +658,64 @@ static int by_thread(const void *pa, const void *pb)
 	return (a->thread > b->thread) - (a->thread < b->thread);
 }
 
-static uint64_t pair_thread(const gc_profiler *p, const struct pair *pr)
+/* gc_panchor_ctx of a sequence of executors, their coordinates kept from
+ * one to the next: the next thread's by carrying, another's by division
+ * (gc_pthread_coords). */
+struct cwalk {
+	const gc_kernel *k;
+	uint64_t dim[GC_PE_NCTX]; /* each coordinate's extent (BZ's unused) */
+	uint64_t c[GC_PE_NCTX];
+	uint64_t last;
+	int seen;
+};
+
+static uint64_t dim1(uint64_t v)
 {
-	return p->slotbase[pr->tidx / p->ws] + pr->tidx % p->ws;
+	return v ? v : 1;
+}
+
+static void cwalk_init(struct cwalk *w, const gc_kernel *k)
+{
+	w->k = k;
+	w->dim[GC_PE_BZ] = UINT64_MAX;
+	w->dim[GC_PE_BY] = dim1(k->grid[1]);
+	w->dim[GC_PE_BX] = dim1(k->grid[0]);
+	w->dim[GC_PE_TZ] = dim1(k->block[2]);
+	w->dim[GC_PE_TY] = dim1(k->block[1]);
+	w->dim[GC_PE_TX] = dim1(k->block[0]);
+	w->seen = 0;
+}
+
+static int cwalk_ctx(struct cwalk *w, uint64_t t)
+{
+	int c = GC_PE_TX;
+	if (w->seen && t == w->last + 1) {
+		while (c > GC_PE_BZ && w->c[c] + 1 == w->dim[c])
+			w->c[c--] = 0;
+		w->c[c]++;
+	} else if (!w->seen || t != w->last) {
+		uint64_t n[GC_PE_NCTX];
+		gc_pthread_coords(w->k, t, n);
+		c = -1;
+		if (w->seen)
+			for (c = 0; c < GC_PE_TX && n[c] == w->c[c]; c++)
+				;
+		memcpy(w->c, n, sizeof n);
+	}
+	w->last = t;
+	w->seen = 1;
+	return c;
 }
 
 /* B, the extent and P_E of every instruction, and P_A. */
 static int finish_insts(gc_profiler *p, gc_pkernel *out)
 {
 	size_t ni = p->ninst;
+	struct exec *ex = NULL;
+	size_t cex = 0;
 	out->inst = calloc(ni ? ni : 1, sizeof *out->inst);
-	size_t *start = calloc(ni + 1, sizeof *start);
-	struct exec *ex = malloc((p->npair ? p->npair : 1) * sizeof *ex);
 	int rc = -1;
-	if (!out->inst || !start || !ex)
+	if (!out->inst)
 		goto out;
 	out->ninst = (uint32_t)ni;
 	for (size_t i = 0; i < ni; i++) {
@@ -507,40 +725,48 @@ static int finish_insts(gc_profiler *p, gc_pkernel *out)
 		gc_pdist_init(&o->pa);
 	}
 
-	/* the executors of each instruction, in thread order */
-	for (size_t j = 0; j < p->npair; j++)
-		start[p->pair[j].inst + 1]++;
-	for (size_t i = 0; i < ni; i++)
-		start[i + 1] += start[i];
-	for (size_t j = 0; j < p->npair; j++) {
-		const struct pair *pr = &p->pair[j];
-		ex[start[pr->inst]++] = (struct exec){pair_thread(p, pr), pr->first};
-	}
-	for (size_t i = ni; i > 0; i--)
-		start[i] = start[i - 1];
-	start[0] = 0;
-
 	for (size_t i = 0; i < ni; i++) {
 		const struct inst *in = &p->inst[i];
 		gc_pinst *o = &out->inst[i];
-		struct exec *e = ex + start[i];
-		size_t n = start[i + 1] - start[i];
-		for (size_t j = 1; j < n; j++)
-			if (e[j].thread < e[j - 1].thread) {
-				qsort(e, n, sizeof *e, by_thread);
-				break;
-			}
+		size_t n = in->nex;
+		/* the executors in thread order: as made, else sorted */
+		int sorted = 1;
+		uint64_t prev = 0;
+		for (size_t j = 0; j < n && sorted; j++) {
+			uint64_t t = p->slot[in->etidx[j] / p->ws].base + in->etidx[j] % p->ws;
+			sorted = !j || t >= prev;
+			prev = t;
+		}
+		if (!sorted) {
+			if (grow((void **)&ex, &cex, n, sizeof *ex) < 0)
+				goto out;
+			for (size_t j = 0; j < n; j++)
+				ex[j] = (struct exec){p->slot[in->etidx[j] / p->ws].base +
+							      in->etidx[j] % p->ws,
+						      in->efirst[j]};
+			qsort(ex, n, sizeof *ex, by_thread);
+		}
 		gc_panchor a;
 		memset(&a, 0, sizeof a);
+		struct cwalk cw;
+		cwalk_init(&cw, &p->k);
 		for (int c = 0; c < GC_PE_NCTX; c++)
 			gc_pdist_builder_clear(&p->pe[c]);
 		for (size_t j = 0; j < n; j++) {
-			int c = gc_panchor_ctx(&p->k, &a, e[j].thread);
+			uint64_t t, addr;
+			if (sorted) {
+				t = p->slot[in->etidx[j] / p->ws].base + in->etidx[j] % p->ws;
+				addr = in->efirst[j];
+			} else {
+				t = ex[j].thread;
+				addr = ex[j].addr;
+			}
+			int c = cwalk_ctx(&cw, t);
 			if (c < 0)
-				o->base = e[j].addr;
-			else if (gc_pdist_add(&p->pe[c], (int64_t)(e[j].addr - a.first[c]), 1) < 0)
+				o->base = addr;
+			else if (gc_pdist_add(&p->pe[c], (int64_t)(addr - a.first[c]), 1) < 0)
 				goto out;
-			gc_panchor_set(&a, c, e[j].thread, e[j].addr);
+			gc_panchor_set(&a, c, t, addr);
 		}
 		o->pc = (uint32_t)(in->key >> 32);
 		o->size = (uint16_t)(in->key >> 16);
@@ -558,7 +784,6 @@ static int finish_insts(gc_profiler *p, gc_pkernel *out)
 	}
 	rc = 0;
 out:
-	free(start);
 	free(ex);
 	return rc;
 }
@@ -648,7 +873,7 @@ static int finish_profiles(gc_profiler *p, gc_pkernel *out)
 	if (!cnt || !firstt || !candof || !order)
 		goto out;
 	for (size_t s = 0; s < p->nslot; s++) {
-		order[2 * s] = p->slotbase[s];
+		order[2 * s] = p->slot[s].base;
 		order[2 * s + 1] = s;
 	}
 	qsort(order, p->nslot, 2 * sizeof *order, slot_order);
