@@ -21,7 +21,7 @@
  * reuse_depth addresses, made at its first access that is no first
  * instance, from the pins) lives in its warp's live entry: at most
  * live_warps of them, the one made live first retired (spilled) for a new
- * warp.  Measured peaks: 20 bytes per thread on gc-gen gather -n 4M, 0.38
+ * warp.  Measured peaks: 19 bytes per thread on gc-gen gather -n 4M, 0.38
  * KB on matmul -n 256 --inner 96 (all 2048 warps live, with their LRU
  * stacks).  So memory grows with the threads of the largest kernel and
  * the distinct profile prefixes, not with the number of accesses.
