@@ -158,7 +158,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_TIMING: cl->timing = 1; break;
 		case OPT_SEED: cl->seed = gc_num("--seed", optarg, 0, UINT64_MAX); break;
 		case OPT_WINDOW: cl->window = gc_num("--window", optarg, 1, UINT64_C(1) << 40); break;
-		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 100000); break;
+		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
 		case OPT_BOUNDARY:
 			if (strcmp(optarg, "flush") == 0)
 				cl->flush = 1;

@@ -156,7 +156,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		switch (c) {
 		case OPT_FLUSH: cl->flush = 1; break;
 		case OPT_WARM: cl->flush = 0; break;
-		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 100000); break;
+		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
 		case OPT_EMIT:
 			if (strcmp(optarg, "all") == 0)
 				cl->emit_all = 1;
@@ -792,6 +792,10 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 	gc_json_u64(&j, "dirty_evictions", s->dirty_evictions);
 	gc_json_u64(&j, "flushes", s->flushes);
 	gc_json_u64(&j, "dirty_sectors_left", s->dirty_left);
+	size_t n;
+	gc_pcrow *rows = sorted_pcs(m, &n);
+	gc_pcreport_json(&j, &m->pcs, rows, n, (size_t)top);
+	free(rows);
 	gc_json_arr(&j, "per_slice");
 	for (unsigned i = 0; i < m->nslices; i++) {
 		const struct slice_stats *p = &m->sl[i];
@@ -808,10 +812,6 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 		gc_json_close(&j);
 	}
 	gc_json_close(&j);
-	size_t n;
-	gc_pcrow *rows = sorted_pcs(m, &n);
-	gc_pcreport_json(&j, &m->pcs, rows, n, (size_t)top);
-	free(rows);
 	gc_json_end(&j);
 }
 
