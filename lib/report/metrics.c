@@ -903,10 +903,13 @@ static int read_csv(struct csv *c, struct cmp *m)
 	int cname = column(c, hdr, nh, "Kernel Name", 1);
 	if (cname < 0)
 		goto out;
+	/* the details page when it has one of its metric columns */
 	int cmetric = column(c, hdr, nh, "Metric Name", 0);
-	int cunit = -1, cvalue = -1;
-	if (cmetric >= 0) {
-		if ((cunit = column(c, hdr, nh, "Metric Unit", 1)) < 0 ||
+	int cunit = column(c, hdr, nh, "Metric Unit", 0);
+	int cvalue = column(c, hdr, nh, "Metric Value", 0);
+	if (cmetric >= 0 || cunit >= 0 || cvalue >= 0) {
+		if ((cmetric = column(c, hdr, nh, "Metric Name", 1)) < 0 ||
+		    (cunit = column(c, hdr, nh, "Metric Unit", 1)) < 0 ||
 		    (cvalue = column(c, hdr, nh, "Metric Value", 1)) < 0)
 			goto out;
 	}
