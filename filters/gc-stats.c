@@ -42,7 +42,7 @@ static const char help[] =
 	"      --arrays         with --merge, also the array elements (per_sm.0.hits, ...)\n"
 	"      --metrics KIND   the --stats of gc-l1, gc-l2, gc-dram as Nsight Compute\n"
 	"                       metrics (ncu) or GPGPU-Sim log lines (accelsim)\n"
-	"      --compare CSV    those metrics against an ncu --csv export, per kernel\n"
+	"      --compare CSV    those metrics against a CSV export of ncu, per kernel\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
 	"      --stats FILE     also write the JSON summary to FILE\n"
 	"      --progress       show progress on a terminal\n"
