@@ -140,31 +140,34 @@ kernel_launch_uid = 1 "
 	#     that allocate without a DRAM read (lazy-fetch-on-read)
 	#   seq 3 loads 0x3000 and 0x3080, 1 sector each: one instruction, 2 L1
 	#     misses, 2 L2 read misses
-	# L1: 10 load sectors (4 hits), 4 store sectors (0 hits), 3 load and 1
-	# store instructions; 4/14 = 28.57%, 4/10 = 40%, 10/3 = 3.33 sectors a
-	# request.  L2: 6 read sectors (0 hits), 4 write sectors: 4 hits as the
-	# hardware counts them (100%), 0 as the model does; 4/10 = 40% over all.
-	# DRAM: 6 sectors read = 192 bytes; nothing written (the L2 keeps them).
-	expect_eq "$(value "$k" l1tex__t_sector_hit_rate.pct)" 28.57
-	expect_eq "$(value "$k" l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct)" 40.00
-	expect_eq "$(value "$k" l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)" 10
+	#   seq 4 load 0x3000 sectors 1 and 2: the line is there (sector 0), 2
+	#     sector misses in L1 and in L2
+	# L1: 12 load sectors (4 hits), 4 store sectors (0 hits), 4 load and 1
+	# store instructions; 4/16 = 25%, 4/12 = 33.33%, 12/4 = 3 sectors a
+	# request.  L2: 8 read sectors (0 hits), 4 write sectors: 4 hits as the
+	# hardware counts them (100%), 0 as the model does; 4/12 = 33.33% over
+	# all.  DRAM: 8 sectors read = 256 bytes; nothing written (the L2 keeps
+	# them).
+	expect_eq "$(value "$k" l1tex__t_sector_hit_rate.pct)" 25.00
+	expect_eq "$(value "$k" l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct)" 33.33
+	expect_eq "$(value "$k" l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)" 12
 	expect_eq "$(value "$k" l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum)" 4
 	expect_eq "$(value "$k" l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum)" 4
-	expect_eq "$(value "$k" l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum)" 3
+	expect_eq "$(value "$k" l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum)" 4
 	expect_eq "$(value "$k" l1tex__t_requests_pipe_lsu_mem_global_op_st.sum)" 1
-	expect_eq "$(value "$k" l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio)" 3.33
+	expect_eq "$(value "$k" l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio)" 3.00
 	expect_eq "$(value "$k" l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio)" 4.00
-	expect_eq "$(value "$k" lts__t_sector_hit_rate.pct)" 40.00
-	expect_eq "$(value "$k" lts__t_sectors_srcunit_tex_op_read.sum)" 6
+	expect_eq "$(value "$k" lts__t_sector_hit_rate.pct)" 33.33
+	expect_eq "$(value "$k" lts__t_sectors_srcunit_tex_op_read.sum)" 8
 	expect_eq "$(value "$k" lts__t_sectors_srcunit_tex_op_write.sum)" 4
 	expect_eq "$(value "$k" lts__t_sector_op_read_hit_rate.pct)" 0.00
 	expect_eq "$(value "$k" lts__t_sector_op_write_hit_rate.pct)" 100.00
-	expect_eq "$(value "$k" dram__bytes_read.sum)" 192
+	expect_eq "$(value "$k" dram__bytes_read.sum)" 256
 	expect_eq "$(value "$k" dram__bytes_write.sum)" 0
-	# all kernels: 4 hits of 26 L1 sectors; 16 of 22 L2 sectors hit as the
-	# hardware counts (72.73%)
-	expect_eq "$(value '  all kernels (2)' l1tex__t_sector_hit_rate.pct)" 15.38
-	expect_eq "$(value '  all kernels (2)' lts__t_sector_hit_rate.pct)" 72.73
+	# all kernels: 4 hits of 28 L1 sectors; 16 of 24 L2 sectors hit as the
+	# hardware counts (66.67%)
+	expect_eq "$(value '  all kernels (2)' l1tex__t_sector_hit_rate.pct)" 14.29
+	expect_eq "$(value '  all kernels (2)' lts__t_sector_hit_rate.pct)" 66.67
 	expect_eq "$(value '  all kernels (2)' l1tex__t_requests_pipe_lsu_mem_global_op_st.sum)" 4
 }
 
@@ -181,35 +184,35 @@ kernel_launch_uid = 1 "
 	# the two counts, in gc-l2's --stats
 	expect_eq "$(sed -n '/"kernels": \[/,$p' "$T/s2.json" | sed -n '/"id": 2,/,/"dram_reads"/p' | sed -n '/"stores": {/,/}/p' | tr -d ' ,\n')" \
 		'"stores":{"requested":12"hits":0"misses":12"line_misses":3"sector_misses":9"merged":0"hardware_hits":12}'
-	# gc-dram's kernels: kernel 1 read 6 sectors
+	# gc-dram's kernels: kernel 1 read 8 sectors
 	grep -q '"kernel_count": 2,' "$T/s3.json"
-	expect_eq "$(sed -n '/"kernels": \[/,/\]/p' "$T/s3.json" | sed -n 's/^ *"read_bytes": \([0-9]*\),$/\1/p' | tr '\n' ' ')" "192 0 "
+	expect_eq "$(sed -n '/"kernels": \[/,/\]/p' "$T/s3.json" | sed -n 's/^ *"read_bytes": \([0-9]*\),$/\1/p' | tr '\n' ' ')" "256 0 "
 }
 
 @test "accelsim: the hand-made stream's classes, by hand" {
 	small
 	run_status 0 gc-stats --metrics accelsim "$T/s1.json" "$T/s2.json" "$T/s3.json"
 	# kernel 1's block: loads HIT 4, MISS 3 (seq 0's line, seq 3's two
-	# lines), SECTOR_MISS 3 (seq 0's other sectors); stores MISS 1,
-	# SECTOR_MISS 3.  L2: reads MISS 3, SECTOR_MISS 3; writes MISS 1,
-	# SECTOR_MISS 3 (the model's class: present at the lookup)
+	# lines), SECTOR_MISS 5 (seq 0's other sectors, seq 4's two); stores
+	# MISS 1, SECTOR_MISS 3.  L2: reads MISS 3, SECTOR_MISS 5; writes MISS
+	# 1, SECTOR_MISS 3 (the model's class: present at the lookup)
 	sed -n '1,/^kernel_launch_uid = 2 $/p' <<<"$output" >"$T/k1.txt"
 	get() { sed -n "s/^[[:space:]]*$1 = //p" "$T/k1.txt"; }
 	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[HIT\]')" 4
 	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[MISS\]')" 3
-	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[SECTOR_MISS\]')" 3
+	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[SECTOR_MISS\]')" 5
 	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_W\]\[MISS\]')" 1
 	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_W\]\[SECTOR_MISS\]')" 3
 	expect_eq "$(get 'L2_cache_stats_breakdown\[GLOBAL_ACC_R\]\[MISS\]')" 3
-	expect_eq "$(get 'L2_cache_stats_breakdown\[GLOBAL_ACC_R\]\[SECTOR_MISS\]')" 3
+	expect_eq "$(get 'L2_cache_stats_breakdown\[GLOBAL_ACC_R\]\[SECTOR_MISS\]')" 5
 	expect_eq "$(get 'L2_cache_stats_breakdown\[GLOBAL_ACC_W\]\[HIT\]')" 0
 	expect_eq "$(get 'L2_cache_stats_breakdown\[GLOBAL_ACC_W\]\[MISS\]')" 1
-	expect_eq "$(get L1D_total_cache_accesses)" 14
-	expect_eq "$(get L1D_total_cache_misses)" 10
-	expect_eq "$(get L1D_total_cache_miss_rate)" 0.7143
-	expect_eq "$(get 'total dram reads')" 6
-	# the whole run: SM 0, 26 sectors, 22 misses
-	expect_match "$output" "	L1D_cache_core\[0\]: Access = 26, Miss = 22, Miss_rate = 0.846, Pending_hits = 0, Reservation_fails = 0"
+	expect_eq "$(get L1D_total_cache_accesses)" 16
+	expect_eq "$(get L1D_total_cache_misses)" 12
+	expect_eq "$(get L1D_total_cache_miss_rate)" 0.7500
+	expect_eq "$(get 'total dram reads')" 8
+	# the whole run: SM 0, 28 sectors, 24 misses
+	expect_match "$output" "	L1D_cache_core\[0\]: Access = 28, Miss = 24, Miss_rate = 0.857, Pending_hits = 0, Reservation_fails = 0"
 }
 
 @test "compare: an ncu --csv details page, predicted against measured per kernel" {
@@ -217,10 +220,11 @@ kernel_launch_uid = 1 "
 	run_status 0 gc-stats --compare "$FIX/ncu/details.csv" "$T/s1.json" "$T/s2.json" "$T/s3.json"
 	row() { printf '%s\n' "$output" | awk -v k="$1" -v m="$2" '$1 == k && $4 == m { print $5, $6, $7, $8 }'; }
 	expect_eq "$(printf '%s\n' "${lines[0]}" | tr -s ' ')" "id ncu_id kernel metric predicted measured error"
-	expect_eq "$(row 1 l1tex__t_sector_hit_rate.pct)" "28.57 30.00 -1.43 pp"
-	expect_eq "$(row 1 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)" "10 10 +0.00% "
-	# 0.24 Kbyte = 240 bytes measured, 192 predicted: -20%
-	expect_eq "$(row 1 dram__bytes_read.sum)" "192 240 -20.00% "
+	expect_eq "$(row 1 l1tex__t_sector_hit_rate.pct)" "25.00 30.00 -5.00 pp"
+	expect_eq "$(row 1 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)" "12 10 +20.00% "
+	expect_eq "$(row 1 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum)" "4 3 +33.33% "
+	# 0.24 Kbyte = 240 bytes measured, 256 predicted: +6.67%
+	expect_eq "$(row 1 dram__bytes_read.sum)" "256 240 +6.67% "
 	# "1,003": ncu's thousands separator
 	expect_eq "$(row 2 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum)" "3 1003 -99.70% "
 	expect_eq "$(row 2 lts__t_sectors_srcunit_tex_op_write.sum)" "12 16 -25.00% "
@@ -235,7 +239,8 @@ kernel_launch_uid = 1 "
 	small
 	run_status 0 gc-stats --compare "$FIX/ncu/raw.csv" "$T/s1.json" "$T/s2.json" "$T/s3.json"
 	row() { printf '%s\n' "$output" | awk -v k="$1" -v m="$2" '$1 == k && $4 == m { print $5, $6, $7, $8 }'; }
-	expect_eq "$(row 1 dram__bytes_read.sum)" "192 240 -20.00% "
+	expect_eq "$(row 1 dram__bytes_read.sum)" "256 240 +6.67% "
+	expect_eq "$(row 1 l1tex__t_sector_hit_rate.pct)" "25.00 30.00 -5.00 pp"
 	expect_eq "$(row 1 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum)" "4 4 +0.00% "
 	expect_eq "$(row 2 l1tex__t_sector_hit_rate.pct)" "0.00 0.00 +0.00 pp"
 	expect_eq "$(row 2 lts__t_sector_op_write_hit_rate.pct)" "100.00 99.50 +0.50 pp"
@@ -315,6 +320,6 @@ zero,\"stream\",\"dram__bytes_read.sum\",\"byte\",\"1\"
 	sed 's/"kernels": \[/"per_kernel": [/' "$T/s1.json" >"$T/old1.json"
 	sed 's/"kernel_count"/"kernels"/' "$T/s3.json" >"$T/old3.json"
 	run_status 0 gc-stats --metrics ncu "$T/old1.json" "$T/old3.json"
-	expect_eq "$(value '  _Z6streamPfS_ (1)' l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)" 10
-	expect_eq "$(value '  _Z6streamPfS_ (1)' dram__bytes_read.sum)" 192
+	expect_eq "$(value '  _Z6streamPfS_ (1)' l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)" 12
+	expect_eq "$(value '  _Z6streamPfS_ (1)' dram__bytes_read.sum)" 256
 }
