@@ -445,7 +445,7 @@ static void json_counters(gc_json *j, const gc_l1_counts *n)
 	json_rates(j, n);
 	gc_json_obj(j, "classes");
 	for (int c = GC_C_COMPULSORY; c < GC_NCLASSES; c++)
-		gc_json_u64(j, gc_class_name(c), n->cls[c]);
+		gc_json_u64(j, gc_class_key(c), n->cls[c]);
 	gc_json_close(j);
 	gc_json_u64(j, "mshr_stalls", n->stalls);
 	gc_json_obj(j, "to_l2");
@@ -478,8 +478,8 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 	gc_json_str(&j, "tool", "gc-l1");
 	gc_json_str(&j, "input", input);
 	gc_json_str(&j, "gpu", gpu->name);
+	gc_json_obj(&j, "config");
 	gc_json_str(&j, "model", cl->timing ? "timing" : "functional");
-	gc_json_obj(&j, "l1");
 	gc_json_u64(&j, "size", (uint64_t)st->sets * st->ways * st->line);
 	gc_json_u64(&j, "line", st->line);
 	gc_json_u64(&j, "sector", st->sector);

@@ -741,6 +741,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	char buf[32];
 	gc_json j;
 	gc_json_begin(&j, f);
+	gc_json_str(&j, "tool", "gc-stats");
 	gc_json_str(&j, "input", input);
 	gc_json_str(&j, "kind", kinds[s->kind]);
 	snprintf(buf, sizeof buf, "%u.%u", h->major, h->minor);
@@ -754,7 +755,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	gc_json_close(&j);
 	gc_json_u64(&j, "stream_records", s->stream_records);
 	gc_json_u64(&j, "stream_bytes", s->stream_bytes);
-	gc_json_u64(&j, "kernels", s->nkerns);
+	gc_json_u64(&j, "kernel_count", s->nkerns);
 	gc_json_u64(&j, "records", s->records);
 	gc_json_u64(&j, "loads", s->ops[GC_LOAD]);
 	gc_json_u64(&j, "stores", s->ops[GC_STORE]);
@@ -779,18 +780,18 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	if (annotated(s)) {
 		gc_json_u64(&j, "hits", s->results[GC_R_HIT]);
 		gc_json_u64(&j, "misses", s->results[GC_R_SECTOR_MISS] + s->results[GC_R_MISS]);
-		gc_json_obj(&j, "by_result");
+		gc_json_obj(&j, "results");
 		for (int r = 0; r < 4; r++)
 			gc_json_u64(&j, results[r], s->results[r]);
 		gc_json_close(&j);
-		gc_json_obj(&j, "by_class");
+		gc_json_obj(&j, "classes");
 		for (int c = GC_C_COMPULSORY; c < GC_NCLASSES; c++)
-			gc_json_u64(&j, gc_class_name(c), s->classes[c]);
+			gc_json_u64(&j, gc_class_key(c), s->classes[c]);
 		gc_json_close(&j);
 		gc_json_u64(&j, "writebacks", s->writebacks);
 		gc_json_u64(&j, "bypasses", s->bypasses);
 	}
-	gc_json_arr(&j, "per_kernel");
+	gc_json_arr(&j, "kernels");
 	for (size_t i = 0; i < s->nkerns; i++) {
 		const gc_kernel *k = s->kerns[i].k;
 		gc_json_obj(&j, NULL);
@@ -804,7 +805,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 		for (int d = 0; d < 3; d++)
 			gc_json_u64(&j, NULL, k->block[d]);
 		gc_json_close(&j);
-		gc_json_u64(&j, "regs", k->regs);
+		gc_json_u64(&j, "registers", k->regs);
 		gc_json_u64(&j, "shmem", k->shmem);
 		gc_json_obj(&j, "attributes");
 		for (int a = 0; a < k->nattr; a++) {
@@ -826,8 +827,10 @@ static void json(FILE *f, const struct stats *s, const char *input)
 				gc_json_u64(&j, "sm", r->key);
 			else
 				gc_json_u64(&j, "kernel", r->kernel);
-			if (s->by == BY_PC)
-				gc_json_u64(&j, "pc", r->key);
+			if (s->by == BY_PC) {
+				snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)r->key);
+				gc_json_str(&j, "pc", buf);
+			}
 			if (s->by == BY_WARP) {
 				gc_json_u64(&j, "block", r->key >> 16);
 				gc_json_u64(&j, "warp", r->key & 0xffff);

@@ -59,7 +59,7 @@ mk() {
 
 @test "gc-dram: the text report" {
 	mk dram
-	gc-dram $CONS -o "$T/r" "$T/dram.gcs"
+	gc-dram $CONS --emit none -o "$T/r" "$T/dram.gcs"
 	expect_eq "$(sed -n 1p "$T/r")" "gc-dram: $T/dram.gcs"
 	expect_eq "$(sed -n 2p "$T/r")" "gpu volta-v100: 32 channels x 16 banks, 32-byte transactions, 870.4 GB/s"
 	expect_eq "$(sed -n 4p "$T/r")" "transactions 8: reads 7 (224 bytes), writes 1 (20 bytes)"
@@ -83,7 +83,7 @@ mk() {
 	expect_eq "$(jv row_conflicts "$T/j")" 0
 }
 
-@test "gc-dram: the stream goes on unchanged when stdout is not a terminal" {
+@test "gc-dram: the stream goes on unchanged on stdout; the report by -v, --report, --emit none" {
 	mk dram
 	gc-dram "$T/dram.gcs" >"$T/o" 2>"$T/e"
 	cmp "$T/dram.gcs" "$T/o"
@@ -91,23 +91,36 @@ mk() {
 	gc-dram -v "$T/dram.gcs" >"$T/o" 2>"$T/e"
 	cmp "$T/dram.gcs" "$T/o"
 	expect_match "$(sed -n 4p "$T/e")" "^transactions 8:"
-	# -o takes the report; no stream
-	gc-dram -o "$T/r" "$T/dram.gcs" >"$T/o"
-	[ ! -s "$T/o" ]
+	# -o takes the stream; --report FILE the report
+	gc-dram -o "$T/s" --report "$T/r" "$T/dram.gcs" >"$T/o" 2>"$T/e"
+	expect_empty "$(cat "$T/o" "$T/e")"
+	cmp "$T/dram.gcs" "$T/s"
 	expect_match "$(sed -n 1p "$T/r")" "^gc-dram: "
+	expect_eq "$(sed -n 4p "$T/r")" "transactions 8: reads 7 (224 bytes), writes 1 (20 bytes)"
+	# --emit none: no stream, the report on stdout
+	gc-dram --emit none "$T/dram.gcs" >"$T/o" 2>"$T/e"
+	expect_empty "$(cat "$T/e")"
+	cmp "$T/r" "$T/o"
+	# a terminal is refused unless --force (script gives one, where it exists)
+	if command -v script >/dev/null; then
+		script -qec "gc-dram '$T/dram.gcs'" /dev/null >"$T/o" 2>&1 || true
+		expect_match "$(cat "$T/o")" "terminal"
+	fi
+	sh_status 2 "gc-dram --emit dram,none '$T/dram.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-dram: --emit: 'dram,none' is not dram or none"
 	gc-dram -z "$T/dram.gcs" | gzip -dc | cmp - "$T/dram.gcs"
 }
 
 @test "gc-dram: stdin, a file and - agree; gzip input gives the same output" {
 	mk dram
-	gc-dram $CONS -o - --stats "$T/j1" "$T/dram.gcs" | tail -n +2 >"$T/a"
-	gc-dram $CONS -o - --stats "$T/j2" <"$T/dram.gcs" | tail -n +2 >"$T/b"
-	gc-dram $CONS -o - --stats "$T/j3" - <"$T/dram.gcs" | tail -n +2 >"$T/c"
+	gc-dram $CONS --emit none --stats "$T/j1" "$T/dram.gcs" | tail -n +2 >"$T/a"
+	gc-dram $CONS --emit none --stats "$T/j2" <"$T/dram.gcs" | tail -n +2 >"$T/b"
+	gc-dram $CONS --emit none --stats "$T/j3" - <"$T/dram.gcs" | tail -n +2 >"$T/c"
 	expect_same "$T/a" "$T/b" stdin
 	expect_same "$T/a" "$T/c" -
 	expect_same <(grep -v '"input"' "$T/j1") <(grep -v '"input"' "$T/j2") "--stats"
 	gzip -c "$T/dram.gcs" >"$T/dram.gcs.gz"
-	gc-dram $CONS -o - <"$T/dram.gcs.gz" | tail -n +2 | cmp - "$T/a"
+	gc-dram $CONS --emit none <"$T/dram.gcs.gz" | tail -n +2 | cmp - "$T/a"
 	gc-dram <"$T/dram.gcs.gz" | cmp - "$T/dram.gcs"
 }
 
@@ -115,14 +128,14 @@ mk() {
 	mk dram
 	sh_status 1 "gc-dram '$T/dram.gcs' >/dev/full"
 	expect_match "$(cat "$T/err")" "^gc-dram: .*No space left on device"
-	sh_status 1 "gc-dram -o - '$T/dram.gcs' >/dev/full"
+	sh_status 1 "gc-dram --emit none '$T/dram.gcs' >/dev/full"
 	expect_match "$(cat "$T/err")" "^gc-dram: .*No space left on device"
 }
 
 @test "gc-dram: bad input: truncated, wrong kind, bad mask" {
 	mk dram
 	head -c 300 "$T/dram.gcs" >"$T/cut.gcs"
-	sh_status 1 "gc-dram -o - <'$T/cut.gcs'"
+	sh_status 1 "gc-dram --emit none <'$T/cut.gcs'"
 	expect_match "$(cat "$T/err")" "^gc-dram: stdin: record [0-9]+ \(offset [0-9]+\): "
 	[ ! -s "$T/out" ]
 	gc-import "$FIX/l2/seq.csv" >"$T/req.gcs"
@@ -130,7 +143,7 @@ mk() {
 	expect_eq "$(cat "$T/err")" "gc-dram: $T/req.gcs: gc-dram reads DRAM transactions; this stream holds requests"
 	[ ! -s "$T/out" ]
 	sed 's/,0x100,32,0x1,5,/,0x100,32,0x0,5,/' "$FIX/l2/dram.csv" | gc-import >"$T/m.gcs"
-	sh_status 1 "gc-dram -o - '$T/m.gcs'"
+	sh_status 1 "gc-dram --emit none '$T/m.gcs'"
 	expect_match "$(cat "$T/err")" "^gc-dram: $T/m.gcs: record 7 \(offset [0-9]+\): field mask: 0x0 is not a set of the 4 sectors of a 128-byte line$"
 	[ ! -s "$T/out" ]
 }

@@ -206,7 +206,7 @@ bad_line() {
 	mv "$T/out" "$T/l.gcs"
 	gc-stats --json "$T/l.gcs" >"$T/j"
 	grep -q '^  "records": 5,$' "$T/j"
-	grep -q '^  "kernels": 2,$' "$T/j"
+	grep -q '^  "kernel_count": 2,$' "$T/j"
 	grep -q '"bad_lines": 2' "$T/s.json"
 	grep -q '"accesses": 5' "$T/s.json"
 	# -q: no count

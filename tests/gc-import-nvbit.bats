@@ -270,7 +270,7 @@ launch() {
 	gc-import "$NV/v155.txt" >"$T/s"
 	gc-stats --json "$T/s" >"$T/j"
 	# bytes: loads 8x8 + 4x8 + 4x16 + 4x16, stores 16x4 + 8x8 + 4x16, atomic 4.
-	expect_eq "$(jnum kernels) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
+	expect_eq "$(jnum kernel_count) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
 		'3 49 20 28 1 420'
 	gc-stats --dump "$T/s" >"$T/dump.csv"
 	grep -q '^2,,,,,,,kbegin,,,,,,,,"kernel_info",grid=1x1x1 block=32x1x1 regs=20 shmem=0 mem_insts=2 stream=94618018363472$' "$T/dump.csv"

@@ -233,7 +233,7 @@ gc-import: 1 Ocelot files read in thread order"
 	gc-import --grid 2,3,1 --warp-size 4 "$OC/matmul_00.trc" >"$T/s"
 	gc-stats --json "$T/s" >"$T/j"
 	# bytes: loads 5x4 + 2x4 + 3x4 + 16, stores 2x8 + 4.
-	expect_eq "$(jnum kernels) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
+	expect_eq "$(jnum kernel_count) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
 		'1 14 11 3 0 76'
 	gc-stats --dump "$T/s" >"$T/dump.csv"
 	grep -q '^1,,,,,,,kbegin,,,,,,,,"matmul_00",grid=2x3x1 block=4x2x1 regs=0 shmem=0 mem_insts=9$' "$T/dump.csv"

@@ -159,7 +159,7 @@ table2() {
 	diff "$T/want" "$T/got"
 	# 'effect at' 2 3 4 5 4 5 6 7: the hits take effect as they issue
 	expect_eq "$(jget "$T/s.json" cycles)" 7
-	expect_eq "$(jget "$T/s.json" l1.size)" 256
+	expect_eq "$(jget "$T/s.json" config.size)" 256
 }
 
 @test "seed 000 §4.2 clipping: a request to a line in flight takes effect with it" {

@@ -63,7 +63,7 @@ jv() {
 	mk access
 	gc-stats --json "$T/access.gcs" >"$T/j"
 	expect_eq "$(jv kind "$T/j")" accesses kind
-	expect_eq "$(jv kernels "$T/j")" 2 kernels
+	expect_eq "$(jv kernel_count "$T/j")" 2 kernel_count
 	expect_eq "$(jv records "$T/j")" 7 records
 	expect_eq "$(jv loads "$T/j")" 4 loads
 	expect_eq "$(jv stores "$T/j")" 2 stores
@@ -149,8 +149,8 @@ jv() {
 	expect_eq "$(jv writebacks "$T/j")" 1
 	expect_eq "$(jv bypasses "$T/j")" 1
 	tr -d ' \n' <"$T/j" >"$T/flat"
-	grep -q '"by_result":{"none":1,"hit":2,"sector_miss":1,"miss":6}' "$T/flat"
-	grep -q '"by_class":{"compulsory":3,"capacity":1,"conflict":1,"latency":1,"mshr":1,"partial-write":0}' "$T/flat"
+	grep -q '"results":{"none":1,"hit":2,"sector_miss":1,"miss":6}' "$T/flat"
+	grep -q '"classes":{"compulsory":3,"capacity":1,"conflict":1,"latency":1,"mshr":1,"partial_write":0}' "$T/flat"
 	gc-stats "$T/request.gcs" >"$T/r"
 	grep -q '^  sector-miss     1$' "$T/r"
 	grep -q '^  compulsory      3$' "$T/r"
