@@ -377,10 +377,11 @@ static void json(FILE *f, const struct dram *d, const char *input)
 		gc_json_u64(&j, "write_bytes", p->write_bytes);
 		gc_json_u64(&j, "row_hits", p->hits);
 		gc_json_num(&j, "row_hit_rate", ratio(p->hits, p->reads + p->writes));
-		gc_json_arr(&j, "banks");
+		gc_json_arr(&j, "per_bank");
 		for (unsigned k = 0; k < d->banks; k++) {
 			const struct bank *q = &d->bk[(size_t)c * d->banks + k];
 			gc_json_obj(&j, NULL);
+			gc_json_u64(&j, "bank", k);
 			gc_json_u64(&j, "reads", q->reads);
 			gc_json_u64(&j, "writes", q->writes);
 			gc_json_u64(&j, "row_hits", q->hits);

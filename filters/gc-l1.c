@@ -440,7 +440,7 @@ static void json_counters(gc_json *j, const gc_l1_counts *n)
 	gc_json_u64(j, "misses", n->misses);
 	gc_json_u64(j, "sector_misses", n->sector_misses);
 	gc_json_u64(j, "merged", n->cls[GC_C_LATENCY]);
-	gc_json_u64(j, "bypassed", n->bypassed);
+	gc_json_u64(j, "bypasses", n->bypassed);
 	gc_json_u64(j, "shared", n->shared);
 	json_rates(j, n);
 	gc_json_obj(j, "classes");

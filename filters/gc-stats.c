@@ -37,6 +37,8 @@ static const char help[] =
 	"      --sector N       sector size in bytes (default: header sector_size, else 32)\n"
 	"      --merge          JSON files (--stats output) to one CSV table, a row each\n"
 	"      --arrays         with --merge, also the array elements (per_sm.0.hits, ...)\n"
+	"      --long           with --merge, a row per kernel: file, kernel, name and\n"
+	"                       the keys of each element of the files' kernels lists\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
 	"      --stats FILE     also write the JSON summary to FILE\n"
 	"      --progress       show progress on a terminal\n"
@@ -45,7 +47,8 @@ static const char help[] =
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
-enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS };
+enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS,
+       OPT_LONG };
 enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE };
 enum by { BY_NONE, BY_KERNEL, BY_SM, BY_PC, BY_WARP };
 static const char *const by_names[] = {NULL, "kernel", "sm", "pc", "warp"};
@@ -54,7 +57,7 @@ struct cmdline {
 	gc_common c;
 	const char *input;
 	char **files;   /* --merge: the JSON files */
-	int nfiles, arrays;
+	int nfiles, arrays, longform; /* --arrays, --long */
 	enum mode mode;
 	enum by by;
 	uint64_t line, sector; /* 0: from the header */
@@ -130,6 +133,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sector", required_argument, NULL, OPT_SECTOR},
 		{"merge", no_argument, NULL, OPT_MERGE},
 		{"arrays", no_argument, NULL, OPT_ARRAYS},
+		{"long", no_argument, NULL, OPT_LONG},
 		{NULL, 0, NULL, 0},
 	};
 	int c, json = 0, dump = 0, merge = 0;
@@ -142,6 +146,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_DUMP: dump = 1; break;
 		case OPT_MERGE: merge = 1; break;
 		case OPT_ARRAYS: cl->arrays = 1; break;
+		case OPT_LONG: cl->longform = 1; break;
 		case OPT_BY:
 			for (int i = BY_KERNEL; i <= BY_WARP; i++)
 				if (strcmp(optarg, by_names[i]) == 0)
@@ -158,7 +163,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		gc_usage_error("--json and --dump exclude each other");
 	if (merge) {
 		if (json || dump || cl->by || cl->line || cl->sector || cl->c.stats)
-			gc_usage_error("--merge takes only -o and --arrays");
+			gc_usage_error("--merge takes only -o, --arrays and --long");
 		if (optind >= argc)
 			gc_usage_error("--merge: no JSON files given");
 		cl->mode = M_MERGE;
@@ -168,6 +173,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	}
 	if (cl->arrays)
 		gc_usage_error("--arrays goes with --merge");
+	if (cl->longform)
+		gc_usage_error("--long goes with --merge");
 	cl->mode = dump ? M_DUMP : json ? M_JSON : M_REPORT;
 	if (cl->line & (cl->line - 1))
 		gc_usage_error("--line: %llu is not a power of two", (unsigned long long)cl->line);
@@ -983,6 +990,123 @@ static void merge_main(const struct cmdline *cl)
 	free(widths);
 }
 
+/* ---- --merge --long -------------------------------------------------------- */
+
+/*
+ * Tidy data: a row per element of each file's "kernels" list (gc(7),
+ * VOCABULARY): file, kernel (its id), name, then the element's other keys
+ * (nested objects joined with dots), columns in order of first appearance
+ * as --merge has them; arrays inside an element only with --arrays.  A
+ * file without a kernels list gives no row.
+ */
+struct lrow {
+	int file;
+	char *id, *name;
+	char **vals; /* per column, or NULL */
+	size_t nvals;
+};
+
+struct merge_long {
+	struct merge m; /* the columns */
+	struct lrow *rows;
+	size_t nrows, cap;
+	int file;
+	long kernel; /* the element the last row is of, -1 none */
+};
+
+static int merge_long_value(void *ctx, const char *path, const char *value, int type,
+			    int arrays)
+{
+	struct merge_long *ml = ctx;
+	(void)type;
+	if (strncmp(path, "kernels.", 8) != 0 || path[8] < '0' || path[8] > '9')
+		return 0;
+	char *end;
+	long k = strtol(path + 8, &end, 10);
+	if (*end != '.' || (arrays > 1 && !ml->m.arrays))
+		return 0;
+	const char *key = end + 1;
+	if (k != ml->kernel || ml->nrows == 0 || ml->rows[ml->nrows - 1].file != ml->file) {
+		if (ml->nrows == ml->cap) {
+			ml->cap = ml->cap ? 2 * ml->cap : 64;
+			ml->rows = gc_xrealloc(ml->rows, ml->cap * sizeof *ml->rows);
+		}
+		memset(&ml->rows[ml->nrows], 0, sizeof *ml->rows);
+		ml->rows[ml->nrows++].file = ml->file;
+		ml->kernel = k;
+	}
+	struct lrow *r = &ml->rows[ml->nrows - 1];
+	char **slot;
+	if (strcmp(key, "id") == 0) {
+		slot = &r->id;
+	} else if (strcmp(key, "name") == 0) {
+		slot = &r->name;
+	} else {
+		size_t col = merge_column(&ml->m, key);
+		if (col >= r->nvals) {
+			size_t n = r->nvals ? r->nvals : 16;
+			while (n <= col)
+				n *= 2;
+			r->vals = gc_xrealloc(r->vals, n * sizeof *r->vals);
+			memset(r->vals + r->nvals, 0, (n - r->nvals) * sizeof *r->vals);
+			r->nvals = n;
+		}
+		slot = &r->vals[col];
+	}
+	free(*slot);
+	*slot = gc_xstrdup(value);
+	return 0;
+}
+
+static void merge_long_main(const struct cmdline *cl)
+{
+	struct merge_long ml;
+	memset(&ml, 0, sizeof ml);
+	ml.m.arrays = cl->arrays;
+	char err[256];
+	for (int i = 0; i < cl->nfiles; i++) {
+		size_t len;
+		char *text = gc_read_text_file(cl->files[i], &len);
+		ml.file = i;
+		ml.kernel = -1;
+		ml.m.next = 0;
+		if (gc_jsonflat(text, len, merge_long_value, &ml, err, sizeof err) != 0)
+			gc_die(GC_EXIT_DATA, "%s: %s", cl->files[i], err);
+		free(text);
+	}
+	FILE *out = gc_open_text(cl->c.out);
+	fputs("file,kernel,name", out);
+	for (size_t c = 0; c < ml.m.ncols; c++) {
+		putc(',', out);
+		csv_field(out, ml.m.cols[c]);
+	}
+	putc('\n', out);
+	for (size_t i = 0; i < ml.nrows; i++) {
+		struct lrow *r = &ml.rows[i];
+		csv_field(out, cl->files[r->file]);
+		putc(',', out);
+		csv_field(out, r->id ? r->id : "");
+		putc(',', out);
+		csv_field(out, r->name ? r->name : "");
+		for (size_t c = 0; c < ml.m.ncols; c++) {
+			putc(',', out);
+			if (c < r->nvals && r->vals[c])
+				csv_field(out, r->vals[c]);
+		}
+		putc('\n', out);
+		for (size_t c = 0; c < r->nvals; c++)
+			free(r->vals[c]);
+		free(r->vals);
+		free(r->id);
+		free(r->name);
+	}
+	gc_close_text(out, cl->c.out);
+	for (size_t c = 0; c < ml.m.ncols; c++)
+		free(ml.m.cols[c]);
+	free(ml.m.cols);
+	free(ml.rows);
+}
+
 /* ---- main ------------------------------------------------------------------ */
 
 static void dump_check(gc_csv_out *d, int rc)
@@ -1000,7 +1124,10 @@ int main(int argc, char **argv)
 	gc_prog_init("gc-stats", argc, argv);
 	parse_cmdline(argc, argv, &cl);
 	if (cl.mode == M_MERGE) {
-		merge_main(&cl);
+		if (cl.longform)
+			merge_long_main(&cl);
+		else
+			merge_main(&cl);
 		return 0;
 	}
 	gc_reader *r = gc_open_stream(cl.input);

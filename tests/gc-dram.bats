@@ -51,10 +51,10 @@ mk() {
 	expect_eq "$(jv time_s "$T/j")" 2.94118e-10
 	expect_eq "$(jv busiest_time_s "$T/j")" 8.23529e-09
 	# channel 0: 6 reads (192 B) and the write; bank 0 holds all of them
-	sed -n '/"channel": 0,/,/"banks"/p' "$T/j" | tr -d ' \n' >"$T/c0"
-	expect_eq "$(cat "$T/c0")" '"channel":0,"reads":6,"writes":1,"read_bytes":192,"write_bytes":20,"row_hits":4,"row_hit_rate":0.571429,"banks":['
-	sed -n '/"channel": 1,/,/"banks"/p' "$T/j" | tr -d ' \n' >"$T/c1"
-	expect_eq "$(cat "$T/c1")" '"channel":1,"reads":1,"writes":0,"read_bytes":32,"write_bytes":0,"row_hits":0,"row_hit_rate":0,"banks":['
+	sed -n '/"channel": 0,/,/"per_bank"/p' "$T/j" | tr -d ' \n' >"$T/c0"
+	expect_eq "$(cat "$T/c0")" '"channel":0,"reads":6,"writes":1,"read_bytes":192,"write_bytes":20,"row_hits":4,"row_hit_rate":0.571429,"per_bank":['
+	sed -n '/"channel": 1,/,/"per_bank"/p' "$T/j" | tr -d ' \n' >"$T/c1"
+	expect_eq "$(cat "$T/c1")" '"channel":1,"reads":1,"writes":0,"read_bytes":32,"write_bytes":0,"row_hits":0,"row_hit_rate":0,"per_bank":['
 }
 
 @test "gc-dram: the text report" {
@@ -77,7 +77,7 @@ mk() {
 	# 5, channel 2.  So the write opens a row of another channel, and the
 	# four sectors of record 4 all hit row 0 of channel 0.
 	gc-dram --gpu volta-v100 -o /dev/null --stats "$T/j" "$T/dram.gcs"
-	sed -n '/"channel": 2,/,/"banks"/p' "$T/j" | grep -q '"writes": 1,'
+	sed -n '/"channel": 2,/,/"per_bank"/p' "$T/j" | grep -q '"writes": 1,'
 	expect_eq "$(jv row_hits "$T/j")" 5
 	expect_eq "$(jv row_empty "$T/j")" 3
 	expect_eq "$(jv row_conflicts "$T/j")" 0
@@ -186,5 +186,5 @@ mk() {
 	expect_eq "$(jv row_hits "$T/j")" 4
 	expect_eq "$(jv row_conflicts "$T/j")" 0
 	sed -n '/"channel": 0,/,/"channel": 1,/p' "$T/j" | tr -d ' \n' >"$T/c0"
-	expect_match "$(cat "$T/c0")" '"banks":\[\{"reads":3,"writes":0,"row_hits":2,"row_conflicts":0,"row_empty":1\},\{"reads":3,"writes":0,"row_hits":2,"row_conflicts":0,"row_empty":1\},'
+	expect_match "$(cat "$T/c0")" '"per_bank":\[\{"bank":0,"reads":3,"writes":0,"row_hits":2,"row_conflicts":0,"row_empty":1\},\{"bank":1,"reads":3,"writes":0,"row_hits":2,"row_conflicts":0,"row_empty":1\},'
 }
