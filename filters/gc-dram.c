@@ -91,12 +91,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
 		if (c == OPT_EMIT) {
-			if (strcmp(optarg, "none") == 0)
-				cl->emit_none = 1;
-			else if (strcmp(optarg, "dram") == 0)
-				cl->emit_none = 0;
-			else
-				gc_usage_error("--emit: '%s' is not dram or none", optarg);
+			cl->emit_none = gc_choose("--emit", optarg, "dram", "none");
 			continue;
 		}
 		if (c == OPT_REPORT) {

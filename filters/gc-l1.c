@@ -145,26 +145,12 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
 		switch (c) {
-		case OPT_EMIT:
-			if (strcmp(optarg, "all") == 0)
-				cl->emit_all = 1;
-			else if (strcmp(optarg, "l2") == 0)
-				cl->emit_all = 0;
-			else
-				gc_usage_error("--emit: '%s' is not l2 or all", optarg);
-			break;
+		case OPT_EMIT: cl->emit_all = gc_choose("--emit", optarg, "l2", "all"); break;
 		case OPT_TIMING: cl->timing = 1; break;
 		case OPT_SEED: cl->seed = gc_num("--seed", optarg, 0, UINT64_MAX); break;
 		case OPT_WINDOW: cl->window = gc_num("--window", optarg, 1, UINT64_C(1) << 40); break;
 		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 100000); break;
-		case OPT_BOUNDARY:
-			if (strcmp(optarg, "flush") == 0)
-				cl->flush = 1;
-			else if (strcmp(optarg, "keep") == 0)
-				cl->flush = 0;
-			else
-				gc_usage_error("--kernel-boundary: '%s' is not flush or keep", optarg);
-			break;
+		case OPT_BOUNDARY: cl->flush = gc_kernel_boundary(optarg); break;
 		default:
 			if (c >= OPT_KEY && c < OPT_KEY + NKEYOPTS) {
 				cl->keyval[c - OPT_KEY] = optarg;

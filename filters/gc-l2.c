@@ -163,14 +163,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			continue;
 		}
 		switch (c) {
-		case OPT_BOUNDARY:
-			if (strcmp(optarg, "flush") == 0)
-				cl->flush = 1;
-			else if (strcmp(optarg, "keep") == 0)
-				cl->flush = 0;
-			else
-				gc_usage_error("--kernel-boundary: '%s' is not flush or keep", optarg);
-			break;
+		case OPT_BOUNDARY: cl->flush = gc_kernel_boundary(optarg); break;
 		case OPT_FLUSH:
 			gc_warn("--flush is deprecated: use --kernel-boundary flush");
 			cl->flush = 1;
@@ -179,14 +172,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			gc_warn("--warm is deprecated: use --kernel-boundary keep");
 			cl->flush = 0;
 			break;
-		case OPT_EMIT:
-			if (strcmp(optarg, "all") == 0)
-				cl->emit_all = 1;
-			else if (strcmp(optarg, "dram") == 0)
-				cl->emit_all = 0;
-			else
-				gc_usage_error("--emit: '%s' is not dram or all", optarg);
-			break;
+		case OPT_EMIT: cl->emit_all = gc_choose("--emit", optarg, "dram", "all"); break;
 		default: gc_usage_error("unexpected option");
 		}
 	}

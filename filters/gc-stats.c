@@ -905,23 +905,29 @@ static size_t merge_column(struct merge *m, const char *path)
 	return m->ncols++;
 }
 
+/* Slot col of a row of values, the row grown (new slots NULL) to hold it. */
+static char **row_slot(char ***row, size_t *cap, size_t col)
+{
+	if (col >= *cap) {
+		size_t n = *cap ? *cap : 64;
+		while (n <= col)
+			n *= 2;
+		*row = gc_xrealloc(*row, n * sizeof **row);
+		memset(*row + *cap, 0, (n - *cap) * sizeof **row);
+		*cap = n;
+	}
+	return &(*row)[col];
+}
+
 static int merge_value(void *ctx, const char *path, const char *value, int type, int arrays)
 {
 	struct merge *m = ctx;
 	(void)type;
 	if (arrays && !m->arrays)
 		return 0;
-	size_t col = merge_column(m, path);
-	if (col >= m->rowcap) {
-		size_t n = m->rowcap ? m->rowcap : 64;
-		while (n <= col)
-			n *= 2;
-		m->row = gc_xrealloc(m->row, n * sizeof *m->row);
-		memset(m->row + m->rowcap, 0, (n - m->rowcap) * sizeof *m->row);
-		m->rowcap = n;
-	}
-	free(m->row[col]);
-	m->row[col] = gc_xstrdup(value);
+	char **slot = row_slot(&m->row, &m->rowcap, merge_column(m, path));
+	free(*slot);
+	*slot = gc_xstrdup(value);
 	return 0;
 }
 
@@ -1042,16 +1048,7 @@ static int merge_long_value(void *ctx, const char *path, const char *value, int 
 	} else if (strcmp(key, "name") == 0) {
 		slot = &r->name;
 	} else {
-		size_t col = merge_column(&ml->m, key);
-		if (col >= r->nvals) {
-			size_t n = r->nvals ? r->nvals : 16;
-			while (n <= col)
-				n *= 2;
-			r->vals = gc_xrealloc(r->vals, n * sizeof *r->vals);
-			memset(r->vals + r->nvals, 0, (n - r->nvals) * sizeof *r->vals);
-			r->nvals = n;
-		}
-		slot = &r->vals[col];
+		slot = row_slot(&r->vals, &r->nvals, merge_column(&ml->m, key));
 	}
 	free(*slot);
 	*slot = gc_xstrdup(value);

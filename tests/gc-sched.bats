@@ -413,7 +413,7 @@ same() {
 
 @test "gc-sched: the --stats object and -v" {
 	gc-gen table2 | gc-sched -v --stats "$T/s.json" >/dev/null 2>"$T/v"
-	expect_eq "$(js "$T/s.json" kernels)" 1
+	expect_eq "$(js "$T/s.json" kernel_count)" 1
 	expect_eq "$(js "$T/s.json" instructions)" 8
 	expect_eq "$(js "$T/s.json" accesses)" 8
 	expect_eq "$(js "$T/s.json" time_first)" 0

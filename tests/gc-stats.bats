@@ -210,7 +210,7 @@ jv() {
 	gc-stats --by pc "$T/twice.gcs" | grep -E '^ +7 +0x100 ' | tr -s ' ' >"$T/r"
 	expect_eq "$(cat "$T/r")" " 7 0x100 6 6 0 0 608 2 4"
 	gc-stats --json "$T/twice.gcs" >"$T/j"
-	expect_eq "$(jv kernels "$T/j")" 2 "launches"
+	expect_eq "$(jv kernel_count "$T/j")" 2 "launches"
 }
 
 @test "gc-stats: --by with an unknown key is a usage error" {
@@ -337,7 +337,7 @@ jv() {
 @test "gc-stats: a stream without kernels" {
 	mk empty
 	gc-stats --json "$T/empty.gcs" >"$T/j"
-	expect_eq "$(jv kernels "$T/j")" 0
+	expect_eq "$(jv kernel_count "$T/j")" 0
 	expect_eq "$(jv records "$T/j")" 0
 	expect_eq "$(jv time_first "$T/j")" null
 	expect_eq "$(jv annotated "$T/j")" true
