@@ -534,7 +534,7 @@ stats_of() {
 	bytes=$(wc -c <"$VA/kernel-1.traceg")
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$VA/kernel-1.traceg' >/dev/null"
 	expect_eq "$(stats_of "$T/s.json")" \
-		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":1,\"instructions\":344,\"mem_instructions\":12,\"accesses\":300,\"bad_lines\":0,\"thread_instructions\":10516}"
+		"{\"tool\":\"gc-import\",\"input\":\"$VA/kernel-1.traceg\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":1,\"instructions\":344,\"mem_instructions\":12,\"accesses\":300,\"bad_lines\":0,\"thread_instructions\":10516}"
 	expect_eq "$(tinsts <"$VA/kernel-1.traceg")" 10516
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 1 kernels, 344 warp instructions, 12 memory warp instructions, 300 accesses"
@@ -549,7 +549,7 @@ stats_of() {
 	done
 	sh_status 0 "gc-import --stats '$T/s.json' '$BFS/kernelslist.g' >/dev/null"
 	expect_eq "$(stats_of "$T/s.json")" \
-		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0,\"thread_instructions\":1207402}"
+		"{\"tool\":\"gc-import\",\"input\":\"$BFS/kernelslist.g\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0,\"thread_instructions\":1207402}"
 	[ ! -s "$T/err" ]
 }
 
