@@ -3,9 +3,10 @@
  *
  * Reads: DRAM transactions (one record per line and event; each sector of
  * its mask is one transaction, at address + i * sector size).
- * Writes: a report (text; --stats FILE: JSON), and, when standard output
- * is not a terminal and -o is not given, the stream itself, unchanged, so
- * that a chain can go on.
+ * Writes: the stream itself, unchanged, on standard output (or -o FILE),
+ * so that a chain can go on; the text report on stderr with -v, to
+ * --report FILE, or on standard output with --emit none (gc(7), the
+ * output rule); --stats FILE: JSON.
  *
  * Every transaction is decoded with the L2's address mapping (lib/
  * addrmap.h, the same code gc-l2 slices with): channel after partition
@@ -26,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char help[] =
 	"Usage: gc-dram [options] [file]\n"
@@ -39,16 +39,21 @@ static const char help[] =
 	"      --partition-index P consecutive, bitwise-permutation, ipoly, random,\n"
 	"                          ipoly-modulo (l2.partition_index)\n"
 	"      --mapping STRING    address mapping, dramid@S;... (l2.mapping)\n"
-	"  -o, --output FILE       write the report to FILE, and no stream\n"
+	"      --emit WHAT         dram (default): pass the stream on; none: no stream,\n"
+	"                          the report on stdout (or -o FILE) instead\n"
+	"      --report FILE       write the text report to FILE\n"
+	"  -o, --output FILE       write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip              compress the stream passed on\n"
+	"      --force             write the stream to a terminal\n"
 	"      --stats FILE        write a JSON summary to FILE\n"
 	"      --progress          show progress on a terminal\n"
 	"  -q, --quiet             no warnings\n"
-	"  -v, --verbose           print the report on stderr as well\n"
+	"  -v, --verbose           print the report on stderr\n"
 	"  -h, --help              show this help and exit\n"
 	"  -V, --version           show versions and exit\n";
 
-enum { OPT_BANDWIDTH = GC_OPT_TOOL, OPT_CHANNELS, OPT_SUBS, OPT_PINDEX, OPT_MAPPING };
+enum { OPT_BANDWIDTH = GC_OPT_TOOL, OPT_CHANNELS, OPT_SUBS, OPT_PINDEX, OPT_MAPPING, OPT_EMIT,
+       OPT_REPORT };
 
 static const gc_gpu_keyopt keyopts[] = {
 	{OPT_BANDWIDTH, "--bandwidth", "dram.bandwidth"},
@@ -63,6 +68,8 @@ struct cmdline {
 	gc_common c;
 	const char *input;
 	const char *keyval[NKEYOPTS];
+	int emit_none;      /* --emit none */
+	const char *report; /* --report FILE */
 };
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -74,6 +81,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sub-partitions", required_argument, NULL, OPT_SUBS},
 		{"partition-index", required_argument, NULL, OPT_PINDEX},
 		{"mapping", required_argument, NULL, OPT_MAPPING},
+		{"emit", required_argument, NULL, OPT_EMIT},
+		{"report", required_argument, NULL, OPT_REPORT},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -81,6 +90,14 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
+		if (c == OPT_EMIT) {
+			cl->emit_none = gc_choose("--emit", optarg, "dram", "none");
+			continue;
+		}
+		if (c == OPT_REPORT) {
+			cl->report = optarg;
+			continue;
+		}
 		int i = gc_gpu_keyopt_find(keyopts, NKEYOPTS, c);
 		if (i < 0)
 			gc_usage_error("unexpected option");
@@ -388,8 +405,8 @@ static void json(FILE *f, const struct dram *d, const char *input)
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-dram");
 	gc_json_str(&j, "input", input);
-	gc_json_obj(&j, "config");
 	gc_json_str(&j, "gpu", d->gpu.name);
+	gc_json_obj(&j, "config");
 	gc_json_u64(&j, "channels", d->channels);
 	gc_json_u64(&j, "sub_partitions", d->gpu.l2.sub_partitions);
 	gc_json_u64(&j, "banks", d->banks);
@@ -426,10 +443,11 @@ static void json(FILE *f, const struct dram *d, const char *input)
 		gc_json_u64(&j, "write_bytes", p->write_bytes);
 		gc_json_u64(&j, "row_hits", p->hits);
 		gc_json_num(&j, "row_hit_rate", ratio(p->hits, p->reads + p->writes));
-		gc_json_arr(&j, "banks");
+		gc_json_arr(&j, "per_bank");
 		for (unsigned k = 0; k < d->banks; k++) {
 			const struct bank *q = &d->bk[(size_t)c * d->banks + k];
 			gc_json_obj(&j, NULL);
+			gc_json_u64(&j, "bank", k);
 			gc_json_u64(&j, "reads", q->reads);
 			gc_json_u64(&j, "writes", q->writes);
 			gc_json_u64(&j, "row_hits", q->hits);
@@ -462,10 +480,10 @@ int main(int argc, char **argv)
 	gc_reader *r = gc_open_stream(cl.input);
 	gc_require_kind(r, GC_KIND_DRAM);
 	setup(&d, &cl, r);
-	/* The stream goes on, unchanged, when stdout is not a terminal and
-	 * -o does not claim it for the report. */
+	/* The stream goes on, unchanged, wherever stdout is, unless --emit
+	 * none (gc(7): the output rule). */
 	gc_writer *w = NULL;
-	if (!cl.c.out && !isatty(STDOUT_FILENO))
+	if (!cl.emit_none)
 		w = gc_open_output(&cl.c, gc_reader_header(r));
 
 	for (;;) {
@@ -501,6 +519,11 @@ int main(int argc, char **argv)
 		FILE *f = gc_open_text(cl.c.out);
 		report(f, &d, input);
 		gc_close_text(f, cl.c.out);
+	}
+	if (cl.report) {
+		FILE *f = gc_open_text(cl.report);
+		report(f, &d, input);
+		gc_close_text(f, cl.report);
 	}
 	if (cl.c.verbose)
 		report(stderr, &d, input);

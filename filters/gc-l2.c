@@ -37,6 +37,9 @@ static const char help[] =
 	"Model the shared, sliced L2 cache; write the DRAM transactions it makes.\n"
 	"\n"
 	"      --gpu NAME|FILE     GPU preset or file (default: the input's gpu.* keys)\n"
+	"      --size N            total L2 bytes, all slices (l2.size)\n"
+	"      --line N            line bytes (l2.line)\n"
+	"      --sector N          sector bytes (l2.sector)\n"
 	"      --sets N            sets per slice (l2.sets)\n"
 	"      --ways N            ways (l2.ways)\n"
 	"      --slice-size N      bytes per slice (l2.slice_size)\n"
@@ -53,9 +56,11 @@ static const char help[] =
 	"      --mapping STRING    address mapping, dramid@S;... (l2.mapping)\n"
 	"      --cache STRING      one slice as a GPGPU-Sim cache string, e.g.\n"
 	"                          S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 (l2.cache)\n"
-	"      --flush             write back and invalidate everything at kernel end\n"
-	"      --warm              keep the L2 across kernels\n"
-	"                          (default: the preset's l2.kernel_flush)\n"
+	"      --kernel-boundary flush|keep\n"
+	"                          write back and invalidate everything at kernel end,\n"
+	"                          or keep the L2 across kernels (default: the\n"
+	"                          preset's l2.kernel_flush)\n"
+	"      --flush, --warm     deprecated: --kernel-boundary flush, keep\n"
 	"      --emit WHAT         dram (default): DRAM transactions; all: every\n"
 	"                          request annotated with its outcome\n"
 	"      --top N             (kernel, PC) rows listed in the statistics, most\n"
@@ -72,6 +77,10 @@ static const char help[] =
 
 enum {
 	OPT_SETS = GC_OPT_TOOL,
+	OPT_SIZE,
+	OPT_LINE,
+	OPT_SECTOR,
+	OPT_BOUNDARY,
 	OPT_WAYS,
 	OPT_SLICE,
 	OPT_INDEX,
@@ -94,6 +103,9 @@ static const gc_gpu_keyopt keyopts[] = {
 	{OPT_CHANNELS, "--channels", "l2.channels"},
 	{OPT_SUBS, "--sub-partitions", "l2.sub_partitions"},
 	{OPT_SLICE, "--slice-size", "l2.slice_size"},
+	{OPT_SIZE, "--size", "l2.size"},
+	{OPT_LINE, "--line", "l2.line"},
+	{OPT_SECTOR, "--sector", "l2.sector"},
 	{OPT_SETS, "--sets", "l2.sets"},
 	{OPT_WAYS, "--ways", "l2.ways"},
 	{OPT_INDEX, "--index", "l2.index"},
@@ -119,6 +131,9 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
 		GC_COMMON_LONGOPTS,
+		{"size", required_argument, NULL, OPT_SIZE},
+		{"line", required_argument, NULL, OPT_LINE},
+		{"sector", required_argument, NULL, OPT_SECTOR},
 		{"sets", required_argument, NULL, OPT_SETS},
 		{"ways", required_argument, NULL, OPT_WAYS},
 		{"slice-size", required_argument, NULL, OPT_SLICE},
@@ -131,6 +146,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"partition-index", required_argument, NULL, OPT_PINDEX},
 		{"mapping", required_argument, NULL, OPT_MAPPING},
 		{"cache", required_argument, NULL, OPT_CACHE},
+		{"kernel-boundary", required_argument, NULL, OPT_BOUNDARY},
 		{"flush", no_argument, NULL, OPT_FLUSH},
 		{"warm", no_argument, NULL, OPT_WARM},
 		{"emit", required_argument, NULL, OPT_EMIT},
@@ -148,23 +164,23 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		if (i >= 0) {
 			/* Numbers are checked here, so "12x" names the option. */
 			if (c == OPT_SETS || c == OPT_WAYS || c == OPT_SLICE ||
-			    c == OPT_CHANNELS || c == OPT_SUBS)
+			    c == OPT_CHANNELS || c == OPT_SUBS || c == OPT_LINE || c == OPT_SECTOR)
 				(void)gc_num(keyopts[i].name, optarg, 1, UINT32_MAX);
 			cl->keyval[i] = optarg;
 			continue;
 		}
 		switch (c) {
-		case OPT_FLUSH: cl->flush = 1; break;
-		case OPT_WARM: cl->flush = 0; break;
 		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
-		case OPT_EMIT:
-			if (strcmp(optarg, "all") == 0)
-				cl->emit_all = 1;
-			else if (strcmp(optarg, "dram") == 0)
-				cl->emit_all = 0;
-			else
-				gc_usage_error("--emit: '%s' is not dram or all", optarg);
+		case OPT_BOUNDARY: cl->flush = gc_kernel_boundary(optarg); break;
+		case OPT_FLUSH:
+			gc_warn("--flush is deprecated: use --kernel-boundary flush");
+			cl->flush = 1;
 			break;
+		case OPT_WARM:
+			gc_warn("--warm is deprecated: use --kernel-boundary keep");
+			cl->flush = 0;
+			break;
+		case OPT_EMIT: cl->emit_all = gc_choose("--emit", optarg, "dram", "all"); break;
 		default: gc_usage_error("unexpected option");
 		}
 	}
@@ -689,12 +705,31 @@ static void check_geometry(const gc_reader *r, const char *key, unsigned want, c
 		       "of its own line and sector size", gc_reader_name(r), key, v, l2key, want);
 }
 
+/* --size is the whole L2 (l2.size, as gc-l1's --size is the whole L1):
+ * without --slice-size it sets each slice's share, and the sets follow. */
+static void size_from_total(gc_gpu_config *c, const struct cmdline *cl)
+{
+	int i = gc_gpu_keyopt_find(keyopts, NKEYOPTS, OPT_SIZE);
+	int s = gc_gpu_keyopt_find(keyopts, NKEYOPTS, OPT_SLICE);
+	if (!cl->keyval[i] || cl->keyval[s])
+		return;
+	uint64_t n = (uint64_t)c->l2.channels * c->l2.sub_partitions;
+	if (c->l2.total % n)
+		gc_usage_error("--size: %llu bytes do not split into %llu slices (l2.channels * "
+			       "l2.sub_partitions)", (unsigned long long)c->l2.total,
+			       (unsigned long long)n);
+	char buf[32];
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)(c->l2.total / n));
+	gc_gpu_config_option(c, "--size", "l2.slice_size", buf);
+}
+
 static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 {
 	char why[256];
 	memset(m, 0, sizeof *m);
 	gc_gpu_for_stream(&m->gpu, cl->c.gpu, gc_reader_header(r));
 	gc_gpu_keyopts_apply(&m->gpu, keyopts, NKEYOPTS, cl->keyval);
+	size_from_total(&m->gpu, cl);
 	gc_gpu_config_finish(&m->gpu);
 
 	const gc_gpu_cache *g = &m->gpu.l2;
@@ -777,7 +812,7 @@ static void set_header(gc_header *h, const struct l2 *m, const struct cmdline *c
 	int rc = gc_header_set(h, "line_size", buf);
 	snprintf(buf, sizeof buf, "%u", m->sector);
 	rc |= gc_header_set(h, "sector_size", buf);
-	rc |= gc_header_set(h, "l2.flush", m->flush ? "kernel-end" : "never");
+	rc |= gc_header_set(h, "l2.kernel_boundary", m->flush ? "flush" : "keep");
 	rc |= gc_header_set(h, "l2.emit", m->emit_all ? "all" : "dram");
 	if (rc < 0)
 		gc_die(GC_EXIT_DATA, "output header: too many keys");
@@ -865,8 +900,8 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-l2");
 	gc_json_str(&j, "input", input);
-	gc_json_obj(&j, "config");
 	gc_json_str(&j, "gpu", m->gpu.name);
+	gc_json_obj(&j, "config");
 	gc_json_u64(&j, "slices", m->nslices);
 	gc_json_u64(&j, "channels", m->gpu.l2.channels);
 	gc_json_u64(&j, "sub_partitions", m->gpu.l2.sub_partitions);
@@ -882,7 +917,7 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 		gc_gpu_format(&m->gpu, gc_gpu_key_find(keys[i]), buf, sizeof buf);
 		gc_json_str(&j, keys[i] + 3, buf);
 	}
-	gc_json_str(&j, "flush", m->flush ? "kernel-end" : "never");
+	gc_json_str(&j, "kernel_boundary", m->flush ? "flush" : "keep");
 	gc_json_close(&j);
 	gc_json_u64(&j, "kernel_count", s->kernels);
 	gc_json_u64(&j, "requests", s->requests);

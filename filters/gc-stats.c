@@ -45,6 +45,8 @@ static const char help[] =
 	"      --metrics KIND   the --stats of gc-l1, gc-l2, gc-dram as Nsight Compute\n"
 	"                       metrics (ncu) or GPGPU-Sim log lines (accelsim)\n"
 	"      --compare CSV    those metrics against a CSV export of ncu, per kernel\n"
+	"      --long           with --merge, a row per kernel: file, kernel, name and\n"
+	"                       the keys of each element of the files' kernels lists\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
 	"      --stats FILE     also write the JSON summary to FILE\n"
 	"      --progress       show progress on a terminal\n"
@@ -54,7 +56,7 @@ static const char help[] =
 	"  -V, --version        show versions and exit\n";
 
 enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS,
-       OPT_METRICS, OPT_COMPARE };
+       OPT_METRICS, OPT_COMPARE, OPT_LONG };
 enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE, M_METRICS };
 /* kernel: by kernel function (name), its launches together; launch: by
  * kernel launch (id); pc: by (kernel function, PC), or with --by launch
@@ -66,7 +68,7 @@ struct cmdline {
 	gc_common c;
 	const char *input;
 	char **files;   /* --merge: the JSON files */
-	int nfiles, arrays;
+	int nfiles, arrays, longform; /* --arrays, --long */
 	const char *metrics, *compare; /* --metrics KIND, --compare CSV */
 	enum mode mode;
 	enum by by;
@@ -173,6 +175,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"arrays", no_argument, NULL, OPT_ARRAYS},
 		{"metrics", required_argument, NULL, OPT_METRICS},
 		{"compare", required_argument, NULL, OPT_COMPARE},
+		{"long", no_argument, NULL, OPT_LONG},
 		{NULL, 0, NULL, 0},
 	};
 	int c, json = 0, dump = 0, merge = 0;
@@ -185,6 +188,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_DUMP: dump = 1; break;
 		case OPT_MERGE: merge = 1; break;
 		case OPT_ARRAYS: cl->arrays = 1; break;
+		case OPT_LONG: cl->longform = 1; break;
 		case OPT_METRICS:
 			if (strcmp(optarg, "ncu") && strcmp(optarg, "accelsim"))
 				gc_usage_error("--metrics: '%s' is not ncu or accelsim", optarg);
@@ -214,7 +218,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	}
 	if (merge) {
 		if (json || dump || cl->by || cl->line || cl->sector || cl->c.stats)
-			gc_usage_error("--merge takes only -o and --arrays");
+			gc_usage_error("--merge takes only -o, --arrays and --long");
 		if (optind >= argc)
 			gc_usage_error("--merge: no JSON files given");
 		cl->mode = M_MERGE;
@@ -224,6 +228,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	}
 	if (cl->arrays)
 		gc_usage_error("--arrays goes with --merge");
+	if (cl->longform)
+		gc_usage_error("--long goes with --merge");
 	cl->mode = dump ? M_DUMP : json ? M_JSON : M_REPORT;
 	if (cl->line & (cl->line - 1))
 		gc_usage_error("--line: %llu is not a power of two", (unsigned long long)cl->line);
@@ -835,6 +841,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	char buf[32];
 	gc_json j;
 	gc_json_begin(&j, f);
+	gc_json_str(&j, "tool", "gc-stats");
 	gc_json_str(&j, "input", input);
 	gc_json_str(&j, "kind", kinds[s->kind]);
 	snprintf(buf, sizeof buf, "%u.%u", h->major, h->minor);
@@ -848,7 +855,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	gc_json_close(&j);
 	gc_json_u64(&j, "stream_records", s->stream_records);
 	gc_json_u64(&j, "stream_bytes", s->stream_bytes);
-	gc_json_u64(&j, "kernels", s->nkerns);
+	gc_json_u64(&j, "kernel_count", s->nkerns);
 	gc_json_u64(&j, "records", s->records);
 	gc_json_u64(&j, "loads", s->ops[GC_LOAD]);
 	gc_json_u64(&j, "stores", s->ops[GC_STORE]);
@@ -873,18 +880,18 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	if (annotated(s)) {
 		gc_json_u64(&j, "hits", s->results[GC_R_HIT]);
 		gc_json_u64(&j, "misses", s->results[GC_R_SECTOR_MISS] + s->results[GC_R_MISS]);
-		gc_json_obj(&j, "by_result");
+		gc_json_obj(&j, "results");
 		for (int r = 0; r < 4; r++)
 			gc_json_u64(&j, results[r], s->results[r]);
 		gc_json_close(&j);
-		gc_json_obj(&j, "by_class");
+		gc_json_obj(&j, "classes");
 		for (int c = GC_C_COMPULSORY; c < GC_NCLASSES; c++)
-			gc_json_u64(&j, gc_class_name(c), s->classes[c]);
+			gc_json_u64(&j, gc_class_key(c), s->classes[c]);
 		gc_json_close(&j);
 		gc_json_u64(&j, "writebacks", s->writebacks);
 		gc_json_u64(&j, "bypasses", s->bypasses);
 	}
-	gc_json_arr(&j, "per_kernel");
+	gc_json_arr(&j, "kernels");
 	for (size_t i = 0; i < s->nkerns; i++) {
 		const gc_kernel *k = s->kerns[i].k;
 		gc_json_obj(&j, NULL);
@@ -898,7 +905,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 		for (int d = 0; d < 3; d++)
 			gc_json_u64(&j, NULL, k->block[d]);
 		gc_json_close(&j);
-		gc_json_u64(&j, "regs", k->regs);
+		gc_json_u64(&j, "registers", k->regs);
 		gc_json_u64(&j, "shmem", k->shmem);
 		gc_json_obj(&j, "attributes");
 		for (int a = 0; a < k->nattr; a++) {
@@ -996,23 +1003,29 @@ static size_t merge_column(struct merge *m, const char *path)
 	return m->ncols++;
 }
 
+/* Slot col of a row of values, the row grown (new slots NULL) to hold it. */
+static char **row_slot(char ***row, size_t *cap, size_t col)
+{
+	if (col >= *cap) {
+		size_t n = *cap ? *cap : 64;
+		while (n <= col)
+			n *= 2;
+		*row = gc_xrealloc(*row, n * sizeof **row);
+		memset(*row + *cap, 0, (n - *cap) * sizeof **row);
+		*cap = n;
+	}
+	return &(*row)[col];
+}
+
 static int merge_value(void *ctx, const char *path, const char *value, int type, int arrays)
 {
 	struct merge *m = ctx;
 	(void)type;
 	if (arrays && !m->arrays)
 		return 0;
-	size_t col = merge_column(m, path);
-	if (col >= m->rowcap) {
-		size_t n = m->rowcap ? m->rowcap : 64;
-		while (n <= col)
-			n *= 2;
-		m->row = gc_xrealloc(m->row, n * sizeof *m->row);
-		memset(m->row + m->rowcap, 0, (n - m->rowcap) * sizeof *m->row);
-		m->rowcap = n;
-	}
-	free(m->row[col]);
-	m->row[col] = gc_xstrdup(value);
+	char **slot = row_slot(&m->row, &m->rowcap, merge_column(m, path));
+	free(*slot);
+	*slot = gc_xstrdup(value);
 	return 0;
 }
 
@@ -1121,6 +1134,114 @@ static void metrics_main(const struct cmdline *cl)
 	gc_metrics_free(M);
 }
 
+/* ---- --merge --long -------------------------------------------------------- */
+
+/*
+ * Tidy data: a row per element of each file's "kernels" list (gc(7),
+ * VOCABULARY): file, kernel (its id), name, then the element's other keys
+ * (nested objects joined with dots), columns in order of first appearance
+ * as --merge has them; arrays inside an element only with --arrays.  A
+ * file without a kernels list gives no row.
+ */
+struct lrow {
+	int file;
+	char *id, *name;
+	char **vals; /* per column, or NULL */
+	size_t nvals;
+};
+
+struct merge_long {
+	struct merge m; /* the columns */
+	struct lrow *rows;
+	size_t nrows, cap;
+	int file;
+	long kernel; /* the element the last row is of, -1 none */
+};
+
+static int merge_long_value(void *ctx, const char *path, const char *value, int type,
+			    int arrays)
+{
+	struct merge_long *ml = ctx;
+	(void)type;
+	if (strncmp(path, "kernels.", 8) != 0 || path[8] < '0' || path[8] > '9')
+		return 0;
+	char *end;
+	long k = strtol(path + 8, &end, 10);
+	if (*end != '.' || (arrays > 1 && !ml->m.arrays))
+		return 0;
+	const char *key = end + 1;
+	if (k != ml->kernel || ml->nrows == 0 || ml->rows[ml->nrows - 1].file != ml->file) {
+		if (ml->nrows == ml->cap) {
+			ml->cap = ml->cap ? 2 * ml->cap : 64;
+			ml->rows = gc_xrealloc(ml->rows, ml->cap * sizeof *ml->rows);
+		}
+		memset(&ml->rows[ml->nrows], 0, sizeof *ml->rows);
+		ml->rows[ml->nrows++].file = ml->file;
+		ml->kernel = k;
+	}
+	struct lrow *r = &ml->rows[ml->nrows - 1];
+	char **slot;
+	if (strcmp(key, "id") == 0) {
+		slot = &r->id;
+	} else if (strcmp(key, "name") == 0) {
+		slot = &r->name;
+	} else {
+		slot = row_slot(&r->vals, &r->nvals, merge_column(&ml->m, key));
+	}
+	free(*slot);
+	*slot = gc_xstrdup(value);
+	return 0;
+}
+
+static void merge_long_main(const struct cmdline *cl)
+{
+	struct merge_long ml;
+	memset(&ml, 0, sizeof ml);
+	ml.m.arrays = cl->arrays;
+	char err[256];
+	for (int i = 0; i < cl->nfiles; i++) {
+		size_t len;
+		char *text = gc_read_text_file(cl->files[i], &len);
+		ml.file = i;
+		ml.kernel = -1;
+		ml.m.next = 0;
+		if (gc_jsonflat(text, len, merge_long_value, &ml, err, sizeof err) != 0)
+			gc_die(GC_EXIT_DATA, "%s: %s", cl->files[i], err);
+		free(text);
+	}
+	FILE *out = gc_open_text(cl->c.out);
+	fputs("file,kernel,name", out);
+	for (size_t c = 0; c < ml.m.ncols; c++) {
+		putc(',', out);
+		csv_field(out, ml.m.cols[c]);
+	}
+	putc('\n', out);
+	for (size_t i = 0; i < ml.nrows; i++) {
+		struct lrow *r = &ml.rows[i];
+		csv_field(out, cl->files[r->file]);
+		putc(',', out);
+		csv_field(out, r->id ? r->id : "");
+		putc(',', out);
+		csv_field(out, r->name ? r->name : "");
+		for (size_t c = 0; c < ml.m.ncols; c++) {
+			putc(',', out);
+			if (c < r->nvals && r->vals[c])
+				csv_field(out, r->vals[c]);
+		}
+		putc('\n', out);
+		for (size_t c = 0; c < r->nvals; c++)
+			free(r->vals[c]);
+		free(r->vals);
+		free(r->id);
+		free(r->name);
+	}
+	gc_close_text(out, cl->c.out);
+	for (size_t c = 0; c < ml.m.ncols; c++)
+		free(ml.m.cols[c]);
+	free(ml.m.cols);
+	free(ml.rows);
+}
+
 /* ---- main ------------------------------------------------------------------ */
 
 static void dump_check(gc_csv_out *d, int rc)
@@ -1138,7 +1259,10 @@ int main(int argc, char **argv)
 	gc_prog_init("gc-stats", argc, argv);
 	parse_cmdline(argc, argv, &cl);
 	if (cl.mode == M_MERGE) {
-		merge_main(&cl);
+		if (cl.longform)
+			merge_long_main(&cl);
+		else
+			merge_main(&cl);
 		return 0;
 	}
 	if (cl.mode == M_METRICS) {
