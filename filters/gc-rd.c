@@ -18,6 +18,7 @@
 #include "base/rowmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
+#include "model/l1.h"
 #include "model/rd.h"
 #include "model/sdcm.h"
 #include "prog/gpuopt.h"
@@ -26,6 +27,7 @@
 #include "report/svg.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +40,19 @@ static const char help[] =
 	"      --gran G         units: line, sector or byte (default line)\n"
 	"      --line N         line size in bytes (default: header line_size, gpu.l1.line, 128)\n"
 	"      --sector N       sector size in bytes (default: header sector_size, 32)\n"
-	"      --by KEY         sm (a stack per SM), kernel (a stack per launch) or pc\n"
+	"      --scope S        l1: what gc-l1 models (the default with a GPU): the requests\n"
+	"                       the L1 looks up, a stack per SM, the kernel boundary and the\n"
+	"                       carve-out's L1 of each kernel; stream: every reference, one stack\n"
+	"      --kernel-boundary flush|keep\n"
+	"                       empty the stacks at each kernel start (default: l1.kernel_flush\n"
+	"                       with --scope l1, flush with --by kernel, else keep)\n"
+	"      --by KEY         rows by sm, kernel (a launch) or pc; keys combine (--by sm\n"
+	"                       --by kernel, or sm,kernel); sm: a stack per SM\n"
 	"      --sets N         a stack per cache set of N sets\n"
 	"      --index F        set index: linear, xor, fermi, ipoly (default linear)\n"
 	"      --hash F         deprecated: --index (L, X, H, P for the four)\n"
 	"      --ways A         the cache for SDCM and the cut-off: A ways ...\n"
-	"      --lines B        ... of B lines in all (default: gpu.l1 with --gpu)\n"
+	"      --lines B        ... of B units in all (default: each kernel's L1 with a GPU)\n"
 	"      --exact N        list distances below N one by one, then log2 bins (default 16)\n"
 	"      --json           print one JSON object instead of the report\n"
 	"      --csv            print the histogram (or the --by breakdown) as CSV\n"
@@ -51,7 +60,7 @@ static const char help[] =
 	"      --plot FILE      draw the histogram and the miss-ratio curve as SVG\n"
 	"      --annotate       pass the stream on with each record's distance\n"
 	"      --sample N       SHARDS sampling: at most N sampled units per stack\n"
-	"      --gpu NAME|FILE  GPU preset or file (line size and L1 cache)\n"
+	"      --gpu NAME|FILE  GPU preset or file (default: the input header's)\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
 	"  -z, --gzip           with --annotate: compress the stream\n"
 	"      --force          with --annotate: write a stream to a terminal\n"
@@ -65,11 +74,15 @@ static const char help[] =
 enum {
 	OPT_GRAN = GC_OPT_TOOL, OPT_LINE, OPT_SECTOR, OPT_BY, OPT_SETS, OPT_HASH, OPT_INDEX, OPT_WAYS,
 	OPT_LINES, OPT_EXACT, OPT_JSON, OPT_CSV, OPT_MRC, OPT_PLOT, OPT_ANNOTATE, OPT_SAMPLE,
+	OPT_SCOPE, OPT_BOUNDARY,
 };
 enum gran { G_LINE, G_SECTOR, G_BYTE };
 static const char *const gran_names[] = {"line", "sector", "byte"};
-enum by { BY_NONE, BY_SM, BY_KERNEL, BY_PC };
-static const char *const by_names[] = {"global", "sm", "kernel", "pc"};
+/* --by keys, in the order given: a row per combination of their values */
+enum by { BY_SM, BY_KERNEL, BY_PC, NBY };
+static const char *const by_names[] = {"sm", "kernel", "pc"};
+enum scope { SC_AUTO, SC_L1, SC_STREAM };
+static const char *const scope_names[] = {"auto", "l1", "stream"};
 enum mode { M_REPORT, M_JSON, M_CSV, M_MRC, M_ANNOTATE };
 static const char *const hash_names[] = {"linear", "xor", "fermi", "ipoly"};
 
@@ -83,7 +96,10 @@ struct cmdline {
 	const char *input;
 	enum gran gran;
 	uint64_t line, sector; /* 0: from the header */
-	enum by by;
+	int by[NBY];           /* --by keys in order, nby of them */
+	int nby;
+	int scope;             /* enum scope */
+	int boundary;          /* --kernel-boundary: 1 flush, 0 keep, -1 not given */
 	unsigned sets;
 	int hash;
 	uint64_t ways, lines;  /* 0: not given */
@@ -98,13 +114,47 @@ struct stack {
 	gc_rds s;
 };
 
-/* One row of --by. */
+/* A cache the references are cut at: --lines/--ways, or the L1 a kernel
+ * runs with (the carve-out's), in units. */
+struct cfg {
+	uint64_t lines, ways;  /* units in all, per set (SDCM's B and A); 0 lines: none */
+	uint64_t bytes;        /* the L1's bytes */
+	unsigned l1_sets, l1_ways; /* the L1's geometry (gc-l1 remakes its L1s when it changes) */
+	int sdcm_ok;           /* SDCM can evaluate A ways of B units */
+};
+
+/* The references of one cut-off: a histogram, the LRU hits at the cut. */
+struct part {
+	gc_rd_hist h;
+	uint64_t refs;         /* references offered (sampling drops some) */
+	double hits;           /* distance < the cut-off when it was made */
+};
+
+/* The parts of a row (or of the whole stream), by cut-off (struct cfg). */
+struct tally {
+	struct part *p;
+	unsigned np;
+};
+
+/* One row of --by: a combination of the keys' values. */
 struct group {
 	uint64_t key;
-	uint32_t kernel;       /* kernel id (kernel, pc) */
-	uint64_t launch;       /* launch ordinal (kernel) */
+	uint16_t sm;
+	uint32_t kernel;       /* kernel id */
+	uint32_t pc;
+	uint64_t launch;       /* launch ordinal */
 	uint64_t refs;
-	gc_rd_hist h;
+	gc_rd_hist h;          /* every reference (the parts merged at the end) */
+	struct tally t;
+};
+
+/* One kernel launch: its cut-off and its counts. */
+struct launch {
+	uint32_t id;
+	char *name;
+	unsigned cfg;
+	uint64_t refs;
+	double hits;
 };
 
 struct rd {
@@ -115,6 +165,15 @@ struct rd {
 	uint64_t line, sector;
 	int sampled;
 
+	/* the rules: gc-l1's (--scope l1) or the stream's */
+	int scope_l1;         /* only what the L1 looks up; geometry changes empty the stacks */
+	int per_sm;           /* a stack per SM */
+	int flush;            /* empty the stacks at each kernel start */
+	uint8_t route[4][GC_NSPACES][16]; /* gc_l1_route of (op, space, flags) */
+	gc_gpu_config gpu;
+	int have_gpu;
+	uint64_t shared, bypassed; /* records the L1 does not look up */
+
 	/* stacks: by set (direct), or by (sm, set) through a map */
 	struct stack *stacks;
 	size_t nstacks, scap;
@@ -123,15 +182,28 @@ struct rd {
 	struct stack *prev_stack;
 
 	/* histograms */
-	gc_rd_hist all;
+	gc_rd_hist all;       /* every reference (the parts merged at the end) */
+	struct tally tall;
 	uint64_t records, refs, norefs;
 	gc_rowmap groups;     /* --by key -> struct group */
+	gc_hmap tuples;       /* (prefix, value) -> prefix of the next key */
+	gc_hmap pcids;        /* (kernel, pc) -> a number */
+	uint64_t last_sm, last_launch, last_pc; /* the row of the last record */
+	size_t last_group;
+	int has_last_group;
 	uint64_t launches;
 	uint32_t kernel;
+	struct launch *lv;    /* the launches, in order */
+	size_t nl, lcap;
 
-	/* the cache of the cut-off and of SDCM (0: none) */
-	uint64_t ways, clines;
+	/* the caches of the cut-off and of SDCM: cfgs[cur] now */
+	struct cfg *cfgs;
+	unsigned ncfg, cur;
+	uint64_t cut;         /* distances below it hit (0: no cache) */
 	int cache_from_gpu;
+	/* the cache the report and the picture show: the one most references
+	 * were cut at (set by finish) */
+	uint64_t ways, clines;
 };
 
 /* ---- the command line ----------------------------------------------------- */
@@ -149,6 +221,38 @@ static int parse_hash(const char *arg)
 	static const char *const letters[] = {"L", "X", "H", "P"};
 	int i = pick(arg, letters, 4);
 	return i >= 0 ? i : pick(arg, hash_names, 4);
+}
+
+/* --by KEY[,KEY...]: keys added in order, each once. */
+static void parse_by(struct cmdline *cl, const char *arg)
+{
+	char buf[64];
+	const char *p = arg;
+	do {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n >= sizeof buf)
+			n = sizeof buf - 1;
+		memcpy(buf, p, n);
+		buf[n] = 0;
+		int k = pick(buf, by_names, NBY);
+		if (k < 0)
+			gc_usage_error("--by: '%s' is not sm, kernel or pc", buf);
+		int seen = 0;
+		for (int i = 0; i < cl->nby; i++)
+			seen |= cl->by[i] == k;
+		if (!seen)
+			cl->by[cl->nby++] = k;
+		p = e ? e + 1 : NULL;
+	} while (p);
+}
+
+static int has_by(const struct cmdline *cl, int key)
+{
+	for (int i = 0; i < cl->nby; i++)
+		if (cl->by[i] == key)
+			return 1;
+	return 0;
 }
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -171,12 +275,15 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"plot", required_argument, NULL, OPT_PLOT},
 		{"annotate", no_argument, NULL, OPT_ANNOTATE},
 		{"sample", required_argument, NULL, OPT_SAMPLE},
+		{"scope", required_argument, NULL, OPT_SCOPE},
+		{"kernel-boundary", required_argument, NULL, OPT_BOUNDARY},
 		{NULL, 0, NULL, 0},
 	};
 	int c, i, nmodes = 0, hash_given = 0;
 	memset(cl, 0, sizeof *cl);
 	cl->sets = 1;
 	cl->exact = 16;
+	cl->boundary = -1;
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
@@ -188,10 +295,19 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_LINE: cl->line = gc_num("--line", optarg, 1, 1u << 30); break;
 		case OPT_SECTOR: cl->sector = gc_num("--sector", optarg, 1, 1u << 30); break;
-		case OPT_BY:
-			if ((i = pick(optarg, by_names, 4)) <= 0)
-				gc_usage_error("--by: '%s' is not sm, kernel or pc", optarg);
-			cl->by = (enum by)i;
+		case OPT_BY: parse_by(cl, optarg); break;
+		case OPT_SCOPE:
+			if ((i = pick(optarg, scope_names, 3)) <= 0)
+				gc_usage_error("--scope: '%s' is not l1 or stream", optarg);
+			cl->scope = i;
+			break;
+		case OPT_BOUNDARY:
+			if (strcmp(optarg, "flush") == 0)
+				cl->boundary = 1;
+			else if (strcmp(optarg, "keep") == 0)
+				cl->boundary = 0;
+			else
+				gc_usage_error("--kernel-boundary: '%s' is not flush or keep", optarg);
 			break;
 		case OPT_SETS: cl->sets = (unsigned)gc_num("--sets", optarg, 1, SETS_MAX); break;
 		case OPT_HASH:
@@ -232,14 +348,15 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	}
 	if (cl->ways && !cl->lines)
 		gc_usage_error("--ways needs --lines");
+	if (cl->lines && cl->lines < cl->sets)
+		gc_usage_error("--lines %llu --sets %u: fewer lines than sets",
+			       (unsigned long long)cl->lines, cl->sets);
 	if ((cl->c.gzip || cl->c.force) && cl->mode != M_ANNOTATE)
 		gc_usage_error("%s writes a stream: it needs --annotate", cl->c.gzip ? "-z" : "--force");
 	cl->input = gc_one_input(argc, argv);
 }
 
 /* ---- set-up ----------------------------------------------------------------- */
-
-
 
 /* A size from the header, or 0 when absent. */
 static uint64_t header_size(const gc_reader *r, const char *key, const char *opt)
@@ -263,6 +380,88 @@ static int has_gpu_keys(const gc_header *h)
 	return 0;
 }
 
+/* The stream has been through gc-l1 (what goes on to L2), or is DRAM
+ * transactions: the L1's rules are behind it. */
+static const char *past_l1(const gc_header *h)
+{
+	if (h->kind == GC_KIND_DRAM)
+		return "DRAM transactions";
+	const char *emit = gc_header_get(h, "l1.emit");
+	if (emit && strcmp(emit, "all") != 0)
+		return "gc-l1's output to L2";
+	return NULL;
+}
+
+/* The rules (gc-rd(1), Scope): gc-l1's with a GPU, else the stream's. */
+static void rules_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
+{
+	const char *past = past_l1(x->h);
+	x->have_gpu = cl->c.gpu || has_gpu_keys(x->h);
+	if (cl->scope == SC_L1 && past)
+		gc_usage_error("--scope l1: %s: the input is %s, past the L1", gc_reader_name(r), past);
+	x->scope_l1 = cl->scope == SC_L1 || (cl->scope == SC_AUTO && x->have_gpu && !past);
+	if (x->have_gpu || x->scope_l1) {
+		gc_gpu_for_stream(&x->gpu, cl->c.gpu, x->h);
+		gc_gpu_config_finish(&x->gpu);
+		x->have_gpu = 1;
+	}
+	x->per_sm = x->scope_l1 || has_by(cl, BY_SM);
+	x->flush = cl->boundary >= 0 ? cl->boundary
+		   : (x->scope_l1 && x->gpu.l1.kernel_flush) || has_by(cl, BY_KERNEL);
+	gc_rec rec;
+	memset(&rec, 0, sizeof rec);
+	for (unsigned op = 0; op < 4; op++)
+		for (unsigned space = 0; space < GC_NSPACES; space++)
+			for (unsigned flags = 0; flags < 16; flags++) {
+				rec.op = (uint8_t)op;
+				rec.space = (uint8_t)space;
+				rec.flags = (uint8_t)flags;
+				x->route[op][space][flags] =
+					x->scope_l1 ? (uint8_t)gc_l1_route(x->gpu.l1.skip_global, &rec)
+						    : GC_L1_LOOKUP;
+			}
+}
+
+/* The cut-off of the L1 of sets x ways lines (the GPU's lines), in units;
+ * its index in cfgs, added when new. */
+static unsigned cfg_index(struct rd *x, uint64_t lines, uint64_t ways, uint64_t bytes,
+			  unsigned l1_sets, unsigned l1_ways)
+{
+	for (unsigned i = 0; i < x->ncfg; i++)
+		if (x->cfgs[i].lines == lines && x->cfgs[i].ways == ways &&
+		    x->cfgs[i].l1_sets == l1_sets && x->cfgs[i].l1_ways == l1_ways)
+			return i;
+	x->cfgs = gc_xrealloc(x->cfgs, (x->ncfg + 1) * sizeof *x->cfgs);
+	struct cfg *c = &x->cfgs[x->ncfg];
+	char why[200];
+	*c = (struct cfg){lines, ways, bytes, l1_sets, l1_ways, 0};
+	c->sdcm_ok = lines && gc_sdcm_check(ways, lines, why, sizeof why) == 0;
+	return x->ncfg++;
+}
+
+/* The cut-off from the GPU's L1 for kernel k (NULL: the configured L1):
+ * its bytes in units, its ways scaled alike (the sets stay the L1's). */
+static unsigned gpu_cfg(struct rd *x, const gc_kernel *k)
+{
+	gc_carveout co;
+	gc_gpu_kernel_l1(&x->gpu, k, &co);
+	uint64_t unit = UINT64_C(1) << x->ushift, l1line = x->gpu.l1.line;
+	uint64_t lines = co.l1_size / unit;
+	uint64_t ways = unit < l1line ? co.l1_ways * (l1line / unit) : co.l1_ways;
+	if (ways > lines)
+		ways = lines;
+	if (ways == 0)
+		ways = 1;
+	return cfg_index(x, lines, ways, co.l1_size, co.l1_sets, co.l1_ways);
+}
+
+/* Cut at cfgs[i] from now on: a distance below lines / sets hits. */
+static void use_cfg(struct rd *x, unsigned i)
+{
+	x->cur = i;
+	x->cut = x->cfgs[i].lines / x->cl->sets;
+}
+
 static void rd_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
 {
 	memset(x, 0, sizeof *x);
@@ -270,17 +469,12 @@ static void rd_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
 	x->h = gc_reader_header(r);
 	x->kind = x->h->kind;
 	x->sampled = cl->sample != 0;
+	rules_init(x, cl, r);
 
 	/* Sizes: the options, the header's keys, the GPU's L1, defaults. */
-	gc_gpu_config gpu;
-	int have_gpu = cl->c.gpu || has_gpu_keys(x->h);
-	if (have_gpu) {
-		gc_gpu_for_stream(&gpu, cl->c.gpu, x->h);
-		gc_gpu_config_finish(&gpu);
-	}
 	uint64_t hl = header_size(r, "line_size", "--line");
 	uint64_t hs = header_size(r, "sector_size", "--sector");
-	x->line = cl->line ? cl->line : hl ? hl : have_gpu ? gpu.l1.line : 128;
+	x->line = cl->line ? cl->line : hl ? hl : x->have_gpu ? x->gpu.l1.line : 128;
 	x->sector = cl->sector ? cl->sector : hs ? hs : 32;
 	if (!cl->sector && x->sector > x->line && cl->line)
 		x->sector = x->line; /* --line below the sector size: sectors are lines */
@@ -306,25 +500,25 @@ static void rd_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
 			gc_usage_error("--sets %u --index %s: %s", cl->sets, hash_names[cl->hash], why);
 	}
 
-	/* The cache: --ways/--lines, else the GPU's L1. */
+	/* The cache: --ways/--lines, else each kernel's L1 (lines and sectors). */
 	if (cl->lines) {
-		x->clines = cl->lines;
-		x->ways = cl->ways ? cl->ways : cl->lines;
-	} else if (have_gpu && gpu.l1.size / gpu.l1.line > 0) {
-		x->clines = gpu.l1.size / gpu.l1.line;
-		x->ways = gpu.l1.ways <= x->clines ? gpu.l1.ways : x->clines;
+		use_cfg(x, cfg_index(x, cl->lines, cl->ways ? cl->ways : cl->lines, 0, 0, 0));
+	} else if (x->have_gpu && cl->gran != G_BYTE) {
 		x->cache_from_gpu = 1;
-		char why[200];
-		if (gc_sdcm_check(x->ways, x->clines, why, sizeof why) < 0)
-			gc_usage_error("the GPU's L1 (%llu lines, %llu ways): %s (--lines and "
-				       "--ways override it)", (unsigned long long)x->clines,
-				       (unsigned long long)x->ways, why);
+		use_cfg(x, gpu_cfg(x, NULL));
+		if (x->cfgs[x->cur].lines < cl->sets)
+			gc_usage_error("--sets %u: more sets than the L1 has units (%llu)", cl->sets,
+				       (unsigned long long)x->cfgs[x->cur].lines);
+	} else {
+		use_cfg(x, cfg_index(x, 0, 0, 0, 0, 0));
 	}
 
 	gc_rd_hist_init(&x->all, x->sampled ? SAMPLED_BOUND : 0);
 	gc_hmap_init(&x->skeys, 0);
+	gc_hmap_init(&x->tuples, 0);
+	gc_hmap_init(&x->pcids, 0);
 	gc_rowmap_init(&x->groups, sizeof(struct group), 64);
-	if (cl->by != BY_SM) {
+	if (!x->per_sm) {
 		x->nstacks = x->scap = cl->sets;
 		x->stacks = gc_xrealloc(NULL, x->nstacks * sizeof *x->stacks);
 		for (size_t i = 0; i < x->nstacks; i++)
@@ -351,8 +545,8 @@ static struct stack *new_stack(struct rd *x)
 	return s;
 }
 
-/* The stack of (sm, set) with --by sm; pointers move when the array
- * grows, so the map holds indices. */
+/* The stack of (sm, set) with a stack per SM; pointers move when the
+ * array grows, so the map holds indices. */
 static struct stack *sm_stack(struct rd *x, uint64_t key)
 {
 	if (x->prev_stack && key == x->prev_skey)
@@ -385,19 +579,67 @@ static void reset_stacks(struct rd *x)
 	}
 }
 
+/* The part of tally t for cut-off i (made on first use). */
+static inline struct part *part_of(struct tally *t, unsigned i, uint64_t bound)
+{
+	if (i < t->np)
+		return &t->p[i];
+	t->p = gc_xrealloc(t->p, (i + 1) * sizeof *t->p);
+	for (unsigned j = t->np; j <= i; j++) {
+		memset(&t->p[j], 0, sizeof t->p[j]);
+		gc_rd_hist_init(&t->p[j].h, bound);
+	}
+	t->np = i + 1;
+	return &t->p[i];
+}
+
+static void tally_free(struct tally *t)
+{
+	for (unsigned i = 0; i < t->np; i++)
+		gc_rd_hist_free(&t->p[i].h);
+	free(t->p);
+}
+
 /* Row i of --by, in order of first appearance. */
 static inline struct group *group_at(const struct rd *x, size_t i)
 {
 	return (struct group *)gc_rowmap_rows(&x->groups) + i;
 }
 
+/* A number for `key` in map m (the next free one when new). */
+static uint64_t intern(gc_hmap *m, uint64_t key)
+{
+	int added;
+	uint64_t *v = gc_hmap_put(m, key, &added);
+	if (!v)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (added)
+		*v = gc_hmap_count(m) - 1;
+	return *v;
+}
+
+/* The row of a record: the values of the --by keys, folded in order into
+ * one number ((prefix, value) pairs numbered as they come), so that any
+ * combination is one key of the row map. */
 static struct group *group_for(struct rd *x, const gc_rec *rec)
 {
-	uint64_t key;
-	switch (x->cl->by) {
-	case BY_SM: key = rec->sm; break;
-	case BY_KERNEL: key = x->launches; break;
-	default: key = (uint64_t)rec->kernel << 32 | rec->pc; break;
+	uint64_t pc = (uint64_t)rec->kernel << 32 | rec->pc;
+	if (x->has_last_group && rec->sm == x->last_sm && x->launches == x->last_launch &&
+	    pc == x->last_pc)
+		return group_at(x, x->last_group);
+	uint64_t key = 0;
+	for (int i = 0; i < x->cl->nby; i++) {
+		uint64_t v;
+		switch (x->cl->by[i]) {
+		case BY_SM: v = rec->sm; break;
+		case BY_KERNEL: v = x->launches; break;
+		default: v = intern(&x->pcids, pc); break;
+		}
+		if (v > UINT32_MAX)
+			gc_die(GC_EXIT_DATA, "more than 2^32 kernel launches or PCs");
+		key = key << 32 | v;
+		if (i + 1 < x->cl->nby)
+			key = intern(&x->tuples, key);
 	}
 	int added;
 	struct group *g = gc_rowmap_row(&x->groups, key, &added);
@@ -405,19 +647,42 @@ static struct group *group_for(struct rd *x, const gc_rec *rec)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (added) {
 		g->key = key;
+		g->sm = rec->sm;
 		g->kernel = rec->kernel;
+		g->pc = rec->pc;
 		g->launch = x->launches;
 		gc_rd_hist_init(&g->h, GROUP_BOUND);
 	}
+	x->has_last_group = 1;
+	x->last_sm = rec->sm;
+	x->last_launch = x->launches;
+	x->last_pc = pc;
+	x->last_group = (size_t)(g - group_at(x, 0));
 	return g;
 }
 
+/* A kernel begins: its cut-off (the carve-out's L1 with a GPU), and the
+ * stacks emptied when the rules say so. */
 static void kernel_begin(struct rd *x, const gc_kernel *k)
 {
+	unsigned prev = x->cur;
 	x->launches++;
 	x->kernel = k->id;
-	if (x->cl->by == BY_KERNEL && x->records)
+	if (x->cache_from_gpu)
+		use_cfg(x, gpu_cfg(x, k));
+	int remade = x->scope_l1 && x->cache_from_gpu &&
+		     (x->cfgs[x->cur].l1_sets != x->cfgs[prev].l1_sets ||
+		      x->cfgs[x->cur].l1_ways != x->cfgs[prev].l1_ways);
+	if ((x->flush || remade) && x->records)
 		reset_stacks(x);
+	if (x->nl == x->lcap) {
+		x->lcap = x->lcap ? 2 * x->lcap : 16;
+		x->lv = gc_xrealloc(x->lv, x->lcap * sizeof *x->lv);
+	}
+	struct launch *l = &x->lv[x->nl++];
+	*l = (struct launch){k->id, strdup(k->name), x->cur, 0, 0};
+	if (!l->name)
+		gc_die(GC_EXIT_DATA, "out of memory");
 }
 
 /* ---- the references of a record -------------------------------------------------- */
@@ -434,15 +699,23 @@ static inline void reference(struct rd *x, const gc_rec *rec, struct group *g, u
 {
 	struct stack *s;
 	unsigned set = x->cl->sets > 1 ? gc_set_index(x->cl->hash, a, x->lshift, x->cl->sets) : 0;
-	if (x->cl->by == BY_SM)
+	if (x->per_sm)
 		s = sm_stack(x, (uint64_t)rec->sm * x->cl->sets + set);
 	else
 		s = &x->stacks[set];
 	uint64_t d;
 	double w = 1.0;
+	struct part *p = part_of(&x->tall, x->cur, x->all.bound);
+	struct part *gp = g ? part_of(&g->t, x->cur, GROUP_BOUND) : NULL;
+	struct launch *l = x->nl ? &x->lv[x->nl - 1] : NULL;
 	x->refs++;
-	if (g)
+	p->refs++;
+	if (g) {
 		g->refs++;
+		gp->refs++;
+	}
+	if (l)
+		l->refs++;
 	if (x->sampled) {
 		int rc = gc_rds_ref(&s->s, u, &d, &w);
 		if (rc < 0)
@@ -452,21 +725,40 @@ static inline void reference(struct rd *x, const gc_rec *rec, struct group *g, u
 	} else if (gc_rd_ref(&s->s.st, u, &d) < 0) {
 		oom();
 	}
-	if (gc_rd_hist_add(&x->all, d, w) < 0 || (g && gc_rd_hist_add(&g->h, d, w) < 0))
+	if (gc_rd_hist_add(&p->h, d, w) < 0 || (g && gc_rd_hist_add(&gp->h, d, w) < 0))
 		oom();
+	if (d < x->cut) {
+		p->hits += w;
+		if (g)
+			gp->hits += w;
+		if (l)
+			l->hits += w;
+	}
 	if (*rdist == GC_RD_NONE || d > *rdist)
 		*rdist = d;
 }
 
 /* The units of a record: an access's bytes [addr, addr + size); a
  * request's masked sectors (the sector at its address when the mask is
- * empty); at byte granularity, the record's address. */
+ * empty); at byte granularity, the record's address.  With the L1's rules,
+ * none for a record the L1 does not look up. */
 static void record(struct rd *x, gc_rec *rec)
 {
-	struct group *g = x->cl->by ? group_for(x, rec) : NULL;
 	uint64_t dist = GC_RD_NONE;
 	unsigned us = x->ushift;
 	x->records++;
+	unsigned route = x->route[rec->op & 3][rec->space < GC_NSPACES ? rec->space : 0]
+				 [rec->flags & 15];
+	if (route != GC_L1_LOOKUP) {
+		if (route == GC_L1_SHARED)
+			x->shared++;
+		else
+			x->bypassed++;
+		rec->dist = dist;
+		x->norefs++;
+		return;
+	}
+	struct group *g = x->cl->nby ? group_for(x, rec) : NULL;
 	if (x->cl->gran == G_BYTE) {
 		reference(x, rec, g, rec->addr, rec->addr, &dist);
 	} else if (x->kind == GC_KIND_ACCESS) {
@@ -500,7 +792,7 @@ static void record(struct rd *x, gc_rec *rec)
  * handled BATCH at a time, so that these cache misses overlap. */
 static inline void prefetch(const struct rd *x, const gc_rec *rec)
 {
-	if (x->cl->by == BY_SM)
+	if (x->per_sm)
 		return;
 	uint64_t a = x->cl->gran == G_BYTE || x->kind == GC_KIND_ACCESS ? rec->addr
 		     : rec->addr + ((uint64_t)(rec->mask ? (unsigned)__builtin_ctz(rec->mask) : 0)
@@ -513,42 +805,66 @@ static inline void prefetch(const struct rd *x, const gc_rec *rec)
 }
 
 /* SHARDS_adj: the sampled weights of a histogram are corrected to the
- * true number of references at distance 0 (Waldspurger et al. §4.3). */
-static void adjust(gc_rd_hist *h, uint64_t refs)
+ * true number of references at distance 0 (Waldspurger et al. §4.3);
+ * distance 0 is a hit of every cache. */
+static void adjust(struct part *p, int cache)
 {
-	double diff = (double)refs - h->total;
+	gc_rd_hist *h = &p->h;
+	double diff = (double)p->refs - h->total;
 	if (h->nexact == 0 && (gc_rd_hist_add(h, 0, 0) < 0 || gc_rd_hist_flush(h) < 0))
 		oom();
 	if (h->exact[0] + diff < 0)
 		diff = -h->exact[0];
 	h->exact[0] += diff;
 	h->total += diff;
+	if (cache)
+		p->hits += diff;
 	if (!h->finite) {
 		h->finite = 1;
 		h->maxd = 0;
 	}
 }
 
-static void finish(struct rd *x)
+/* The parts of t flushed (and adjusted when sampled), summed into h: a
+ * single part is moved there whole. */
+static void tally_finish(struct rd *x, struct tally *t, gc_rd_hist *h)
 {
-	if (gc_rd_hist_flush(&x->all) < 0)
-		oom();
-	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++)
-		if (gc_rd_hist_flush(&group_at(x, i)->h) < 0)
+	for (unsigned i = 0; i < t->np; i++) {
+		struct part *p = &t->p[i];
+		if (gc_rd_hist_flush(&p->h) < 0)
 			oom();
-	if (!x->sampled)
-		return;
-	if (x->refs)
-		adjust(&x->all, x->refs);
-	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
-		struct group *g = group_at(x, i);
-		if (g->refs)
-			adjust(&g->h, g->refs);
+		if (x->sampled && p->refs)
+			adjust(p, x->cfgs[i].lines != 0);
 	}
+	if (t->np == 1) {
+		gc_rd_hist_free(h);
+		*h = t->p[0].h;
+		gc_rd_hist_init(&t->p[0].h, h->bound);
+		return;
+	}
+	for (unsigned i = 0; i < t->np; i++)
+		if (gc_rd_hist_merge(h, &t->p[i].h) < 0)
+			oom();
 }
 
-/* ---- figures ---------------------------------------------------------------------- */
-
+static void finish(struct rd *x)
+{
+	tally_finish(x, &x->tall, &x->all);
+	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
+		struct group *g = group_at(x, i);
+		tally_finish(x, &g->t, &g->h);
+	}
+	/* the cache shown: the cut-off of the most references */
+	unsigned best = x->cur;
+	uint64_t most = 0;
+	for (unsigned i = 0; i < x->tall.np; i++)
+		if (x->tall.p[i].refs > most) {
+			most = x->tall.p[i].refs;
+			best = i;
+		}
+	x->clines = x->cfgs[best].lines;
+	x->ways = x->cfgs[best].ways;
+}
 /* The rows of the report's histogram: distances below --exact one by one,
  * then log2 bins from --exact up (computed from the stored cells). */
 struct bin {
@@ -635,63 +951,161 @@ struct cut {
 	double hits, misses, compulsory, capacity, sdcm;
 };
 
+/* The parts of histogram h: the whole stream's, or a row's. */
+static const struct tally *tally_of(const struct rd *x, const gc_rd_hist *h)
+{
+	if (h == &x->all)
+		return &x->tall;
+	return &((const struct group *)(const void *)((const char *)h -
+						       offsetof(struct group, h)))->t;
+}
+
+/* LRU: the hits counted at each reference's cut-off.  SDCM: formula 2
+ * over each cut-off's references (NaN with --sets, whose distances are
+ * per set, or a cache SDCM cannot evaluate). */
 static struct cut cut_at(const struct rd *x, const gc_rd_hist *h)
 {
+	const struct tally *t = tally_of(x, h);
 	struct cut c = {0, 0, 0, 0, 0};
-	c.misses = gc_rd_hist_ge(h, x->clines);
-	c.hits = h->total - c.misses;
+	for (unsigned i = 0; i < t->np; i++)
+		c.hits += t->p[i].hits;
+	c.misses = h->total - c.hits;
 	c.compulsory = h->inf;
 	c.capacity = c.misses - h->inf;
-	c.sdcm = frac(gc_sdcm_hits(h, x->ways, x->clines), h->total);
+	double sdcm = 0;
+	for (unsigned i = 0; i < t->np && x->cl->sets == 1; i++) {
+		const struct cfg *g = &x->cfgs[i];
+		const gc_rd_hist *ph = t->np == 1 ? h : &t->p[i].h;
+		if (!ph->total)
+			continue;
+		if (!g->sdcm_ok)
+			break;
+		sdcm += gc_sdcm_hits(ph, g->ways, g->lines);
+	}
+	c.sdcm = x->cl->sets > 1 ? NAN : frac(sdcm, h->total);
+	for (unsigned i = 0; i < t->np; i++)
+		if (t->p[i].refs && !x->cfgs[i].sdcm_ok)
+			c.sdcm = NAN;
 	return c;
 }
 
-static const char *scope_text(const struct rd *x)
+static void scope_text(char *buf, size_t len, const struct rd *x)
 {
-	switch (x->cl->by) {
-	case BY_SM: return "a stack per SM";
-	case BY_KERNEL: return "a stack per kernel launch";
-	case BY_PC: return "one stack, distances by PC";
-	default: return "one stack";
-	}
+	const char *gpu = x->gpu.name[0] ? x->gpu.name : "the GPU";
+	if (x->scope_l1)
+		snprintf(buf, len, "the L1 of %s: what it looks up, a stack per SM%s", gpu,
+			 x->flush ? ", emptied at each kernel start" : "");
+	else
+		snprintf(buf, len, "%s%s", x->per_sm ? "a stack per SM" : "one stack",
+			 x->flush ? ", emptied at each kernel start" : "");
+}
+
+/* The cut-offs that references were cut at: 1 or more. */
+static unsigned cuts_used(const struct rd *x)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < x->tall.np; i++)
+		n += x->tall.p[i].refs != 0;
+	return n;
 }
 
 /* ---- text ------------------------------------------------------------------------- */
 
 #define LABEL "%-18s"
 
+/* The key columns of a row, in the order of the --by keys (kernel once):
+ * csv 1 for CSV, else the report's aligned columns; g NULL: the names. */
+static void row_keys(FILE *f, const struct rd *x, const struct group *g, int csv)
+{
+	int kernel_done = 0, first = 1;
+	char v[32];
+	for (int i = 0; i < x->cl->nby; i++) {
+		int k = x->cl->by[i];
+		for (int col = 0; col < 2; col++) {
+			const char *name = NULL;
+			int w = 10;
+			if (k == BY_SM && col == 0) {
+				name = "sm";
+				w = 6;
+				snprintf(v, sizeof v, "%u", g ? g->sm : 0);
+			} else if (k == BY_KERNEL && col == 0) {
+				name = "launch";
+				w = 6;
+				snprintf(v, sizeof v, "%llu", (unsigned long long)(g ? g->launch : 0));
+			} else if ((k == BY_KERNEL || (k == BY_PC && !has_by(x->cl, BY_KERNEL))) &&
+				   col == (k == BY_KERNEL) && !kernel_done) {
+				name = "kernel";
+				kernel_done = 1;
+				snprintf(v, sizeof v, "%u", g ? g->kernel : 0);
+			} else if (k == BY_PC && col == 1) {
+				name = "pc";
+				snprintf(v, sizeof v, "0x%x", g ? g->pc : 0);
+			}
+			if (!name)
+				continue;
+			if (csv)
+				fprintf(f, "%s%s", first ? "" : ",", g ? v : name);
+			else
+				fprintf(f, "  %*s", w, g ? v : name);
+			first = 0;
+		}
+	}
+}
+
 static void report_groups(FILE *f, const struct rd *x)
 {
-	fprintf(f, "\nby %s\n", by_names[x->cl->by]);
-	if (x->cl->by == BY_SM)
-		fprintf(f, "  %6s", "sm");
-	else if (x->cl->by == BY_KERNEL)
-		fprintf(f, "  %6s  %10s", "launch", "kernel");
-	else
-		fprintf(f, "  %10s  %10s", "kernel", "pc");
+	fprintf(f, "\nby ");
+	for (int i = 0; i < x->cl->nby; i++)
+		fprintf(f, "%s%s", i ? ", " : "", by_names[x->cl->by[i]]);
+	fputc('\n', f);
+	row_keys(f, x, NULL, 0);
 	fprintf(f, "  %12s  %12s  %10s  %10s", "references", "compulsory", "median", "p90");
 	if (x->clines)
-		fprintf(f, "  %8s  %8s", "lru-hit", "sdcm-hit");
+		fprintf(f, "  %12s  %8s  %8s", "lru-hits", "lru-hit", "sdcm-hit");
 	fputc('\n', f);
 	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
 		const struct group *g = group_at(x, i);
-		char med[24], p90[24], pc[24];
-		if (x->cl->by == BY_SM) {
-			fprintf(f, "  %6llu", (unsigned long long)g->key);
-		} else if (x->cl->by == BY_KERNEL) {
-			fprintf(f, "  %6llu  %10u", (unsigned long long)g->launch, g->kernel);
-		} else {
-			snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)(g->key & 0xffffffffu));
-			fprintf(f, "  %10u  %10s", g->kernel, pc);
-		}
+		char med[24], p90[24];
+		row_keys(f, x, g, 0);
 		fmt_dist(med, sizeof med, gc_rd_hist_quantile(&g->h, 0.5));
 		fmt_dist(p90, sizeof p90, gc_rd_hist_quantile(&g->h, 0.9));
 		fprintf(f, "  %12.0f  %12.0f  %10s  %10s", g->h.total, g->h.inf, med, p90);
 		if (x->clines) {
 			struct cut c = cut_at(x, &g->h);
-			fprintf(f, "  %8.4f  %8.4f", frac(c.hits, g->h.total), c.sdcm);
+			fprintf(f, "  %12.0f  %8.4f", c.hits, frac(c.hits, g->h.total));
+			if (isnan(c.sdcm))
+				fprintf(f, "  %8s", "-");
+			else
+				fprintf(f, "  %8.4f", c.sdcm);
 		}
 		fputc('\n', f);
+	}
+}
+
+/* The cache line(s) of the report: the cut-off, or each kernel's. */
+static void report_cache(FILE *f, const struct rd *x)
+{
+	const char *unit = x->cl->gran == G_SECTOR ? "sectors" : x->cl->gran == G_BYTE ? "units"
+											: "lines";
+	for (unsigned i = 0, n = 0; i < x->tall.np; i++) {
+		const struct cfg *g = &x->cfgs[i];
+		uint64_t refs = x->tall.p[i].refs;
+		if (!refs && cuts_used(x))
+			continue;
+		char l1[80] = "", per[80] = "";
+		if (x->cache_from_gpu)
+			snprintf(l1, sizeof l1, " (the L1 of %llu KB%s)",
+				 (unsigned long long)(g->bytes >> 10),
+				 x->gpu.sm.carveout == GC_CARVEOUT_ADAPTIVE ? ", the carve-out's" : "");
+		if (x->cl->sets > 1)
+			snprintf(per, sizeof per, " of the %u-set stacks", x->cl->sets);
+		fprintf(f, LABEL "%llu %s, %llu ways%s: distance%s >= %llu misses", n ? "" : "cache",
+			(unsigned long long)g->lines, unit, (unsigned long long)g->ways, l1, per,
+			(unsigned long long)(g->lines / x->cl->sets));
+		if (cuts_used(x) > 1)
+			fprintf(f, ", %llu references", (unsigned long long)refs);
+		fputc('\n', f);
+		n++;
 	}
 }
 
@@ -706,7 +1120,9 @@ static void report(FILE *f, const struct rd *x, const char *input)
 	else
 		fprintf(f, LABEL "%s (%llu bytes)\n", "granularity", gran_names[x->cl->gran],
 			(unsigned long long)(UINT64_C(1) << x->ushift));
-	fprintf(f, LABEL "%s\n", "scope", scope_text(x));
+	char scope[200];
+	scope_text(scope, sizeof scope, x);
+	fprintf(f, LABEL "%s\n", "scope", scope);
 	if (x->cl->sets > 1)
 		fprintf(f, LABEL "%u (%s index), a stack each\n", "sets", x->cl->sets,
 			hash_names[x->cl->hash]);
@@ -720,7 +1136,13 @@ static void report(FILE *f, const struct rd *x, const char *input)
 	} else {
 		fprintf(f, LABEL "exact\n", "mode");
 	}
-	fprintf(f, LABEL "%llu\n", "records", (unsigned long long)x->records);
+	if (x->shared + x->bypassed)
+		fprintf(f, LABEL "%llu (the L1 does not look up %llu: %llu shared memory, "
+			"%llu bypassed)\n", "records", (unsigned long long)x->records,
+			(unsigned long long)(x->shared + x->bypassed), (unsigned long long)x->shared,
+			(unsigned long long)x->bypassed);
+	else
+		fprintf(f, LABEL "%llu\n", "records", (unsigned long long)x->records);
 	fprintf(f, LABEL "%llu\n", "references", (unsigned long long)x->refs);
 	fprintf(f, LABEL "%.0f (%.2f%%)\n", "compulsory", h->inf, 100 * frac(h->inf, h->total));
 	fprintf(f, "histogram\n  %14s  %12s  %10s  %10s\n", "distance", "references", "fraction",
@@ -746,15 +1168,17 @@ static void report(FILE *f, const struct rd *x, const char *input)
 	}
 	if (x->clines) {
 		struct cut c = cut_at(x, h);
-		fprintf(f, LABEL "%llu lines, %llu ways%s: distance >= %llu misses\n", "cache",
-			(unsigned long long)x->clines, (unsigned long long)x->ways,
-			x->cache_from_gpu ? " (the GPU's L1)" : "", (unsigned long long)x->clines);
+		report_cache(f, x);
 		fprintf(f, LABEL "hits %.0f, misses %.0f (compulsory %.0f, capacity %.0f), "
 			"hit rate %.4f\n", "  LRU", c.hits, c.misses, c.compulsory, c.capacity,
 			frac(c.hits, h->total));
-		fprintf(f, LABEL "hit rate %.4f\n", "  SDCM", c.sdcm);
+		if (isnan(c.sdcm))
+			fprintf(f, LABEL "-%s\n", "  SDCM",
+				x->cl->sets > 1 ? " (the distances are per set)" : "");
+		else
+			fprintf(f, LABEL "hit rate %.4f\n", "  SDCM", c.sdcm);
 	}
-	if (x->cl->by)
+	if (x->cl->nby)
 		report_groups(f, x);
 }
 
@@ -780,29 +1204,21 @@ static void csv_hist(FILE *f, const struct rd *x)
 
 static void csv_groups(FILE *f, const struct rd *x)
 {
-	if (x->cl->by == BY_SM)
-		fprintf(f, "sm");
-	else if (x->cl->by == BY_KERNEL)
-		fprintf(f, "launch,kernel");
-	else
-		fprintf(f, "kernel,pc");
+	row_keys(f, x, NULL, 1);
 	fprintf(f, ",references,compulsory,median,p90%s\n",
-		x->clines ? ",lru_hit_rate,sdcm_hit_rate" : "");
+		x->clines ? ",lru_hits,lru_hit_rate,sdcm_hit_rate" : "");
 	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
 		const struct group *g = group_at(x, i);
 		char med[24], p90[24];
-		if (x->cl->by == BY_SM)
-			fprintf(f, "%llu", (unsigned long long)g->key);
-		else if (x->cl->by == BY_KERNEL)
-			fprintf(f, "%llu,%u", (unsigned long long)g->launch, g->kernel);
-		else
-			fprintf(f, "%u,0x%llx", g->kernel, (unsigned long long)(g->key & 0xffffffffu));
+		row_keys(f, x, g, 1);
 		fmt_dist(med, sizeof med, gc_rd_hist_quantile(&g->h, 0.5));
 		fmt_dist(p90, sizeof p90, gc_rd_hist_quantile(&g->h, 0.9));
 		fprintf(f, ",%.0f,%.0f,%s,%s", g->h.total, g->h.inf, med, p90);
 		if (x->clines) {
 			struct cut c = cut_at(x, &g->h);
-			fprintf(f, ",%.6f,%.6f", frac(c.hits, g->h.total), c.sdcm);
+			fprintf(f, ",%.0f,%.6f,", c.hits, frac(c.hits, g->h.total));
+			if (!isnan(c.sdcm))
+				fprintf(f, "%.6f", c.sdcm);
 		}
 		fputc('\n', f);
 	}
@@ -849,7 +1265,10 @@ static void json_cut(gc_json *j, const struct rd *x, const gc_rd_hist *h)
 	gc_json_num(j, "compulsory", c.compulsory);
 	gc_json_num(j, "capacity", c.capacity);
 	gc_json_num(j, "lru_hit_rate", frac(c.hits, h->total));
-	gc_json_num(j, "sdcm_hit_rate", c.sdcm);
+	if (isnan(c.sdcm))
+		gc_json_null(j, "sdcm_hit_rate");
+	else
+		gc_json_num(j, "sdcm_hit_rate", c.sdcm);
 }
 
 static void json_dist(gc_json *j, const char *key, uint64_t d)
@@ -858,6 +1277,82 @@ static void json_dist(gc_json *j, const char *key, uint64_t d)
 		gc_json_null(j, key);
 	else
 		gc_json_u64(j, key, d);
+}
+
+/* The cache object's own keys: the cut-off shown, where it comes from,
+ * and every cut-off used when the kernels' L1s differ. */
+static void json_cache(gc_json *j, const struct rd *x)
+{
+	gc_json_u64(j, "lines", x->clines);
+	gc_json_u64(j, "ways", x->ways);
+	gc_json_u64(j, "sets", x->cl->sets);
+	gc_json_u64(j, "cut_off", x->clines / x->cl->sets);
+	gc_json_str(j, "from", x->cache_from_gpu ? "gpu" : "options");
+	if (cuts_used(x) <= 1)
+		return;
+	gc_json_arr(j, "cut_offs");
+	for (unsigned i = 0; i < x->tall.np; i++) {
+		const struct cfg *g = &x->cfgs[i];
+		if (!x->tall.p[i].refs)
+			continue;
+		gc_json_obj(j, NULL);
+		gc_json_u64(j, "lines", g->lines);
+		gc_json_u64(j, "ways", g->ways);
+		gc_json_u64(j, "size", g->bytes);
+		gc_json_u64(j, "references", x->tall.p[i].refs);
+		gc_json_num(j, "lru_hits", x->tall.p[i].hits);
+		gc_json_close(j);
+	}
+	gc_json_close(j);
+}
+
+/* "kernels": each launch, with its cut-off when there is a cache. */
+static void json_kernels(gc_json *j, const struct rd *x)
+{
+	gc_json_arr(j, "kernels");
+	for (size_t i = 0; i < x->nl; i++) {
+		const struct launch *l = &x->lv[i];
+		const struct cfg *g = &x->cfgs[l->cfg];
+		gc_json_obj(j, NULL);
+		gc_json_u64(j, "id", l->id);
+		gc_json_str(j, "name", l->name);
+		gc_json_u64(j, "launch", i + 1);
+		gc_json_u64(j, "references", l->refs);
+		if (g->lines) {
+			if (x->cache_from_gpu)
+				gc_json_u64(j, "l1_size", g->bytes);
+			gc_json_u64(j, "lines", g->lines);
+			gc_json_u64(j, "ways", g->ways);
+			gc_json_num(j, "lru_hits", l->hits);
+			gc_json_num(j, "lru_hit_rate", frac(l->hits, (double)l->refs));
+		}
+		gc_json_close(j);
+	}
+	gc_json_close(j);
+}
+
+/* A row's keys, in the order of --by (kernel once). */
+static void json_row_keys(gc_json *j, const struct rd *x, const struct group *g)
+{
+	int kernel_done = 0;
+	for (int i = 0; i < x->cl->nby; i++) {
+		switch (x->cl->by[i]) {
+		case BY_SM: gc_json_u64(j, "sm", g->sm); break;
+		case BY_KERNEL:
+			gc_json_u64(j, "launch", g->launch);
+			if (!kernel_done)
+				gc_json_u64(j, "kernel", g->kernel);
+			kernel_done = 1;
+			break;
+		default:
+			if (!kernel_done && !has_by(x->cl, BY_KERNEL))
+				gc_json_u64(j, "kernel", g->kernel);
+			kernel_done = 1;
+			char pc[24];
+			snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)g->pc);
+			gc_json_str(j, "pc", pc);
+		}
+	}
 }
 
 static void json(FILE *f, const struct rd *x, const char *input)
@@ -870,7 +1365,9 @@ static void json(FILE *f, const struct rd *x, const char *input)
 	gc_json_str(&j, "kind", gc_kind_name(x->kind));
 	gc_json_str(&j, "granularity", gran_names[x->cl->gran]);
 	gc_json_u64(&j, "unit_bytes", UINT64_C(1) << x->ushift);
-	gc_json_str(&j, "scope", by_names[x->cl->by]);
+	gc_json_str(&j, "scope", x->scope_l1 ? "l1" : "stream");
+	gc_json_str(&j, "stacks", x->per_sm ? "sm" : "one");
+	gc_json_str(&j, "kernel_boundary", x->flush ? "flush" : "keep");
 	gc_json_u64(&j, "sets", x->cl->sets);
 	gc_json_str(&j, "index", hash_names[x->cl->hash]);
 	gc_json_bool(&j, "sampled", x->sampled);
@@ -883,6 +1380,8 @@ static void json(FILE *f, const struct rd *x, const char *input)
 		gc_json_num(&j, "rate", rate);
 	}
 	gc_json_u64(&j, "records", x->records);
+	gc_json_u64(&j, "shared", x->shared);
+	gc_json_u64(&j, "bypassed", x->bypassed);
 	gc_json_u64(&j, "references", x->refs);
 	gc_json_num(&j, "compulsory", h->inf);
 	json_dist(&j, "max_distance", h->finite ? h->maxd : GC_RD_INF);
@@ -916,30 +1415,23 @@ static void json(FILE *f, const struct rd *x, const char *input)
 	gc_json_close(&j);
 	if (x->clines) {
 		gc_json_obj(&j, "cache");
-		gc_json_u64(&j, "lines", x->clines);
-		gc_json_u64(&j, "ways", x->ways);
+		json_cache(&j, x);
 		json_cut(&j, x, h);
 		gc_json_close(&j);
 	} else {
 		gc_json_null(&j, "cache");
 	}
-	if (x->cl->by) {
-		gc_json_str(&j, "by", by_names[x->cl->by]);
+	json_kernels(&j, x);
+	if (x->cl->nby) {
+		gc_json_arr(&j, "by");
+		for (int i = 0; i < x->cl->nby; i++)
+			gc_json_str(&j, NULL, by_names[x->cl->by[i]]);
+		gc_json_close(&j);
 		gc_json_arr(&j, "breakdown");
 		for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
 			const struct group *g = group_at(x, i);
 			gc_json_obj(&j, NULL);
-			if (x->cl->by == BY_SM) {
-				gc_json_u64(&j, "sm", g->key);
-			} else if (x->cl->by == BY_KERNEL) {
-				gc_json_u64(&j, "launch", g->launch);
-				gc_json_u64(&j, "kernel", g->kernel);
-			} else {
-				gc_json_u64(&j, "kernel", g->kernel);
-				char pc[24];
-				snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)(g->key & 0xffffffffu));
-				gc_json_str(&j, "pc", pc);
-			}
+			json_row_keys(&j, x, g);
 			gc_json_num(&j, "references", g->h.total);
 			gc_json_num(&j, "compulsory", g->h.inf);
 			json_dist(&j, "median", gc_rd_hist_quantile(&g->h, 0.5));
@@ -1121,7 +1613,10 @@ static gc_writer *open_annotated(const struct cmdline *cl, const struct rd *x, g
 	snprintf(v, sizeof v, "%llu", (unsigned long long)(UINT64_C(1) << x->ushift));
 	if (gc_header_add_provenance(oh, gc_cmdline()) < 0 ||
 	    gc_header_set(oh, "rd_gran", gran_names[cl->gran]) < 0 ||
-	    gc_header_set(oh, "rd_unit", v) < 0 || gc_header_set(oh, "rd_scope", by_names[cl->by]) < 0)
+	    gc_header_set(oh, "rd_unit", v) < 0 ||
+	    gc_header_set(oh, "rd_scope", x->scope_l1 ? "l1" : "stream") < 0 ||
+	    gc_header_set(oh, "rd_stacks", x->per_sm ? "sm" : "one") < 0 ||
+	    gc_header_set(oh, "rd_kernel_boundary", x->flush ? "flush" : "keep") < 0)
 		gc_die(GC_EXIT_DATA, "output header: too many keys");
 	snprintf(v, sizeof v, "%u", cl->sets);
 	if (gc_header_set(oh, "rd_sets", v) < 0)
@@ -1138,11 +1633,20 @@ static void rd_free(struct rd *x)
 			gc_rd_free(&x->stacks[i].s.st);
 	}
 	free(x->stacks);
-	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++)
+	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
 		gc_rd_hist_free(&group_at(x, i)->h);
+		tally_free(&group_at(x, i)->t);
+	}
 	gc_rowmap_free(&x->groups);
 	gc_rd_hist_free(&x->all);
+	tally_free(&x->tall);
 	gc_hmap_free(&x->skeys);
+	gc_hmap_free(&x->tuples);
+	gc_hmap_free(&x->pcids);
+	for (size_t i = 0; i < x->nl; i++)
+		free(x->lv[i].name);
+	free(x->lv);
+	free(x->cfgs);
 }
 
 int main(int argc, char **argv)
@@ -1211,7 +1715,7 @@ int main(int argc, char **argv)
 		FILE *out = gc_open_text(cl.c.out);
 		if (cl.mode == M_JSON)
 			json(out, &x, input);
-		else if (cl.mode == M_CSV && cl.by)
+		else if (cl.mode == M_CSV && cl.nby)
 			csv_groups(out, &x);
 		else if (cl.mode == M_CSV)
 			csv_hist(out, &x);

@@ -1,9 +1,11 @@
 /*
  * gc-stats - count, classify and dump the records of any gc stream.
  *
- * Reads: one stream of any kind (accesses, requests, DRAM transactions).
- * Writes: a readable report (default), one JSON object (--json), or every
- * record as CSV (--dump), which gc-import restores byte for byte.
+ * Reads: streams of any kind (accesses, requests, DRAM transactions): one,
+ * or several reported one after another (--sum: added into one report).
+ * Writes: a readable report (default), one JSON object (--json; a list of
+ * them for several files), or every record as CSV (--dump), which
+ * gc-import restores byte for byte.
  *
  * Nothing is printed until the stream has been read to its verified end
  * record: a broken stream gives the reader's message and an empty report.
@@ -28,7 +30,7 @@
 #include <string.h>
 
 static const char help[] =
-	"Usage: gc-stats [options] [file]\n"
+	"Usage: gc-stats [options] [file...]\n"
 	"       gc-stats --merge [-o FILE] [--arrays] JSON-FILE...\n"
 	"       gc-stats --metrics ncu|accelsim [-o FILE] JSON-FILE...\n"
 	"       gc-stats --compare NCU-CSV [-o FILE] JSON-FILE...\n"
@@ -40,6 +42,7 @@ static const char help[] =
 	"                       --by pc --by launch: by PC of each launch\n"
 	"      --line N         line size in bytes (default: header line_size, else 128)\n"
 	"      --sector N       sector size in bytes (default: header sector_size, else 32)\n"
+	"      --sum            several files: add them into one report (streams of one kind)\n"
 	"      --merge          JSON files (--stats output) to one CSV table, a row each\n"
 	"      --arrays         with --merge, also the array elements (per_sm.0.hits, ...)\n"
 	"      --metrics KIND   the --stats of gc-l1, gc-l2, gc-dram as Nsight Compute\n"
@@ -56,7 +59,7 @@ static const char help[] =
 	"  -V, --version        show versions and exit\n";
 
 enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS,
-       OPT_METRICS, OPT_COMPARE, OPT_LONG };
+       OPT_METRICS, OPT_COMPARE, OPT_LONG, OPT_SUM };
 enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE, M_METRICS };
 /* kernel: by kernel function (name), its launches together; launch: by
  * kernel launch (id); pc: by (kernel function, PC), or with --by launch
@@ -67,8 +70,9 @@ static const char *const by_names[] = {NULL, "kernel", "launch", "sm", "pc", "wa
 struct cmdline {
 	gc_common c;
 	const char *input;
-	char **files;   /* --merge: the JSON files */
+	char **files;   /* --merge: the JSON files; else the streams (none: stdin) */
 	int nfiles, arrays, longform; /* --arrays, --long */
+	int sum;        /* --sum: the streams added into one report */
 	const char *metrics, *compare; /* --metrics KIND, --compare CSV */
 	enum mode mode;
 	enum by by;
@@ -129,6 +133,8 @@ struct stats {
 	struct kern *cur;
 
 	enum by by;
+	char **files;         /* --sum: the streams added, nfiles of them */
+	int nfiles;
 	int named;            /* rows by kernel function: row.kernel is a name id */
 	int per_launch;       /* --by pc --by launch */
 	gc_names names;       /* kernel names -> ids */
@@ -137,6 +143,18 @@ struct stats {
 	struct row *rows;     /* the rows once read (finish_rows) */
 	size_t nrows;
 };
+
+/* The streams to read: every operand (none: standard input). */
+static void stream_files(struct cmdline *cl, int argc, char **argv, int dump)
+{
+	cl->files = argv + optind;
+	cl->nfiles = argc - optind;
+	cl->input = cl->nfiles ? cl->files[0] : NULL;
+	if (cl->nfiles > 1 && dump)
+		gc_usage_error("--dump takes one stream, not %d", cl->nfiles);
+	if (cl->sum && dump)
+		gc_usage_error("--sum and --dump exclude each other");
+}
 
 /* --by KEY: one key, or pc and launch together (in either order). */
 static void by_option(struct cmdline *cl, const char *arg)
@@ -176,6 +194,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"metrics", required_argument, NULL, OPT_METRICS},
 		{"compare", required_argument, NULL, OPT_COMPARE},
 		{"long", no_argument, NULL, OPT_LONG},
+		{"sum", no_argument, NULL, OPT_SUM},
 		{NULL, 0, NULL, 0},
 	};
 	int c, json = 0, dump = 0, merge = 0;
@@ -195,6 +214,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			cl->metrics = optarg;
 			break;
 		case OPT_COMPARE: cl->compare = optarg; break;
+		case OPT_SUM: cl->sum = 1; break;
 		case OPT_BY: by_option(cl, optarg); break;
 		case OPT_LINE: cl->line = gc_num("--line", optarg, 1, 1u << 30); break;
 		case OPT_SECTOR: cl->sector = gc_num("--sector", optarg, 1, 1u << 30); break;
@@ -205,7 +225,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		gc_usage_error("--json and --dump exclude each other");
 	if (cl->metrics || cl->compare) {
 		if (json || dump || merge || cl->arrays || cl->by || cl->line || cl->sector ||
-		    cl->c.stats || (cl->metrics && cl->compare))
+		    cl->c.stats || cl->sum || (cl->metrics && cl->compare))
 			gc_usage_error("--metrics and --compare take only -o and JSON files, one of "
 				       "them at a time");
 		if (optind >= argc)
@@ -217,7 +237,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		return;
 	}
 	if (merge) {
-		if (json || dump || cl->by || cl->line || cl->sector || cl->c.stats)
+		if (json || dump || cl->by || cl->line || cl->sector || cl->c.stats || cl->sum)
 			gc_usage_error("--merge takes only -o, --arrays and --long");
 		if (optind >= argc)
 			gc_usage_error("--merge: no JSON files given");
@@ -235,10 +255,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		gc_usage_error("--line: %llu is not a power of two", (unsigned long long)cl->line);
 	if (cl->sector & (cl->sector - 1))
 		gc_usage_error("--sector: %llu is not a power of two", (unsigned long long)cl->sector);
-	cl->input = gc_one_input(argc, argv);
+	stream_files(cl, argc, argv, dump);
 }
-
-
 
 /* A size from the command line or the header key, else the default. */
 static uint64_t geometry(const gc_reader *r, uint64_t opt, const char *key, uint64_t dflt)
@@ -776,6 +794,9 @@ static void report(FILE *f, const struct stats *s, const char *input)
 	const gc_header *h = s->h;
 	char buf[64];
 	fprintf(f, LABEL "%s\n", "input", input);
+	for (int i = 1; i < s->nfiles; i++)
+		fprintf(f, LABEL "%s%s\n", i == 1 ? "summed with" : "", s->files[i],
+			i + 1 == s->nfiles ? " (--sum: counts added, the header the first's)" : "");
 	fprintf(f, LABEL "%s\n", "kind", gc_kind_name(s->kind));
 	fprintf(f, LABEL "%u.%u, %u-byte records\n", "format", h->major, h->minor, h->record_size);
 	fprintf(f, LABEL "required 0x%x, optional 0x%x (%s)\n", "flags", h->required,
@@ -833,6 +854,17 @@ static void report(FILE *f, const struct stats *s, const char *input)
 		report_rows(f, s);
 }
 
+/* --sum: "files", every stream added (the first is "input"). */
+static void json_files(gc_json *j, const struct stats *s)
+{
+	if (!s->nfiles)
+		return;
+	gc_json_arr(j, "files");
+	for (int i = 0; i < s->nfiles; i++)
+		gc_json_str(j, NULL, s->files[i]);
+	gc_json_close(j);
+}
+
 static void json(FILE *f, const struct stats *s, const char *input)
 {
 	const gc_header *h = s->h;
@@ -843,6 +875,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-stats");
 	gc_json_str(&j, "input", input);
+	json_files(&j, s);
 	gc_json_str(&j, "kind", kinds[s->kind]);
 	snprintf(buf, sizeof buf, "%u.%u", h->major, h->minor);
 	gc_json_str(&j, "version", buf);
@@ -1250,11 +1283,189 @@ static void dump_check(gc_csv_out *d, int rc)
 		gc_die(GC_EXIT_DATA, "%s", gc_csv_out_error(d));
 }
 
+/* ---- several streams ---------------------------------------------------- */
+
+/* Read stream r to its verified end into s (and the dump). */
+static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, gc_csv_out *dump)
+{
+	gc_rec rec;
+	for (;;) {
+		int ev = gc_read(r, &rec);
+		if (ev == GC_DATA) {
+			count(s, &rec);
+			if (dump)
+				dump_check(dump, gc_csv_out_data(dump, &rec));
+		} else if (ev == GC_KBEGIN) {
+			kernel_begin(s, gc_reader_kernel(r));
+			if (dump)
+				dump_check(dump, gc_csv_out_kbegin(dump, gc_reader_kernel(r)));
+		} else if (ev == GC_KEND) {
+			kernel_end(s);
+			if (dump)
+				dump_check(dump, gc_csv_out_kend(dump, rec.kernel, s->cur->records));
+		} else if (ev == GC_EOF) {
+			break;
+		} else {
+			/* What was dumped so far goes out; it has no end line. */
+			if (dump)
+				gc_csv_out_flush(dump);
+			gc_progress_end(cl->c.progress);
+			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
+		}
+		if (cl->c.progress)
+			gc_progress(1, gc_reader_bytes(r), 0);
+	}
+	gc_progress_end(cl->c.progress);
+	s->stream_records += gc_reader_records(r) + 1;
+	s->stream_bytes += gc_reader_bytes(r);
+}
+
+/* The totals once every stream has been read. */
+static void stats_finish(struct stats *s)
+{
+	finish_rows(s);
+	s->distinct_lines = count_lines(s);
+	s->results[GC_R_NONE] = s->records - s->results[GC_R_HIT] - s->results[GC_R_SECTOR_MISS] -
+				s->results[GC_R_MISS];
+}
+
+static void stats_free(struct stats *s)
+{
+	for (size_t i = 0; i < s->nkerns; i++)
+		free(s->kerns[i].k);
+	free(s->kerns);
+	free(s->rows);
+	gc_hmap_free(&s->groups);
+	gc_hset_free(&s->wide_lines);
+	gc_hset_free(&s->bare);
+	gc_rowmap_free(&s->byrows);
+	gc_names_free(&s->names);
+}
+
+/* --sum: stream r adds to s only when it is of the first one's kind and
+ * sizes; else a data error naming both. */
+static void sum_check(const struct stats *s, const struct cmdline *cl, const gc_reader *r,
+		      const char *first)
+{
+	int kind = gc_reader_header(r)->kind;
+	if (kind != s->kind)
+		gc_die(GC_EXIT_DATA, "%s: --sum: a stream of %s, but %s is of %s: only streams of "
+		       "one kind add up", gc_reader_name(r), gc_kind_name(kind), first,
+		       gc_kind_name(s->kind));
+	uint64_t line = geometry(r, cl->line, "line_size", 128);
+	uint64_t sector = geometry(r, cl->sector, "sector_size", 32);
+	if (line != s->line_size || sector != s->sector_size)
+		gc_die(GC_EXIT_DATA, "%s: --sum: %llu-byte lines and %llu-byte sectors, but %s "
+		       "has %llu and %llu (--line and --sector set both)", gc_reader_name(r),
+		       (unsigned long long)line, (unsigned long long)sector, first,
+		       (unsigned long long)s->line_size, (unsigned long long)s->sector_size);
+}
+
+/* A text buffer: the reports are written only once every stream has been
+ * read, so that a bad stream leaves nothing on the output. */
+struct textbuf {
+	FILE *f;
+	char *p;
+	size_t n;
+};
+
+static FILE *textbuf_open(struct textbuf *b)
+{
+	b->p = NULL;
+	b->n = 0;
+	b->f = open_memstream(&b->p, &b->n);
+	if (!b->f)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return b->f;
+}
+
+/* The buffer's text to f (path: its name for messages), and freed. */
+static void textbuf_put(struct textbuf *b, FILE *f, const char *path)
+{
+	if (fclose(b->f) != 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (b->n && fwrite(b->p, 1, b->n, f) != b->n)
+		gc_die(GC_EXIT_DATA, "%s: %s", path ? path : "stdout", strerror(errno));
+	free(b->p);
+}
+
+/* Several streams (or --sum): each read in turn and reported into the
+ * buffers (JSON: a list of objects, or one object for the sum). */
+static void several(const struct cmdline *cl)
+{
+	struct textbuf out, st, verbose;
+	struct stats s;
+	int json_out = cl->mode == M_JSON, n = cl->nfiles;
+	FILE *o = textbuf_open(&out);
+	FILE *so = cl->c.stats ? textbuf_open(&st) : NULL;
+	FILE *vo = cl->c.verbose && cl->mode != M_REPORT ? textbuf_open(&verbose) : NULL;
+	gc_reader *first = NULL;
+	int lists = !cl->sum;
+	if (lists && json_out)
+		fputs("[\n", o);
+	if (lists && so)
+		fputs("[\n", so);
+	for (int i = 0; i < n; i++) {
+		gc_reader *r = gc_open_stream(cl->files[i]);
+		if (!cl->sum || i == 0) {
+			stats_init(&s, cl, r);
+			first = r;
+			if (cl->sum) {
+				s.files = cl->files;
+				s.nfiles = n;
+			}
+		} else {
+			sum_check(&s, cl, r, gc_reader_name(first));
+		}
+		read_into(&s, cl, r, NULL);
+		if (cl->sum && i + 1 < n) {
+			if (r != first)
+				gc_reader_close(r);
+			continue;
+		}
+		stats_finish(&s);
+		const char *input = gc_reader_name(first);
+		if (json_out)
+			json(o, &s, input);
+		else
+			report(o, &s, input);
+		if (lists && i + 1 < n)
+			fputs(json_out ? ",\n" : "\n", o);
+		if (vo)
+			report(vo, &s, input);
+		if (vo && lists && i + 1 < n)
+			fputc('\n', vo);
+		if (so) {
+			json(so, &s, input);
+			if (lists && i + 1 < n)
+				fputs(",\n", so);
+		}
+		stats_free(&s);
+		if (r != first)
+			gc_reader_close(r);
+		gc_reader_close(first);
+	}
+	if (lists && json_out)
+		fputs("]\n", o);
+	if (lists && so)
+		fputs("]\n", so);
+	FILE *f = gc_open_text(cl->c.out);
+	textbuf_put(&out, f, cl->c.out);
+	if (vo)
+		textbuf_put(&verbose, stderr, "stderr");
+	if (so) {
+		FILE *sf = gc_open_text(cl->c.stats);
+		textbuf_put(&st, sf, cl->c.stats);
+		if (sf != f)
+			gc_close_text(sf, cl->c.stats);
+	}
+	gc_close_text(f, cl->c.out);
+}
+
 int main(int argc, char **argv)
 {
 	struct cmdline cl;
 	struct stats s;
-	gc_rec rec;
 
 	gc_prog_init("gc-stats", argc, argv);
 	parse_cmdline(argc, argv, &cl);
@@ -1269,6 +1480,10 @@ int main(int argc, char **argv)
 		metrics_main(&cl);
 		return 0;
 	}
+	if (cl.nfiles > 1 || (cl.sum && cl.nfiles)) {
+		several(&cl);
+		return 0;
+	}
 	gc_reader *r = gc_open_stream(cl.input);
 	stats_init(&s, &cl, r);
 	/* The report goes out (and -o FILE is made) only after the end. */
@@ -1281,40 +1496,8 @@ int main(int argc, char **argv)
 		if (!dump)
 			gc_die(GC_EXIT_DATA, "out of memory");
 	}
-
-	for (;;) {
-		int ev = gc_read(r, &rec);
-		if (ev == GC_DATA) {
-			count(&s, &rec);
-			if (dump)
-				dump_check(dump, gc_csv_out_data(dump, &rec));
-		} else if (ev == GC_KBEGIN) {
-			kernel_begin(&s, gc_reader_kernel(r));
-			if (dump)
-				dump_check(dump, gc_csv_out_kbegin(dump, gc_reader_kernel(r)));
-		} else if (ev == GC_KEND) {
-			kernel_end(&s);
-			if (dump)
-				dump_check(dump, gc_csv_out_kend(dump, rec.kernel, s.cur->records));
-		} else if (ev == GC_EOF) {
-			break;
-		} else {
-			/* What was dumped so far goes out; it has no end line. */
-			if (dump)
-				gc_csv_out_flush(dump);
-			gc_progress_end(cl.c.progress);
-			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
-		}
-		if (cl.c.progress)
-			gc_progress(1, gc_reader_bytes(r), 0);
-	}
-	gc_progress_end(cl.c.progress);
-	s.stream_records = gc_reader_records(r) + 1;
-	s.stream_bytes = gc_reader_bytes(r);
-	finish_rows(&s);
-	s.distinct_lines = count_lines(&s);
-	s.results[GC_R_NONE] = s.records - s.results[GC_R_HIT] - s.results[GC_R_SECTOR_MISS] -
-			       s.results[GC_R_MISS];
+	read_into(&s, &cl, r, dump);
+	stats_finish(&s);
 	const char *input = gc_reader_name(r);
 
 	if (!out)
@@ -1338,15 +1521,7 @@ int main(int argc, char **argv)
 	}
 	gc_close_text(out, cl.c.out);
 
-	for (size_t i = 0; i < s.nkerns; i++)
-		free(s.kerns[i].k);
-	free(s.kerns);
-	free(s.rows);
-	gc_hmap_free(&s.groups);
-	gc_hset_free(&s.wide_lines);
-	gc_hset_free(&s.bare);
-	gc_rowmap_free(&s.byrows);
-	gc_names_free(&s.names);
+	stats_free(&s);
 	gc_reader_close(r);
 	return 0;
 }

@@ -248,7 +248,9 @@ jv() {
 	sh_status 2 "gc-stats --sector 64 --line 32 '$T/access.gcs'"
 	expect_eq "$(head -1 "$T/err")" "gc-stats: the sector size 64 is larger than the line size 32"
 	[ ! -s "$T/out" ]
-	sh_status 2 "gc-stats '$T/access.gcs' '$T/access.gcs'"
+	# several streams are reported (tests/gc-stats-files.bats), but one dump
+	sh_status 2 "gc-stats --dump '$T/access.gcs' '$T/access.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-stats: --dump takes one stream, not 2"
 	[ ! -s "$T/out" ]
 }
 

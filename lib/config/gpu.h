@@ -324,5 +324,10 @@ typedef struct gc_carveout {
  * blocks of the largest one.  -1 when a block cannot run at all. */
 int gc_gpu_carveout(const gc_gpu_config *c, unsigned threads, unsigned regs,
 		    uint64_t shmem, gc_carveout *out);
+/* The L1 kernel k runs with (gc-l1, and gc-rd's cut-off): the carve-out
+ * of its block size, registers and shared memory; the configured L1 (and
+ * sm.shmem, active 0) when there is no kernel, its blocks have no threads
+ * or cannot run, or the carve-out leaves no way. */
+void gc_gpu_kernel_l1(const gc_gpu_config *c, const gc_kernel *k, gc_carveout *out);
 
 #endif

@@ -132,3 +132,24 @@ int gc_gpu_carveout(const gc_gpu_config *c, unsigned threads, unsigned regs, uin
 	}
 	return 0;
 }
+
+void gc_gpu_kernel_l1(const gc_gpu_config *c, const gc_kernel *k, gc_carveout *out)
+{
+	gc_carveout co;
+	uint64_t threads = k ? gc_kernel_threads_per_block(k) : 0;
+	memset(out, 0, sizeof *out);
+	out->shmem = c->sm.shmem;
+	out->l1_sets = c->l1.sets;
+	out->l1_ways = c->l1.ways;
+	if (threads && threads <= UINT32_MAX &&
+	    gc_gpu_carveout(c, (unsigned)threads, k->regs, k->shmem, &co) == 0) {
+		if (co.l1_sets && co.l1_ways) {
+			out->l1_sets = co.l1_sets;
+			out->l1_ways = co.l1_ways;
+		}
+		out->shmem = co.shmem;
+		out->active = co.active;
+		out->shmem_used = co.shmem_used;
+	}
+	out->l1_size = (uint64_t)out->l1_sets * out->l1_ways * c->l1.line;
+}

@@ -113,7 +113,7 @@ static int write_policy(const gc_l1 *R, int space)
 }
 
 /* Where requests go (bypass()): every operation, space and flags put
- * through passes_by() once. */
+ * through gc_l1_route() once. */
 static void route_table(gc_l1 *R)
 {
 	gc_rec r;
@@ -125,8 +125,8 @@ static void route_table(gc_l1 *R)
 				r.op = (uint8_t)op;
 				r.space = (uint8_t)space;
 				r.flags = (uint8_t)flags;
-				R->route[op][space][flags] = space == GC_SHARED ? ROUTE_SHARED
-					: passes_by(R, &r) ? ROUTE_L2 : ROUTE_L1;
+				R->route[op][space][flags] =
+					(uint8_t)gc_l1_route(R->skip_global, &r);
 			}
 }
 
@@ -553,20 +553,10 @@ int gc_l1_kernel_begin(gc_l1 *R, const gc_kernel *k)
 	sum_counters(R, &R->kbase);
 	R->inst_valid = 0;
 
-	unsigned sets = R->geom.sets, ways = R->geom.ways, active = 0;
-	uint64_t shmem = R->gpu.sm.shmem;
-	uint64_t threads = k ? gc_kernel_threads_per_block(k) : 0;
-	if (k && threads && threads <= UINT32_MAX) {
-		gc_carveout co;
-		if (gc_gpu_carveout(&R->gpu, (unsigned)threads, k->regs, k->shmem, &co) == 0) {
-			if (co.l1_sets && co.l1_ways) {
-				sets = co.l1_sets;
-				ways = co.l1_ways;
-			}
-			shmem = co.shmem;
-			active = co.active;
-		}
-	}
+	gc_carveout co;
+	gc_gpu_kernel_l1(&R->gpu, k, &co);
+	unsigned sets = co.l1_sets, ways = co.l1_ways, active = co.active;
+	uint64_t shmem = co.shmem;
 	if (!active)
 		active = 1;
 	R->active = active;

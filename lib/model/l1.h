@@ -132,6 +132,22 @@ typedef struct gc_l1_statistics {
 	uint64_t peak_buffered;            /* timing: most records buffered */
 } gc_l1_statistics;
 
+/* Where the L1 sends a request (gc-l1's rule, which gc-rd --scope l1
+ * follows): looked up in L1; nowhere (shared memory); on to L2 unlooked
+ * (atomics, constant and texture requests, the bypass flag, and global
+ * loads when skip_global, the GPU's l1.skip_global). */
+enum { GC_L1_LOOKUP, GC_L1_SHARED, GC_L1_BYPASS };
+static inline int gc_l1_route(int skip_global, const gc_rec *r)
+{
+	if (r->space == GC_SHARED)
+		return GC_L1_SHARED;
+	if (r->op == GC_ATOMIC || (r->flags & GC_F_BYPASS_L1) || r->space == GC_CONST ||
+	    r->space == GC_TEXTURE ||
+	    (r->op == GC_LOAD && skip_global && (r->space == GC_GLOBAL || r->space == GC_GENERIC)))
+		return GC_L1_BYPASS;
+	return GC_L1_LOOKUP;
+}
+
 /* NULL with the message in err (a bad geometry, a stream line size not
  * the L1's, out of memory). */
 gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len);

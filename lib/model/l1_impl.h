@@ -137,7 +137,7 @@ struct sm {
 };
 
 /* Where a request goes: looked up in L1, nowhere (shared memory), to L2. */
-enum { ROUTE_L1, ROUTE_SHARED, ROUTE_L2 };
+enum { ROUTE_L1 = GC_L1_LOOKUP, ROUTE_SHARED = GC_L1_SHARED, ROUTE_L2 = GC_L1_BYPASS };
 
 struct gc_l1 {
 	gc_l1_params p;
@@ -155,7 +155,7 @@ struct gc_l1 {
 	uint8_t maskmap[256]; /* input mask -> L1 sectors */
 	uint8_t outmap[256];  /* L1 sectors -> the output's sectors */
 	uint8_t rawmap[256];  /* the stream's sectors -> the output's */
-	/* Where a request goes, by operation, space and flags: passes_by()
+	/* Where a request goes, by operation, space and flags: gc_l1_route()
 	 * as a table, for bypass() */
 	uint8_t route[4][GC_NSPACES][16];
 	uint8_t wpolicy[GC_NSPACES]; /* the write policy by space, for l1_store() */
@@ -454,10 +454,7 @@ static inline void count_request(struct sm *s, const gc_rec *r)
 /* Whether r is a request L1 does not look up (see bypass()). */
 static inline int passes_by(const gc_l1 *R, const gc_rec *r)
 {
-	return r->space == GC_SHARED || r->op == GC_ATOMIC || (r->flags & GC_F_BYPASS_L1) ||
-	       r->space == GC_CONST || r->space == GC_TEXTURE ||
-	       (r->op == GC_LOAD && R->skip_global &&
-		(r->space == GC_GLOBAL || r->space == GC_GENERIC));
+	return gc_l1_route(R->skip_global, r) != GC_L1_LOOKUP;
 }
 
 static inline int is_miss(uint8_t outcome)

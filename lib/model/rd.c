@@ -521,6 +521,24 @@ int gc_rd_hist_flush(gc_rd_hist *h)
 	return 0;
 }
 
+int gc_rd_hist_merge(gc_rd_hist *into, const gc_rd_hist *from)
+{
+	if (from->nexact && (from->nexact > into->nexact) &&
+	    grow_exact(into, from->nexact - 1) < 0)
+		return -1;
+	for (size_t d = 0; d < from->nexact; d++)
+		into->exact[d] += from->exact[d];
+	for (unsigned k = 0; k < GC_RD_BINS; k++)
+		into->bin[k] += from->bin[k];
+	into->inf += from->inf;
+	into->total += from->total;
+	if (from->finite && (!into->finite || from->maxd > into->maxd)) {
+		into->maxd = from->maxd;
+		into->finite = 1;
+	}
+	return 0;
+}
+
 double gc_rd_hist_range(const gc_rd_hist *h, uint64_t lo, uint64_t hi)
 {
 	double sum = 0;

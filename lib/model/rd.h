@@ -145,6 +145,9 @@ void gc_rd_hist_free(gc_rd_hist *h);
  * call it once after the last gc_rd_hist_add. */
 int gc_rd_hist_add(gc_rd_hist *h, uint64_t d, double w);
 int gc_rd_hist_flush(gc_rd_hist *h);
+/* Add histogram `from` to `into` (both flushed, with the same bound):
+ * every cell, the first uses and the total.  -1 when out of memory. */
+int gc_rd_hist_merge(gc_rd_hist *into, const gc_rd_hist *from);
 /* References of distance >= n (infinity included): the misses of a fully
  * associative LRU cache of n units.  Exact when n <= bound (or no bound),
  * or n is a power of two; otherwise the bin holding n counts as a whole
