@@ -111,8 +111,8 @@ present() {
 	# its sector without fetching it (lazy-fetch-on-read), a partial-write
 	# miss later, while gc-rd counts the sector as present
 	expect_eq "$(($(jv '    "lru_hits"' "$T/j") - $(jv '  "hits"' "$T/fa.json")))" \
-		"$(jv '    "partial-write"' "$T/fa.json")" "the difference: partial writes"
-	expect_eq "$(jv '    "partial-write"' "$T/fa.json")" 7630 "partial writes"
+		"$(jv '    "partial_write"' "$T/fa.json")" "the difference: partial writes"
+	expect_eq "$(jv '    "partial_write"' "$T/fa.json")" 7630 "partial writes"
 	# nor the sectored 128-byte L1's sector hits in general (a line's tag
 	# holds its 4 sectors); at 128 KB nothing is evicted, so they agree
 	expect_eq "$(jv '    "hits"' "$T/l1.json")" "$(jv '  "hits"' "$T/fa.json")" "sector hits at 128 KB"

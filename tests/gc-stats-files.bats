@@ -87,7 +87,7 @@ jv() {
 	gc-stats --json "$T/c.gcs" >"$T/one"
 	gc-stats --sum --json "$T/c.gcs" "$T/c.gcs" "$T/c.gcs" >"$T/three"
 	expect_eq "$(jv records "$T/three")" 48 records
-	expect_eq "$(jv kernels "$T/three")" 3 kernels
+	expect_eq "$(jv kernel_count "$T/three")" 3 kernels
 	expect_eq "$(jv distinct_lines "$T/three")" "$(jv distinct_lines "$T/one")" "distinct lines"
 }
 
