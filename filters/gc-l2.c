@@ -36,6 +36,7 @@ static const char help[] =
 	"Model the shared, sliced L2 cache; write the DRAM transactions it makes.\n"
 	"\n"
 	"      --gpu NAME|FILE     GPU preset or file (default: the input's gpu.* keys)\n"
+	"      --list-gpus         list the GPU presets and exit\n"
 	"      --sets N            sets per slice (l2.sets)\n"
 	"      --ways N            ways (l2.ways)\n"
 	"      --slice-size N      bytes per slice (l2.slice_size)\n"
