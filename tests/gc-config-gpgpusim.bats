@@ -55,15 +55,19 @@ check_preset() {
 }
 
 @test "gc-config --from: the five tested configs convert, every option known" {
+	gc-config --options | cut -f1 >"$T/known"
 	for c in SM2_GTX480 SM6_TITANX SM7_QV100 SM7_TITANV SM75_RTX2060; do
 		sh_status 0 "gc-config --from '$CFGS/$c' -o '$T/$c.gpu'"
 		expect_empty "$(cat "$T/err")" "$c: warnings"
 		# The file reads back as a preset file, named after the folder.
 		expect_eq "$(gpu-test get "$T/$c.gpu" name)" "$c"
 		# Every option of the config is in gc-config --options' table.
-		for o in $(grep -ho '^ *-[A-Za-z0-9_:]*' "$CFGS/$c"/*.config | tr -d ' ' | sort -u); do
-			gc-config --options | cut -f1 | grep -qx -- "$o" ||
-				{ echo "$c: $o not in --options" >&2; return 1; }
+		grep -ho '^ *-[A-Za-z0-9_:]*' "$CFGS/$c"/*.config | tr -d ' ' | sort -u >"$T/used"
+		expect_empty "$(grep -vxF -f "$T/known" "$T/used")" "$c: options not in --options"
+		# ... and in gc-config(5)'s table.
+		for o in $(cat "$T/used"); do
+			grep -qxF ".B ${o//-/\\-}" "$GC_ROOT/share/man/man5/gc-config.5" ||
+				{ echo "$c: $o not in gc-config(5)" >&2; return 1; }
 		done
 	done
 	# Values worked by hand from SM7_QV100/gpgpusim.config.
@@ -75,7 +79,7 @@ check_preset() {
 	# no trace.config so no opcode keys, no carve-out.
 	expect_eq "$(gpu-test get "$T/SM2_GTX480.gpu" sm.count dram.bandwidth sm.carveout l1.index \
 		| tr '\n' ' ')" "15 177.408 none fermi "
-	! grep -q '^op\.' "$T/SM2_GTX480.gpu" || { echo "GTX480 has op keys" >&2; return 1; }
+	if grep -q '^op\.' "$T/SM2_GTX480.gpu"; then echo "GTX480 has op keys" >&2; return 1; fi
 	# trace.config's latencies: the BRA unit for op.branch (RTX2060: unit 1).
 	expect_eq "$(gpu-test get "$T/SM75_RTX2060.gpu" op.dp.latency op.dp.initiation \
 		op.branch.latency | tr '\n' ' ')" "64 64 4 "
@@ -123,6 +127,7 @@ check_preset() {
 	# a comment
 	-gpgpu_n_clusters 10   # trailing comment
 	-gpgpu_n_cores_per_cluster 2
+	-gpgpu_shader_registers 65536
 	-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8
 	-gpgpu_n_clusters 12
 	-gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:
@@ -132,7 +137,7 @@ check_preset() {
 	-gpgpu_another_one x
 	EOF
 	sh_status 0 "gc-config --from '$T/a.config' -o '$T/a.gpu'"
-	expect_eq "$(cat "$T/err")" "gc-config: $T/a.config: 2 options gc does not know, ignored (the first: -gpgpu_made_up_option ($T/a.config line 9))"
+	expect_eq "$(cat "$T/err")" "gc-config: $T/a.config: 2 options gc does not know, ignored (the first: -gpgpu_made_up_option ($T/a.config line 10))"
 	# sm.count 12 * 2 (the last -gpgpu_n_clusters); mem.dram_latency:
 	# -dram_latency's default 30 + (RCD 12 + CL 12) * 500 / 2000 (the
 	# default core and DRAM clocks) = 36.

@@ -291,12 +291,13 @@ void gc_gpu_for_stream(gc_gpu_config *c, const char *gpu_opt, const gc_header *i
 					gc_warn("note: no --gpu: %s, from the trace's binary version %u "
 						"(sm_%u)", p, bv, bv);
 			} else {
-				/* Warn about real traces only: a synthetic stream
-				 * (gc-gen, gc-clone, hand-made) without a GPU is
-				 * defined on the default GPU. */
+				/* Warn about traces of a GPU only (gc-import's
+				 * formats but its CSV dumps): a synthetic stream
+				 * (gc-gen, gc-clone, a dump, a hand-made one)
+				 * without a GPU is defined on the default GPU. */
 				const char *sf = gc_header_get(in, "source_format");
-				int trace = sf && *sf && strcmp(sf, "gc-gen") != 0 &&
-					    strcmp(sf, "gc-clone") != 0;
+				int trace = sf && (strcmp(sf, "accelsim") == 0 || strcmp(sf, "nvbit") == 0 ||
+						   strcmp(sf, "ppt-gpu") == 0 || strcmp(sf, "ocelot") == 0);
 				gc_gpu_defaults(c);
 				if (!trace)
 					;

@@ -23,8 +23,6 @@ void gc_gpu_load(gc_gpu *g, const char *name_or_file);
 int gc_gpu_presets(char ***names);
 /* "NAME  DESCRIPTION" lines of every preset. */
 void gc_gpu_list_presets(FILE *f);
-/* --list-gpus: the list on stdout, exit 0. */
-_Noreturn void gc_gpu_list_exit(void);
 /* --gpu NAME|FILE: gc_gpu_load (search path, file:line syntax errors) and
  * then every key and value checked; exit 2 with "FILE:LINE: ..." */
 void gc_gpu_config_load(gc_gpu_config *c, const char *name_or_file);

@@ -1,6 +1,5 @@
 /* prog.c - program support: messages, options, numbers, outputs, JSON. */
 #include "prog/prog.h"
-#include "prog/gpuopt.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -70,6 +70,9 @@ enum {
  * errors (exit 2) naming the option. */
 int gc_getopt(int argc, char **argv, const char *shortopts,
 	      const struct option *longopts);
+/* --list-gpus: the presets on stdout, exit 0 (prog/gpuopt.c, where the
+ * preset search path is). */
+_Noreturn void gc_gpu_list_exit(void);
 /* Handle one of the shared options; returns 1 when it was one.  -h prints
  * `help` on stdout and exits 0; -V prints the versions and exits 0. */
 int gc_common_option(gc_common *c, int opt, const char *arg, const char *help);
