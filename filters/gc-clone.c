@@ -294,13 +294,15 @@ static void report(const struct cmdline *cl, const char *name, const struct job 
 		gc_json j;
 		gc_json_begin(&j, f);
 		gc_json_str(&j, "tool", "gc-clone");
-		gc_json_str(&j, "profile", name);
+		gc_json_str(&j, "input", name);
+		gc_json_obj(&j, "config");
 		gc_json_u64(&j, "seed", cl->o.seed);
 		gc_json_num(&j, "scale", cl->o.scale);
-		gc_json_u64(&j, "kernels", n);
+		gc_json_close(&j);
+		gc_json_u64(&j, "kernel_count", n);
 		gc_json_u64(&j, "threads", threads);
 		gc_json_u64(&j, "accesses", accesses);
-		gc_json_arr(&j, "per_kernel");
+		gc_json_arr(&j, "kernels");
 		for (size_t i = 0; i < n; i++) {
 			const gc_kernel *k = gc_cloner_kernel(jobs[i].c);
 			gc_json_obj(&j, NULL);
@@ -309,7 +311,7 @@ static void report(const struct cmdline *cl, const char *name, const struct job 
 			gc_json_u64(&j, "blocks", gc_kernel_blocks(k));
 			gc_json_u64(&j, "threads", jobs[i].threads);
 			gc_json_u64(&j, "accesses", jobs[i].accesses);
-			gc_json_u64(&j, "mem_insts", jobs[i].insts);
+			gc_json_u64(&j, "mem_instructions", jobs[i].insts);
 			gc_json_u64(&j, "profile_accesses", jobs[i].pk->accesses);
 			gc_json_close(&j);
 		}

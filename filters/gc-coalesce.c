@@ -411,11 +411,14 @@ static void write_stats(const struct coal *k, FILE *f)
 	const struct stats *s = &k->s;
 	gc_json j;
 	gc_json_begin(&j, f);
+	gc_json_str(&j, "tool", "gc-coalesce");
 	gc_json_str(&j, "input", gc_reader_name(k->r));
 	gc_json_str(&j, "gpu", k->gpu.name);
+	gc_json_obj(&j, "config");
 	gc_json_str(&j, "arch", arch_names[k->arch]);
-	gc_json_u64(&j, "line_size", k->line);
-	gc_json_u64(&j, "sector_size", k->sector);
+	gc_json_u64(&j, "line", k->line);
+	gc_json_u64(&j, "sector", k->sector);
+	gc_json_close(&j);
 	gc_json_u64(&j, "accesses", s->accesses);
 	gc_json_u64(&j, "instructions", s->instructions);
 	gc_json_u64(&j, "requests", s->requests);

@@ -3,9 +3,10 @@
  *
  * Reads: DRAM transactions (one record per line and event; each sector of
  * its mask is one transaction, at address + i * sector size).
- * Writes: a report (text; --stats FILE: JSON), and, when standard output
- * is not a terminal and -o is not given, the stream itself, unchanged, so
- * that a chain can go on.
+ * Writes: the stream itself, unchanged, on standard output (or -o FILE),
+ * so that a chain can go on; the text report on stderr with -v, to
+ * --report FILE, or on standard output with --emit none (gc(7), the
+ * output rule); --stats FILE: JSON.
  *
  * Every transaction is decoded with the L2's address mapping (lib/
  * addrmap.h, the same code gc-l2 slices with): channel after partition
@@ -26,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char help[] =
 	"Usage: gc-dram [options] [file]\n"
@@ -40,16 +40,21 @@ static const char help[] =
 	"      --partition-index P consecutive, bitwise-permutation, ipoly, random,\n"
 	"                          ipoly-modulo (l2.partition_index)\n"
 	"      --mapping STRING    address mapping, dramid@S;... (l2.mapping)\n"
-	"  -o, --output FILE       write the report to FILE, and no stream\n"
+	"      --emit WHAT         dram (default): pass the stream on; none: no stream,\n"
+	"                          the report on stdout (or -o FILE) instead\n"
+	"      --report FILE       write the text report to FILE\n"
+	"  -o, --output FILE       write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip              compress the stream passed on\n"
+	"      --force             write the stream to a terminal\n"
 	"      --stats FILE        write a JSON summary to FILE\n"
 	"      --progress          show progress on a terminal\n"
 	"  -q, --quiet             no warnings\n"
-	"  -v, --verbose           print the report on stderr as well\n"
+	"  -v, --verbose           print the report on stderr\n"
 	"  -h, --help              show this help and exit\n"
 	"  -V, --version           show versions and exit\n";
 
-enum { OPT_BANDWIDTH = GC_OPT_TOOL, OPT_CHANNELS, OPT_SUBS, OPT_PINDEX, OPT_MAPPING };
+enum { OPT_BANDWIDTH = GC_OPT_TOOL, OPT_CHANNELS, OPT_SUBS, OPT_PINDEX, OPT_MAPPING, OPT_EMIT,
+       OPT_REPORT };
 
 static const gc_gpu_keyopt keyopts[] = {
 	{OPT_BANDWIDTH, "--bandwidth", "dram.bandwidth"},
@@ -64,6 +69,8 @@ struct cmdline {
 	gc_common c;
 	const char *input;
 	const char *keyval[NKEYOPTS];
+	int emit_none;      /* --emit none */
+	const char *report; /* --report FILE */
 };
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -75,6 +82,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sub-partitions", required_argument, NULL, OPT_SUBS},
 		{"partition-index", required_argument, NULL, OPT_PINDEX},
 		{"mapping", required_argument, NULL, OPT_MAPPING},
+		{"emit", required_argument, NULL, OPT_EMIT},
+		{"report", required_argument, NULL, OPT_REPORT},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -82,6 +91,14 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
+		if (c == OPT_EMIT) {
+			cl->emit_none = gc_choose("--emit", optarg, "dram", "none");
+			continue;
+		}
+		if (c == OPT_REPORT) {
+			cl->report = optarg;
+			continue;
+		}
 		int i = gc_gpu_keyopt_find(keyopts, NKEYOPTS, c);
 		if (i < 0)
 			gc_usage_error("unexpected option");
@@ -113,6 +130,13 @@ struct chan {
 	uint64_t reads, writes, read_bytes, write_bytes, hits;
 };
 
+/* One kernel's transactions (gc-dram(1), "kernels"). */
+struct kstat {
+	uint32_t id;
+	char *name;
+	uint64_t reads, writes, read_bytes, write_bytes;
+};
+
 struct dram {
 	gc_gpu_config gpu;
 	gc_addrmap am;
@@ -123,6 +147,9 @@ struct dram {
 	uint64_t records, kernels;
 	uint64_t reads, writes, read_bytes, write_bytes;
 	uint64_t hits, conflicts, empty;
+	struct kstat *ks;     /* the kernels so far, in order */
+	size_t nks, kscap;
+	struct kstat kbase;   /* the totals at the open kernel's begin */
 };
 
 /* n transactions in a row to one bank: the first meets the open row, the
@@ -217,6 +244,66 @@ static double bus_time(const struct dram *d, uint64_t n, double share)
 static double ratio(uint64_t n, uint64_t t)
 {
 	return t ? (double)n / (double)t : 0.0;
+}
+
+/* ---- kernels ------------------------------------------------------------------ */
+
+/* The totals so far, over the channels. */
+static void kernel_totals(const struct dram *d, struct kstat *t)
+{
+	memset(t, 0, sizeof *t);
+	for (unsigned c = 0; c < d->channels; c++) {
+		t->reads += d->ch[c].reads;
+		t->writes += d->ch[c].writes;
+		t->read_bytes += d->ch[c].read_bytes;
+		t->write_bytes += d->ch[c].write_bytes;
+	}
+}
+
+static void kernel_begin(struct dram *d, const gc_kernel *k)
+{
+	if (d->nks == d->kscap) {
+		d->kscap = d->kscap ? 2 * d->kscap : 16;
+		d->ks = realloc(d->ks, d->kscap * sizeof *d->ks);
+		if (!d->ks)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+	struct kstat *e = &d->ks[d->nks++];
+	memset(e, 0, sizeof *e);
+	e->id = k->id;
+	e->name = strdup(k->name);
+	if (!e->name)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	kernel_totals(d, &d->kbase);
+}
+
+static void kernel_end(struct dram *d)
+{
+	if (!d->nks)
+		return;
+	struct kstat now, *e = &d->ks[d->nks - 1];
+	kernel_totals(d, &now);
+	e->reads = now.reads - d->kbase.reads;
+	e->writes = now.writes - d->kbase.writes;
+	e->read_bytes = now.read_bytes - d->kbase.read_bytes;
+	e->write_bytes = now.write_bytes - d->kbase.write_bytes;
+}
+
+static void json_kernels(gc_json *j, const struct dram *d)
+{
+	gc_json_arr(j, "kernels");
+	for (size_t i = 0; i < d->nks; i++) {
+		const struct kstat *k = &d->ks[i];
+		gc_json_obj(j, NULL);
+		gc_json_u64(j, "id", k->id);
+		gc_json_str(j, "name", k->name);
+		gc_json_u64(j, "reads", k->reads);
+		gc_json_u64(j, "writes", k->writes);
+		gc_json_u64(j, "read_bytes", k->read_bytes);
+		gc_json_u64(j, "write_bytes", k->write_bytes);
+		gc_json_close(j);
+	}
+	gc_json_close(j);
 }
 
 /* ---- setup ------------------------------------------------------------------- */
@@ -319,8 +406,8 @@ static void json(FILE *f, const struct dram *d, const char *input)
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-dram");
 	gc_json_str(&j, "input", input);
-	gc_json_obj(&j, "config");
 	gc_json_str(&j, "gpu", d->gpu.name);
+	gc_json_obj(&j, "config");
 	gc_json_u64(&j, "channels", d->channels);
 	gc_json_u64(&j, "sub_partitions", d->gpu.l2.sub_partitions);
 	gc_json_u64(&j, "banks", d->banks);
@@ -331,7 +418,7 @@ static void json(FILE *f, const struct dram *d, const char *input)
 	gc_json_str(&j, "mapping", d->gpu.l2.mapping);
 	gc_json_close(&j);
 	gc_json_u64(&j, "records", d->records);
-	gc_json_u64(&j, "kernels", d->kernels);
+	gc_json_u64(&j, "kernel_count", d->kernels);
 	gc_json_u64(&j, "transactions", n);
 	gc_json_u64(&j, "reads", d->reads);
 	gc_json_u64(&j, "writes", d->writes);
@@ -345,6 +432,7 @@ static void json(FILE *f, const struct dram *d, const char *input)
 	gc_json_u64(&j, "busiest_channel", b);
 	gc_json_num(&j, "busiest_share", ratio(bn, n));
 	gc_json_num(&j, "busiest_time_s", bus_time(d, bn, 1.0 / d->channels));
+	json_kernels(&j, d);
 	gc_json_arr(&j, "per_channel");
 	for (unsigned c = 0; c < d->channels; c++) {
 		const struct chan *p = &d->ch[c];
@@ -356,10 +444,11 @@ static void json(FILE *f, const struct dram *d, const char *input)
 		gc_json_u64(&j, "write_bytes", p->write_bytes);
 		gc_json_u64(&j, "row_hits", p->hits);
 		gc_json_num(&j, "row_hit_rate", ratio(p->hits, p->reads + p->writes));
-		gc_json_arr(&j, "banks");
+		gc_json_arr(&j, "per_bank");
 		for (unsigned k = 0; k < d->banks; k++) {
 			const struct bank *q = &d->bk[(size_t)c * d->banks + k];
 			gc_json_obj(&j, NULL);
+			gc_json_u64(&j, "bank", k);
 			gc_json_u64(&j, "reads", q->reads);
 			gc_json_u64(&j, "writes", q->writes);
 			gc_json_u64(&j, "row_hits", q->hits);
@@ -392,10 +481,10 @@ int main(int argc, char **argv)
 	gc_reader *r = gc_open_stream(cl.input);
 	gc_require_kind(r, GC_KIND_DRAM);
 	setup(&d, &cl, r);
-	/* The stream goes on, unchanged, when stdout is not a terminal and
-	 * -o does not claim it for the report. */
+	/* The stream goes on, unchanged, wherever stdout is, unless --emit
+	 * none (gc(7): the output rule). */
 	gc_writer *w = NULL;
-	if (!cl.c.out && !isatty(STDOUT_FILENO))
+	if (!cl.emit_none)
 		w = gc_open_output(&cl.c, gc_reader_header(r));
 
 	for (;;) {
@@ -406,9 +495,11 @@ int main(int argc, char **argv)
 				die_write(w);
 		} else if (ev == GC_KBEGIN) {
 			d.kernels++;
+			kernel_begin(&d, gc_reader_kernel(r));
 			if (w && gc_write_kbegin(w, gc_reader_kernel(r)) < 0)
 				die_write(w);
 		} else if (ev == GC_KEND) {
+			kernel_end(&d);
 			if (w && gc_write_kend(w, rec.kernel) < 0)
 				die_write(w);
 		} else if (ev == GC_EOF) {
@@ -430,6 +521,11 @@ int main(int argc, char **argv)
 		report(f, &d, input);
 		gc_close_text(f, cl.c.out);
 	}
+	if (cl.report) {
+		FILE *f = gc_open_text(cl.report);
+		report(f, &d, input);
+		gc_close_text(f, cl.report);
+	}
 	if (cl.c.verbose)
 		report(stderr, &d, input);
 	if (cl.c.stats) {
@@ -439,6 +535,9 @@ int main(int argc, char **argv)
 	}
 	free(d.bk);
 	free(d.ch);
+	for (size_t i = 0; i < d.nks; i++)
+		free(d.ks[i].name);
+	free(d.ks);
 	gc_reader_close(r);
 	return 0;
 }

@@ -1274,12 +1274,13 @@ static void write_stats(const struct gen *g, const struct cmdline *cl, uint64_t 
 		FILE *f = gc_open_text(cl->c.stats);
 		gc_json j;
 		gc_json_begin(&j, f);
-		gc_json_str(&j, "kernel", g->k->name);
-		gc_json_u64(&j, "kernels", nk);
+		gc_json_str(&j, "tool", "gc-gen");
+		gc_json_str(&j, "input", g->k->name);
+		gc_json_u64(&j, "kernel_count", nk);
 		gc_json_u64(&j, "accesses", g->nrec * nk);
 		gc_json_u64(&j, "loads", g->nload * nk);
 		gc_json_u64(&j, "stores", g->nstore * nk);
-		gc_json_u64(&j, "mem_insts", insts * nk);
+		gc_json_u64(&j, "mem_instructions", insts * nk);
 		gc_json_u64(&j, "footprint_bytes", g->end - g->abase[0]);
 		gc_json_arr(&j, "arrays");
 		for (int i = 0; i < g->narr; i++) {

@@ -407,9 +407,11 @@ static void write_stats(const struct cmdline *cl, const gc_import *im)
 		FILE *f = gc_open_text(cl->c.stats);
 		gc_json j;
 		gc_json_begin(&j, f);
+		gc_json_str(&j, "tool", "gc-import");
+		gc_json_str(&j, "input", cl->ninputs ? cl->inputs[0] : "stdin");
 		gc_json_u64(&j, "lines", im->lines);
 		gc_json_u64(&j, "text_bytes", im->text_bytes);
-		gc_json_u64(&j, "kernels", im->kernels);
+		gc_json_u64(&j, "kernel_count", im->kernels);
 		gc_json_u64(&j, "instructions", im->instructions);
 		gc_json_u64(&j, "mem_instructions", im->mem_instructions);
 		gc_json_u64(&j, "accesses", im->accesses);

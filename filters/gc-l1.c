@@ -148,26 +148,12 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
 		switch (c) {
-		case OPT_EMIT:
-			if (strcmp(optarg, "all") == 0)
-				cl->emit_all = 1;
-			else if (strcmp(optarg, "l2") == 0)
-				cl->emit_all = 0;
-			else
-				gc_usage_error("--emit: '%s' is not l2 or all", optarg);
-			break;
+		case OPT_EMIT: cl->emit_all = gc_choose("--emit", optarg, "l2", "all"); break;
 		case OPT_TIMING: cl->timing = 1; break;
 		case OPT_SEED: cl->seed = gc_num("--seed", optarg, 0, UINT64_MAX); break;
 		case OPT_WINDOW: cl->window = gc_num("--window", optarg, 1, UINT64_C(1) << 40); break;
 		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
-		case OPT_BOUNDARY:
-			if (strcmp(optarg, "flush") == 0)
-				cl->flush = 1;
-			else if (strcmp(optarg, "keep") == 0)
-				cl->flush = 0;
-			else
-				gc_usage_error("--kernel-boundary: '%s' is not flush or keep", optarg);
-			break;
+		case OPT_BOUNDARY: cl->flush = gc_kernel_boundary(optarg); break;
 		default:
 			if (c >= OPT_KEY && c < OPT_KEY + NKEYOPTS) {
 				cl->keyval[c - OPT_KEY] = optarg;
@@ -421,7 +407,24 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
-/* Hit rates, per request and per sector. */
+/* The sectors of one operation: requested, hits, misses, and the misses
+ * split as GPGPU-Sim's per-sector lookups count them (gc-l1(1)). */
+static void json_op_sectors(gc_json *j, const char *key, const uint64_t *o)
+{
+	uint64_t misses = o[GC_L1_SEC_REQUESTED] - o[GC_L1_SEC_HITS];
+	gc_json_obj(j, key);
+	gc_json_u64(j, "requested", o[GC_L1_SEC_REQUESTED]);
+	gc_json_u64(j, "hits", o[GC_L1_SEC_HITS]);
+	gc_json_u64(j, "misses", misses);
+	gc_json_u64(j, "line_misses", o[GC_L1_SEC_LINE_MISSES]);
+	gc_json_u64(j, "sector_misses",
+		    misses - o[GC_L1_SEC_LINE_MISSES] - o[GC_L1_SEC_MERGED]);
+	gc_json_u64(j, "merged", o[GC_L1_SEC_MERGED]);
+	gc_json_close(j);
+}
+
+/* Hit rates, per request and per sector; sectors and warp instructions
+ * by operation. */
 static void json_rates(gc_json *j, const gc_l1_counts *n)
 {
 	gc_json_num(j, "hit_rate", ratio(n->hits, n->hits + n->misses));
@@ -429,8 +432,16 @@ static void json_rates(gc_json *j, const gc_l1_counts *n)
 	gc_json_u64(j, "requested", n->sec_requested);
 	gc_json_u64(j, "hits", n->sec_hits);
 	gc_json_u64(j, "misses", n->sec_requested - n->sec_hits);
+	json_op_sectors(j, "loads", n->op_sec[GC_LOAD]);
+	json_op_sectors(j, "stores", n->op_sec[GC_STORE]);
+	json_op_sectors(j, "atomics", n->op_sec[GC_ATOMIC]);
 	gc_json_close(j);
 	gc_json_num(j, "sector_hit_rate", ratio(n->sec_hits, n->sec_requested));
+	gc_json_obj(j, "instructions");
+	gc_json_u64(j, "loads", n->insts[GC_LOAD]);
+	gc_json_u64(j, "stores", n->insts[GC_STORE]);
+	gc_json_u64(j, "atomics", n->insts[GC_ATOMIC]);
+	gc_json_close(j);
 }
 
 static void json_counters(gc_json *j, const gc_l1_counts *n)
@@ -443,12 +454,12 @@ static void json_counters(gc_json *j, const gc_l1_counts *n)
 	gc_json_u64(j, "misses", n->misses);
 	gc_json_u64(j, "sector_misses", n->sector_misses);
 	gc_json_u64(j, "merged", n->cls[GC_C_LATENCY]);
-	gc_json_u64(j, "bypassed", n->bypassed);
+	gc_json_u64(j, "bypasses", n->bypassed);
 	gc_json_u64(j, "shared", n->shared);
 	json_rates(j, n);
 	gc_json_obj(j, "classes");
 	for (int c = GC_C_COMPULSORY; c < GC_NCLASSES; c++)
-		gc_json_u64(j, gc_class_name(c), n->cls[c]);
+		gc_json_u64(j, gc_class_key(c), n->cls[c]);
 	gc_json_close(j);
 	gc_json_u64(j, "mshr_stalls", n->stalls);
 	gc_json_obj(j, "to_l2");
@@ -481,8 +492,8 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 	gc_json_str(&j, "tool", "gc-l1");
 	gc_json_str(&j, "input", input);
 	gc_json_str(&j, "gpu", gpu->name);
+	gc_json_obj(&j, "config");
 	gc_json_str(&j, "model", cl->timing ? "timing" : "functional");
-	gc_json_obj(&j, "l1");
 	gc_json_u64(&j, "size", (uint64_t)st->sets * st->ways * st->line);
 	gc_json_u64(&j, "line", st->line);
 	gc_json_u64(&j, "sector", st->sector);

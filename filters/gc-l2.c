@@ -38,6 +38,9 @@ static const char help[] =
 	"\n"
 	"      --gpu NAME|FILE     GPU preset or file (default: the input's gpu.* keys)\n"
 	"      --list-gpus         list the GPU presets and exit\n"
+	"      --size N            total L2 bytes, all slices (l2.size)\n"
+	"      --line N            line bytes (l2.line)\n"
+	"      --sector N          sector bytes (l2.sector)\n"
 	"      --sets N            sets per slice (l2.sets)\n"
 	"      --ways N            ways (l2.ways)\n"
 	"      --slice-size N      bytes per slice (l2.slice_size)\n"
@@ -54,9 +57,11 @@ static const char help[] =
 	"      --mapping STRING    address mapping, dramid@S;... (l2.mapping)\n"
 	"      --cache STRING      one slice as a GPGPU-Sim cache string, e.g.\n"
 	"                          S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 (l2.cache)\n"
-	"      --flush             write back and invalidate everything at kernel end\n"
-	"      --warm              keep the L2 across kernels\n"
-	"                          (default: the preset's l2.kernel_flush)\n"
+	"      --kernel-boundary flush|keep\n"
+	"                          write back and invalidate everything at kernel end,\n"
+	"                          or keep the L2 across kernels (default: the\n"
+	"                          preset's l2.kernel_flush)\n"
+	"      --flush, --warm     deprecated: --kernel-boundary flush, keep\n"
 	"      --emit WHAT         dram (default): DRAM transactions; all: every\n"
 	"                          request annotated with its outcome\n"
 	"      --top N             (kernel, PC) rows listed in the statistics, most\n"
@@ -73,6 +78,10 @@ static const char help[] =
 
 enum {
 	OPT_SETS = GC_OPT_TOOL,
+	OPT_SIZE,
+	OPT_LINE,
+	OPT_SECTOR,
+	OPT_BOUNDARY,
 	OPT_WAYS,
 	OPT_SLICE,
 	OPT_INDEX,
@@ -95,6 +104,9 @@ static const gc_gpu_keyopt keyopts[] = {
 	{OPT_CHANNELS, "--channels", "l2.channels"},
 	{OPT_SUBS, "--sub-partitions", "l2.sub_partitions"},
 	{OPT_SLICE, "--slice-size", "l2.slice_size"},
+	{OPT_SIZE, "--size", "l2.size"},
+	{OPT_LINE, "--line", "l2.line"},
+	{OPT_SECTOR, "--sector", "l2.sector"},
 	{OPT_SETS, "--sets", "l2.sets"},
 	{OPT_WAYS, "--ways", "l2.ways"},
 	{OPT_INDEX, "--index", "l2.index"},
@@ -120,6 +132,9 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
 		GC_COMMON_LONGOPTS,
+		{"size", required_argument, NULL, OPT_SIZE},
+		{"line", required_argument, NULL, OPT_LINE},
+		{"sector", required_argument, NULL, OPT_SECTOR},
 		{"sets", required_argument, NULL, OPT_SETS},
 		{"ways", required_argument, NULL, OPT_WAYS},
 		{"slice-size", required_argument, NULL, OPT_SLICE},
@@ -132,6 +147,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"partition-index", required_argument, NULL, OPT_PINDEX},
 		{"mapping", required_argument, NULL, OPT_MAPPING},
 		{"cache", required_argument, NULL, OPT_CACHE},
+		{"kernel-boundary", required_argument, NULL, OPT_BOUNDARY},
 		{"flush", no_argument, NULL, OPT_FLUSH},
 		{"warm", no_argument, NULL, OPT_WARM},
 		{"emit", required_argument, NULL, OPT_EMIT},
@@ -149,23 +165,23 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		if (i >= 0) {
 			/* Numbers are checked here, so "12x" names the option. */
 			if (c == OPT_SETS || c == OPT_WAYS || c == OPT_SLICE ||
-			    c == OPT_CHANNELS || c == OPT_SUBS)
+			    c == OPT_CHANNELS || c == OPT_SUBS || c == OPT_LINE || c == OPT_SECTOR)
 				(void)gc_num(keyopts[i].name, optarg, 1, UINT32_MAX);
 			cl->keyval[i] = optarg;
 			continue;
 		}
 		switch (c) {
-		case OPT_FLUSH: cl->flush = 1; break;
-		case OPT_WARM: cl->flush = 0; break;
 		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
-		case OPT_EMIT:
-			if (strcmp(optarg, "all") == 0)
-				cl->emit_all = 1;
-			else if (strcmp(optarg, "dram") == 0)
-				cl->emit_all = 0;
-			else
-				gc_usage_error("--emit: '%s' is not dram or all", optarg);
+		case OPT_BOUNDARY: cl->flush = gc_kernel_boundary(optarg); break;
+		case OPT_FLUSH:
+			gc_warn("--flush is deprecated: use --kernel-boundary flush");
+			cl->flush = 1;
 			break;
+		case OPT_WARM:
+			gc_warn("--warm is deprecated: use --kernel-boundary keep");
+			cl->flush = 0;
+			break;
+		case OPT_EMIT: cl->emit_all = gc_choose("--emit", optarg, "dram", "all"); break;
 		default: gc_usage_error("unexpected option");
 		}
 	}
@@ -201,7 +217,31 @@ struct slice_stats {
 	struct sector_stats sec;
 };
 
+/* Sectors of one operation (GC_LOAD, GC_STORE, GC_ATOMIC): requested;
+ * hits as the model counts them (present at the lookup); line misses
+ * (one a request that finds its line absent: GPGPU-Sim's MISS, its other
+ * missing sectors being SECTOR_MISS); hits as the hardware counts them
+ * (a store sector allocated without a DRAM read is a hit too). */
+struct op_sectors {
+	uint64_t requested, hits, line_misses, hw_hits;
+};
+
+/* What a kernel's entry in "kernels" reports: the counters at its begin
+ * and at its end (after the flush), differenced. */
+struct kcounts {
+	uint64_t requests, hits, sec_requested, sec_hits;
+	uint64_t dram_reads, dram_read_bytes, dram_writes, dram_write_bytes;
+	struct op_sectors op[4];
+};
+
+struct kstat {
+	uint32_t id;
+	char *name;
+	struct kcounts n;
+};
+
 struct stats {
+	struct op_sectors op[4];
 	uint64_t requests, results[4];
 	uint64_t ops[4], op_hits[4];
 	uint64_t dram_reads, dram_read_bytes, dram_writes, dram_write_bytes;
@@ -226,6 +266,9 @@ struct l2 {
 	struct slice_stats *sl;
 	int by_pc;                /* count pcs (--stats or -v) */
 	gc_pctab pcs;             /* (kernel name, pc) -> requests, hits, misses */
+	struct kstat *ks;         /* the kernels so far, in order */
+	size_t nks, kscap;
+	struct kcounts kbase;     /* the counters at the open kernel's begin */
 };
 
 #define PARTIAL(l) ((uint8_t)((l)->aux & 0xffu))
@@ -388,6 +431,11 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	m->sl[slice].requests++;
 	m->s.sec.requested += pc8(mask);
 	m->s.sec.hits += pc8(have);
+	struct op_sectors *os = &m->s.op[op & 3];
+	os->requested += pc8(mask);
+	os->hits += pc8(have);
+	os->hw_hits += pc8(have);
+	os->line_misses += !l;
 	m->sl[slice].sec.requested += pc8(mask);
 	m->sl[slice].sec.hits += pc8(have);
 	if (res == GC_R_HIT) {
@@ -489,6 +537,8 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 		fetch = missing; /* seed 003 Fig. 4: a write miss reads the sector first */
 	else if (m->walloc == GC_WALLOC_FETCH_ON_WRITE && !full)
 		fetch = missing;
+	/* the hardware's write hit: allocated without reading DRAM */
+	m->s.op[GC_STORE].hw_hits += pc8(missing & ~fetch);
 	if (fetch) {
 		m->s.rd[CAUSE_WRITE_FETCH] += pc8(fetch);
 		dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch), out,
@@ -583,6 +633,54 @@ static uint64_t dirty_sectors(const struct l2 *m)
 	return n;
 }
 
+/* ---- kernels ------------------------------------------------------------------ */
+
+static void snapshot(const struct l2 *m, struct kcounts *k)
+{
+	const struct stats *s = &m->s;
+	k->requests = s->requests;
+	k->hits = s->results[GC_R_HIT];
+	k->sec_requested = s->sec.requested;
+	k->sec_hits = s->sec.hits;
+	k->dram_reads = s->dram_reads;
+	k->dram_read_bytes = s->dram_read_bytes;
+	k->dram_writes = s->dram_writes;
+	k->dram_write_bytes = s->dram_write_bytes;
+	memcpy(k->op, s->op, sizeof k->op);
+}
+
+static void kernel_begin(struct l2 *m, const gc_kernel *k)
+{
+	if (m->nks == m->kscap) {
+		m->kscap = m->kscap ? 2 * m->kscap : 16;
+		m->ks = realloc(m->ks, m->kscap * sizeof *m->ks);
+		if (!m->ks)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+	struct kstat *e = &m->ks[m->nks++];
+	memset(e, 0, sizeof *e);
+	e->id = k->id;
+	e->name = strdup(k->name);
+	if (!e->name)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	snapshot(m, &m->kbase);
+}
+
+/* The open kernel ends (its flush done): its counts are the difference. */
+static void kernel_end(struct l2 *m)
+{
+	if (!m->nks)
+		return;
+	struct kcounts now;
+	snapshot(m, &now);
+	uint64_t *x = (uint64_t *)&now;
+	const uint64_t *b = (const uint64_t *)&m->kbase;
+	for (size_t i = 0; i < sizeof now / sizeof(uint64_t); i++)
+		x[i] -= b[i];
+	m->ks[m->nks - 1].n = now;
+	snapshot(m, &m->kbase);
+}
+
 /* ---- setup ------------------------------------------------------------------ */
 
 static unsigned log2u(uint64_t v)
@@ -608,12 +706,31 @@ static void check_geometry(const gc_reader *r, const char *key, unsigned want, c
 		       "of its own line and sector size", gc_reader_name(r), key, v, l2key, want);
 }
 
+/* --size is the whole L2 (l2.size, as gc-l1's --size is the whole L1):
+ * without --slice-size it sets each slice's share, and the sets follow. */
+static void size_from_total(gc_gpu_config *c, const struct cmdline *cl)
+{
+	int i = gc_gpu_keyopt_find(keyopts, NKEYOPTS, OPT_SIZE);
+	int s = gc_gpu_keyopt_find(keyopts, NKEYOPTS, OPT_SLICE);
+	if (!cl->keyval[i] || cl->keyval[s])
+		return;
+	uint64_t n = (uint64_t)c->l2.channels * c->l2.sub_partitions;
+	if (c->l2.total % n)
+		gc_usage_error("--size: %llu bytes do not split into %llu slices (l2.channels * "
+			       "l2.sub_partitions)", (unsigned long long)c->l2.total,
+			       (unsigned long long)n);
+	char buf[32];
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)(c->l2.total / n));
+	gc_gpu_config_option(c, "--size", "l2.slice_size", buf);
+}
+
 static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 {
 	char why[256];
 	memset(m, 0, sizeof *m);
 	gc_gpu_for_stream(&m->gpu, cl->c.gpu, gc_reader_header(r));
 	gc_gpu_keyopts_apply(&m->gpu, keyopts, NKEYOPTS, cl->keyval);
+	size_from_total(&m->gpu, cl);
 	gc_gpu_config_finish(&m->gpu);
 
 	const gc_gpu_cache *g = &m->gpu.l2;
@@ -696,7 +813,7 @@ static void set_header(gc_header *h, const struct l2 *m, const struct cmdline *c
 	int rc = gc_header_set(h, "line_size", buf);
 	snprintf(buf, sizeof buf, "%u", m->sector);
 	rc |= gc_header_set(h, "sector_size", buf);
-	rc |= gc_header_set(h, "l2.flush", m->flush ? "kernel-end" : "never");
+	rc |= gc_header_set(h, "l2.kernel_boundary", m->flush ? "flush" : "keep");
 	rc |= gc_header_set(h, "l2.emit", m->emit_all ? "all" : "dram");
 	if (rc < 0)
 		gc_die(GC_EXIT_DATA, "output header: too many keys");
@@ -712,13 +829,33 @@ static void rate(gc_json *j, const char *key, uint64_t n, uint64_t d)
 		gc_json_null(j, key);
 }
 
-/* "sectors": {requested, hits, misses} and "sector_hit_rate" beside it. */
-static void sectors(gc_json *j, const struct sector_stats *sec)
+/* The sectors of one operation (gc-l2(1), STATISTICS). */
+static void op_sectors(gc_json *j, const char *key, const struct op_sectors *o)
+{
+	gc_json_obj(j, key);
+	gc_json_u64(j, "requested", o->requested);
+	gc_json_u64(j, "hits", o->hits);
+	gc_json_u64(j, "misses", o->requested - o->hits);
+	gc_json_u64(j, "line_misses", o->line_misses);
+	gc_json_u64(j, "sector_misses", o->requested - o->hits - o->line_misses);
+	gc_json_u64(j, "merged", 0);
+	gc_json_u64(j, "hardware_hits", o->hw_hits);
+	gc_json_close(j);
+}
+
+/* "sectors": {requested, hits, misses[, loads, stores, atomics]} and
+ * "sector_hit_rate" beside it. */
+static void sectors(gc_json *j, const struct sector_stats *sec, const struct op_sectors *op)
 {
 	gc_json_obj(j, "sectors");
 	gc_json_u64(j, "requested", sec->requested);
 	gc_json_u64(j, "hits", sec->hits);
 	gc_json_u64(j, "misses", sec->requested - sec->hits);
+	if (op) {
+		op_sectors(j, "loads", &op[GC_LOAD]);
+		op_sectors(j, "stores", &op[GC_STORE]);
+		op_sectors(j, "atomics", &op[GC_ATOMIC]);
+	}
 	gc_json_close(j);
 	rate(j, "sector_hit_rate", sec->hits, sec->requested);
 }
@@ -732,6 +869,30 @@ static gc_pcrow *sorted_pcs(const struct l2 *m, size_t *n)
 	return rows;
 }
 
+/* "kernels": a list, each kernel's counts from its begin to its end. */
+static void json_kernels(gc_json *j, const struct l2 *m)
+{
+	gc_json_arr(j, "kernels");
+	for (size_t i = 0; i < m->nks; i++) {
+		const struct kstat *k = &m->ks[i];
+		struct sector_stats sec = {k->n.sec_requested, k->n.sec_hits};
+		gc_json_obj(j, NULL);
+		gc_json_u64(j, "id", k->id);
+		gc_json_str(j, "name", k->name);
+		gc_json_u64(j, "requests", k->n.requests);
+		gc_json_u64(j, "hits", k->n.hits);
+		gc_json_u64(j, "misses", k->n.requests - k->n.hits);
+		rate(j, "hit_rate", k->n.hits, k->n.requests);
+		sectors(j, &sec, k->n.op);
+		gc_json_u64(j, "dram_reads", k->n.dram_reads);
+		gc_json_u64(j, "dram_read_bytes", k->n.dram_read_bytes);
+		gc_json_u64(j, "dram_writes", k->n.dram_writes);
+		gc_json_u64(j, "dram_write_bytes", k->n.dram_write_bytes);
+		gc_json_close(j);
+	}
+	gc_json_close(j);
+}
+
 static void json(FILE *f, const struct l2 *m, const char *input, int top)
 {
 	const struct stats *s = &m->s;
@@ -740,8 +901,8 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-l2");
 	gc_json_str(&j, "input", input);
-	gc_json_obj(&j, "config");
 	gc_json_str(&j, "gpu", m->gpu.name);
+	gc_json_obj(&j, "config");
 	gc_json_u64(&j, "slices", m->nslices);
 	gc_json_u64(&j, "channels", m->gpu.l2.channels);
 	gc_json_u64(&j, "sub_partitions", m->gpu.l2.sub_partitions);
@@ -757,16 +918,16 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 		gc_gpu_format(&m->gpu, gc_gpu_key_find(keys[i]), buf, sizeof buf);
 		gc_json_str(&j, keys[i] + 3, buf);
 	}
-	gc_json_str(&j, "flush", m->flush ? "kernel-end" : "never");
+	gc_json_str(&j, "kernel_boundary", m->flush ? "flush" : "keep");
 	gc_json_close(&j);
-	gc_json_u64(&j, "kernels", s->kernels);
+	gc_json_u64(&j, "kernel_count", s->kernels);
 	gc_json_u64(&j, "requests", s->requests);
 	gc_json_u64(&j, "hits", s->results[GC_R_HIT]);
 	gc_json_u64(&j, "misses", s->results[GC_R_SECTOR_MISS] + s->results[GC_R_MISS]);
 	gc_json_u64(&j, "sector_misses", s->results[GC_R_SECTOR_MISS]);
 	gc_json_u64(&j, "line_misses", s->results[GC_R_MISS]);
 	rate(&j, "hit_rate", s->results[GC_R_HIT], s->requests);
-	sectors(&j, &s->sec);
+	sectors(&j, &s->sec, s->op);
 	gc_json_u64(&j, "reads", s->ops[GC_LOAD]);
 	gc_json_u64(&j, "read_hits", s->op_hits[GC_LOAD]);
 	rate(&j, "read_hit_rate", s->op_hits[GC_LOAD], s->ops[GC_LOAD]);
@@ -793,6 +954,7 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 	gc_json_u64(&j, "dirty_evictions", s->dirty_evictions);
 	gc_json_u64(&j, "flushes", s->flushes);
 	gc_json_u64(&j, "dirty_sectors_left", s->dirty_left);
+	json_kernels(&j, m);
 	size_t n;
 	gc_pcrow *rows = sorted_pcs(m, &n);
 	gc_pcreport_json(&j, &m->pcs, rows, n, (size_t)top);
@@ -807,7 +969,7 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 		gc_json_u64(&j, "hits", p->hits);
 		gc_json_u64(&j, "misses", p->misses);
 		rate(&j, "hit_rate", p->hits, p->requests);
-		sectors(&j, &p->sec);
+		sectors(&j, &p->sec, NULL);
 		gc_json_u64(&j, "dram_reads", p->dram_reads);
 		gc_json_u64(&j, "dram_writes", p->dram_writes);
 		gc_json_close(&j);
@@ -893,11 +1055,13 @@ int main(int argc, char **argv)
 			m.s.kernels++;
 			if (m.by_pc && gc_pctab_kernel(&m.pcs, cur->k->name) < 0)
 				gc_die(GC_EXIT_DATA, "out of memory");
+			kernel_begin(&m, cur->k);
 			if (gc_write_kbegin(m.w, cur->k) < 0)
 				die_write(&m);
 		} else if (cur->ev == GC_KEND) {
 			if (m.flush)
 				flush_all(&m, rec->kernel);
+			kernel_end(&m);
 			if (gc_write_kend(m.w, rec->kernel) < 0)
 				die_write(&m);
 		}
@@ -923,6 +1087,9 @@ int main(int argc, char **argv)
 	gc_pctab_free(&m.pcs);
 	free(m.pbytes);
 	free(m.sl);
+	for (size_t i = 0; i < m.nks; i++)
+		free(m.ks[i].name);
+	free(m.ks);
 	gc_reader_close(r);
 	return 0;
 }

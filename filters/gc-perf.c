@@ -697,8 +697,8 @@ static void json(FILE *f, const struct perf *m, const struct cmdline *cl, const 
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-perf");
 	gc_json_str(&j, "input", input);
-	gc_json_str(&j, "model", gc_perf_model_name(p->model));
 	gc_json_str(&j, "gpu", m->gpu.name);
+	gc_json_str(&j, "model", gc_perf_model_name(p->model));
 	gc_json_str(&j, "stream", m->mode == IN_L2 ? "l2-emit-all" : "l1-emit-all");
 	gc_json_str(&j, "llc_miss_rate_source", llc_source[m->llc_src]);
 	gc_json_str(&j, "compute_intervals", m->have_compute ? "stream" : "assumed");
@@ -706,7 +706,7 @@ static void json(FILE *f, const struct perf *m, const struct cmdline *cl, const 
 	for (int i = 0; i < m->nassume; i++)
 		gc_json_str(&j, NULL, m->assumptions[i]);
 	gc_json_close(&j);
-	gc_json_obj(&j, "parameters");
+	gc_json_obj(&j, "config");
 	gc_json_num(&j, "clock_ghz", p->clock);
 	gc_json_num(&j, "sms", p->sms);
 	gc_json_num(&j, "mshrs", p->mshrs);
@@ -734,7 +734,7 @@ static void json(FILE *f, const struct perf *m, const struct cmdline *cl, const 
 	gc_json_close(&j);
 
 	gc_json_obj(&j, "total");
-	gc_json_u64(&j, "kernels", m->nres);
+	gc_json_u64(&j, "kernel_count", m->nres);
 	gc_json_num(&j, "cycles", t.cycles);
 	gc_json_num(&j, "cycles_with_launch", t.cycles + m->launch * (double)m->nres);
 	gc_json_num(&j, "instructions", t.instructions);
@@ -793,7 +793,7 @@ static void json(FILE *f, const struct perf *m, const struct cmdline *cl, const 
 		}
 		gc_json_num(&j, "cycles", k->slowest);
 		gc_json_close(&j);
-		gc_json_obj(&j, "parameters");
+		gc_json_obj(&j, "config");
 		gc_json_num(&j, "sms", k->active_sms);
 		gc_json_num(&j, "warps_per_sm", k->w);
 		gc_json_num(&j, "block_size", k->block_size);

@@ -10,6 +10,7 @@
  * the distinct values of a --by column.
  */
 #include "prog/prog.h"
+#include "report/json.h"
 #include "report/plot.h"
 #include "report/svg.h"
 #include "stream/lines.h"
@@ -36,6 +37,8 @@ static const char help[] =
 	"      --ylabel T       y axis label (default: the column name(s))\n"
 	"      --size WxH       picture size in pixels (default 720x440)\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
+	"      --stats FILE     also write a JSON summary to FILE\n"
+	"      --progress       show progress on a terminal\n"
 	"  -q, --quiet          no warnings\n"
 	"  -v, --verbose        say what was drawn on stderr\n"
 	"  -h, --help           show this help and exit\n"
@@ -80,6 +83,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
 		GC_BASIC_LONGOPTS,
+		{"stats", required_argument, NULL, GC_OPT_STATS},
+		{"progress", no_argument, NULL, GC_OPT_PROGRESS},
 		{"kind", required_argument, NULL, OPT_KIND},
 		{"x", required_argument, NULL, OPT_X},
 		{"y", required_argument, NULL, OPT_Y},
@@ -220,7 +225,7 @@ static long split(char *p, char **f, size_t max, const char **why)
 	}
 }
 
-static void read_table(struct table *t, const char *path)
+static void read_table(struct table *t, const char *path, int progress)
 {
 	memset(t, 0, sizeof *t);
 	gc_lines *l = gc_lines_open(path);
@@ -234,6 +239,7 @@ static void read_table(struct table *t, const char *path)
 	char **f = NULL;
 	const char *why;
 	while ((len = gc_lines_next(l, &line)) >= 0) {
+		gc_progress(progress, gc_lines_bytes(l), 0);
 		if (len == 0)
 			continue;
 		if (!t->cols) {
@@ -668,6 +674,39 @@ static void free_job(struct job *j)
 	free(j->series.v);
 }
 
+/* --stats: what was read and drawn (gc(7) VOCABULARY). */
+static void write_stats(const struct job *j, const char *path)
+{
+	static const char *const kinds[] = {"line", "bar", "heat"};
+	const struct cmdline *cl = j->cl;
+	FILE *f = gc_open_text(path);
+	gc_json o;
+	gc_json_begin(&o, f);
+	gc_json_str(&o, "tool", "gc-plot");
+	gc_json_str(&o, "input", j->t.name);
+	gc_json_obj(&o, "config");
+	gc_json_str(&o, "kind", kinds[cl->kind]);
+	if (cl->x)
+		gc_json_str(&o, "x", cl->x);
+	gc_json_arr(&o, "y");
+	for (int i = 0; i < cl->ny; i++)
+		gc_json_str(&o, NULL, cl->ycols[i]);
+	gc_json_close(&o);
+	if (cl->by)
+		gc_json_str(&o, "by", cl->by);
+	if (cl->z)
+		gc_json_str(&o, "z", cl->z);
+	gc_json_u64(&o, "width", (uint64_t)cl->width);
+	gc_json_u64(&o, "height", (uint64_t)cl->height);
+	gc_json_close(&o);
+	gc_json_u64(&o, "rows", j->t.nrows);
+	gc_json_u64(&o, "rows_kept", j->nkeep);
+	if (cl->kind != K_HEAT)
+		gc_json_u64(&o, "series", cl->by ? j->series.n : (size_t)cl->ny);
+	gc_json_end(&o);
+	gc_close_text(f, path);
+}
+
 int main(int argc, char **argv)
 {
 	struct cmdline cl;
@@ -677,7 +716,8 @@ int main(int argc, char **argv)
 	parse_cmdline(argc, argv, &cl);
 	memset(&j, 0, sizeof j);
 	j.cl = &cl;
-	read_table(&j.t, cl.input);
+	read_table(&j.t, cl.input, cl.c.progress);
+	gc_progress_end(cl.c.progress);
 	pick_rows(&j);
 	categorise(&j);
 	begin_picture(&j);
@@ -686,6 +726,8 @@ int main(int argc, char **argv)
 	else
 		draw_series(&j);
 	write_picture(&j);
+	if (cl.c.stats)
+		write_stats(&j, cl.c.stats);
 	free_job(&j);
 	return 0;
 }

@@ -139,8 +139,8 @@ static void kernel_summary(const gc_pkernel *k)
 	fprintf(stderr, "), %u runs\n", k->nrun);
 }
 
-static void write_stats(FILE *f, const gc_profile *p, uint64_t accesses, uint64_t pbytes,
-			uint64_t sbytes, uint64_t resurrected)
+static void write_stats(FILE *f, const char *input, const gc_profile *p, uint64_t accesses,
+			uint64_t pbytes, uint64_t sbytes, uint64_t resurrected)
 {
 	gc_json j;
 	uint64_t threads = 0;
@@ -148,14 +148,15 @@ static void write_stats(FILE *f, const gc_profile *p, uint64_t accesses, uint64_
 		threads += p->kern[i].threads;
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", gc_progname);
-	gc_json_u64(&j, "kernels", p->nkernel);
+	gc_json_str(&j, "input", input);
+	gc_json_u64(&j, "kernel_count", p->nkernel);
 	gc_json_u64(&j, "threads", threads);
 	gc_json_u64(&j, "accesses", accesses);
 	gc_json_u64(&j, "profile_bytes", pbytes);
 	gc_json_u64(&j, "stream_bytes", sbytes);
 	gc_json_num(&j, "profile_share", sbytes ? (double)pbytes / (double)sbytes : 0.0);
 	gc_json_u64(&j, "resurrected_warps", resurrected);
-	gc_json_arr(&j, "per_kernel");
+	gc_json_arr(&j, "kernels");
 	for (uint32_t i = 0; i < p->nkernel; i++) {
 		const gc_pkernel *k = &p->kern[i];
 		gc_json_obj(&j, NULL);
@@ -163,7 +164,7 @@ static void write_stats(FILE *f, const gc_profile *p, uint64_t accesses, uint64_
 		gc_json_str(&j, "name", k->k.name);
 		gc_json_u64(&j, "threads", k->threads);
 		gc_json_u64(&j, "accesses", k->accesses);
-		gc_json_u64(&j, "insts", k->ninst);
+		gc_json_u64(&j, "static_instructions", k->ninst);
 		gc_json_u64(&j, "profiles", k->nprof);
 		gc_json_arr(&j, "profile_threads");
 		for (uint32_t q = 0; q < k->nprof; q++)
@@ -296,7 +297,7 @@ int main(int argc, char **argv)
 	gc_close_text(f, cl.c.out);
 	if (cl.c.stats) {
 		FILE *s = gc_open_text(cl.c.stats);
-		write_stats(s, &prof, accesses, len, sbytes, gc_profiler_resurrected(p));
+		write_stats(s, gc_reader_name(r), &prof, accesses, len, sbytes, gc_profiler_resurrected(p));
 		gc_close_text(s, cl.c.stats);
 	}
 	free(text);

@@ -40,7 +40,8 @@ static const char help[] =
 	"      --sector N       sector size in bytes (default: header sector_size, 32)\n"
 	"      --by KEY         sm (a stack per SM), kernel (a stack per launch) or pc\n"
 	"      --sets N         a stack per cache set of N sets\n"
-	"      --hash F         set index: L linear, X xor, H fermi, P ipoly (default L)\n"
+	"      --index F        set index: linear, xor, fermi, ipoly (default linear)\n"
+	"      --hash F         deprecated: --index (L, X, H, P for the four)\n"
 	"      --ways A         the cache for SDCM and the cut-off: A ways ...\n"
 	"      --lines B        ... of B lines in all (default: gpu.l1 with --gpu)\n"
 	"      --exact N        list distances below N one by one, then log2 bins (default 16)\n"
@@ -63,7 +64,7 @@ static const char help[] =
 	"  -V, --version        show versions and exit\n";
 
 enum {
-	OPT_GRAN = GC_OPT_TOOL, OPT_LINE, OPT_SECTOR, OPT_BY, OPT_SETS, OPT_HASH, OPT_WAYS,
+	OPT_GRAN = GC_OPT_TOOL, OPT_LINE, OPT_SECTOR, OPT_BY, OPT_SETS, OPT_HASH, OPT_INDEX, OPT_WAYS,
 	OPT_LINES, OPT_EXACT, OPT_JSON, OPT_CSV, OPT_MRC, OPT_PLOT, OPT_ANNOTATE, OPT_SAMPLE,
 };
 enum gran { G_LINE, G_SECTOR, G_BYTE };
@@ -160,6 +161,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sector", required_argument, NULL, OPT_SECTOR},
 		{"by", required_argument, NULL, OPT_BY},
 		{"sets", required_argument, NULL, OPT_SETS},
+		{"index", required_argument, NULL, OPT_INDEX},
 		{"hash", required_argument, NULL, OPT_HASH},
 		{"ways", required_argument, NULL, OPT_WAYS},
 		{"lines", required_argument, NULL, OPT_LINES},
@@ -194,8 +196,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_SETS: cl->sets = (unsigned)gc_num("--sets", optarg, 1, SETS_MAX); break;
 		case OPT_HASH:
+			gc_warn("--hash is deprecated: use --index");
+			/* fall through */
+		case OPT_INDEX:
 			if ((cl->hash = parse_hash(optarg)) < 0)
-				gc_usage_error("--hash: '%s' is not L, X, H or P", optarg);
+				gc_usage_error("--index: '%s' is not linear, xor, fermi or ipoly", optarg);
 			hash_given = 1;
 			break;
 		case OPT_WAYS: cl->ways = gc_num("--ways", optarg, 1, UINT64_C(1) << 32); break;
@@ -219,7 +224,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	if (cl->exact & (cl->exact - 1))
 		gc_usage_error("--exact: %llu is not a power of two", (unsigned long long)cl->exact);
 	if (hash_given && cl->sets == 1)
-		gc_usage_error("--hash needs --sets");
+		gc_usage_error("--index needs --sets");
 	if (cl->ways && cl->lines) {
 		char why[160];
 		if (gc_sdcm_check(cl->ways, cl->lines, why, sizeof why) < 0)
@@ -299,7 +304,7 @@ static void rd_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
 	if (cl->sets > 1) {
 		char why[200];
 		if (gc_set_index_check(cl->hash, cl->sets, (unsigned)x->line, why, sizeof why) < 0)
-			gc_usage_error("--sets %u --hash %s: %s", cl->sets, hash_names[cl->hash], why);
+			gc_usage_error("--sets %u --index %s: %s", cl->sets, hash_names[cl->hash], why);
 	}
 
 	/* The cache: --ways/--lines, else the GPU's L1. */
@@ -810,7 +815,7 @@ static void csv_mrc(FILE *f, const struct rd *x)
 {
 	const gc_rd_hist *h = &x->all;
 	double ge = h->total; /* references of distance >= n, for n = 1 ... */
-	fprintf(f, "lines,misses,miss_ratio\n");
+	fprintf(f, "lines,misses,miss_rate\n");
 	size_t it = 0;
 	uint64_t lo, hi, n = 1;
 	double c;
@@ -861,13 +866,14 @@ static void json(FILE *f, const struct rd *x, const char *input)
 	const gc_rd_hist *h = &x->all;
 	gc_json j;
 	gc_json_begin(&j, f);
+	gc_json_str(&j, "tool", "gc-rd");
 	gc_json_str(&j, "input", input);
 	gc_json_str(&j, "kind", gc_kind_name(x->kind));
 	gc_json_str(&j, "granularity", gran_names[x->cl->gran]);
 	gc_json_u64(&j, "unit_bytes", UINT64_C(1) << x->ushift);
 	gc_json_str(&j, "scope", by_names[x->cl->by]);
 	gc_json_u64(&j, "sets", x->cl->sets);
-	gc_json_str(&j, "hash", hash_names[x->cl->hash]);
+	gc_json_str(&j, "index", hash_names[x->cl->hash]);
 	gc_json_bool(&j, "sampled", x->sampled);
 	if (x->sampled) {
 		double rate = 1;
@@ -905,7 +911,7 @@ static void json(FILE *f, const struct rd *x, const char *input)
 		gc_json_obj(&j, NULL);
 		gc_json_u64(&j, "lines", sz[i]);
 		gc_json_num(&j, "misses", m);
-		gc_json_num(&j, "miss_ratio", frac(m, h->total));
+		gc_json_num(&j, "miss_rate", frac(m, h->total));
 		gc_json_close(&j);
 	}
 	gc_json_close(&j);
@@ -931,7 +937,9 @@ static void json(FILE *f, const struct rd *x, const char *input)
 				gc_json_u64(&j, "kernel", g->kernel);
 			} else {
 				gc_json_u64(&j, "kernel", g->kernel);
-				gc_json_u64(&j, "pc", g->key & 0xffffffffu);
+				char pc[24];
+				snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)(g->key & 0xffffffffu));
+				gc_json_str(&j, "pc", pc);
 			}
 			gc_json_num(&j, "references", g->h.total);
 			gc_json_num(&j, "compulsory", g->h.inf);

@@ -805,17 +805,20 @@ static void write_stats(const struct sched *s, const char *path)
 	FILE *f = gc_open_text(path);
 	gc_json j;
 	gc_json_begin(&j, f);
+	gc_json_str(&j, "tool", "gc-sched");
 	gc_json_str(&j, "input", gc_reader_name(s->r));
 	gc_json_str(&j, "gpu", s->gpu.name);
+	gc_json_obj(&j, "config");
 	gc_json_str(&j, "policy", policy_names[s->cl->policy]);
 	if (s->cl->policy == POL_PSELF) {
 		gc_json_num(&j, "p_self", s->cl->pself);
 		gc_json_u64(&j, "seed", s->cl->seed);
 	}
 	gc_json_u64(&j, "sms", s->nsm);
-	gc_json_u64(&j, "sms_written", s->nwrite);
 	gc_json_u64(&j, "waves", s->cl->waves);
-	gc_json_u64(&j, "kernels", s->nkern);
+	gc_json_close(&j);
+	gc_json_u64(&j, "sms_written", s->nwrite);
+	gc_json_u64(&j, "kernel_count", s->nkern);
 	gc_json_u64(&j, "blocks", s->blocks_total);
 	gc_json_u64(&j, "instructions", s->insts_total);
 	gc_json_u64(&j, "accesses", s->read_total);
@@ -830,7 +833,7 @@ static void write_stats(const struct sched *s, const char *path)
 	gc_json_u64(&j, "peak_buffered_blocks", s->peak_blocks);
 	gc_json_u64(&j, "peak_buffered_accesses", s->peak_records);
 	gc_json_u64(&j, "kernels_buffered_whole", s->whole_kernels);
-	gc_json_arr(&j, "per_kernel");
+	gc_json_arr(&j, "kernels");
 	for (size_t i = 0; i < s->nkern; i++) {
 		const struct kstats *k = &s->kern[i];
 		gc_json_obj(&j, NULL);

@@ -18,6 +18,7 @@
 #include "prog/prog.h"
 #include "report/json.h"
 #include "report/jsonflat.h"
+#include "report/metrics.h"
 #include "stream/dump.h"
 #include "stream/stream.h"
 
@@ -29,6 +30,8 @@
 static const char help[] =
 	"Usage: gc-stats [options] [file]\n"
 	"       gc-stats --merge [-o FILE] [--arrays] JSON-FILE...\n"
+	"       gc-stats --metrics ncu|accelsim [-o FILE] JSON-FILE...\n"
+	"       gc-stats --compare NCU-CSV [-o FILE] JSON-FILE...\n"
 	"Count, classify and dump the records of a gc stream; merge --stats files.\n"
 	"\n"
 	"      --json           print one JSON object instead of the report\n"
@@ -39,6 +42,11 @@ static const char help[] =
 	"      --sector N       sector size in bytes (default: header sector_size, else 32)\n"
 	"      --merge          JSON files (--stats output) to one CSV table, a row each\n"
 	"      --arrays         with --merge, also the array elements (per_sm.0.hits, ...)\n"
+	"      --metrics KIND   the --stats of gc-l1, gc-l2, gc-dram as Nsight Compute\n"
+	"                       metrics (ncu) or GPGPU-Sim log lines (accelsim)\n"
+	"      --compare CSV    those metrics against a CSV export of ncu, per kernel\n"
+	"      --long           with --merge, a row per kernel: file, kernel, name and\n"
+	"                       the keys of each element of the files' kernels lists\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
 	"      --stats FILE     also write the JSON summary to FILE\n"
 	"      --progress       show progress on a terminal\n"
@@ -47,8 +55,9 @@ static const char help[] =
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
-enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS };
-enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE };
+enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS,
+       OPT_METRICS, OPT_COMPARE, OPT_LONG };
+enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE, M_METRICS };
 /* kernel: by kernel function (name), its launches together; launch: by
  * kernel launch (id); pc: by (kernel function, PC), or with --by launch
  * by (launch, PC). */
@@ -59,7 +68,8 @@ struct cmdline {
 	gc_common c;
 	const char *input;
 	char **files;   /* --merge: the JSON files */
-	int nfiles, arrays;
+	int nfiles, arrays, longform; /* --arrays, --long */
+	const char *metrics, *compare; /* --metrics KIND, --compare CSV */
 	enum mode mode;
 	enum by by;
 	int per_launch;        /* --by pc --by launch */
@@ -163,6 +173,9 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sector", required_argument, NULL, OPT_SECTOR},
 		{"merge", no_argument, NULL, OPT_MERGE},
 		{"arrays", no_argument, NULL, OPT_ARRAYS},
+		{"metrics", required_argument, NULL, OPT_METRICS},
+		{"compare", required_argument, NULL, OPT_COMPARE},
+		{"long", no_argument, NULL, OPT_LONG},
 		{NULL, 0, NULL, 0},
 	};
 	int c, json = 0, dump = 0, merge = 0;
@@ -175,6 +188,13 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_DUMP: dump = 1; break;
 		case OPT_MERGE: merge = 1; break;
 		case OPT_ARRAYS: cl->arrays = 1; break;
+		case OPT_LONG: cl->longform = 1; break;
+		case OPT_METRICS:
+			if (strcmp(optarg, "ncu") && strcmp(optarg, "accelsim"))
+				gc_usage_error("--metrics: '%s' is not ncu or accelsim", optarg);
+			cl->metrics = optarg;
+			break;
+		case OPT_COMPARE: cl->compare = optarg; break;
 		case OPT_BY: by_option(cl, optarg); break;
 		case OPT_LINE: cl->line = gc_num("--line", optarg, 1, 1u << 30); break;
 		case OPT_SECTOR: cl->sector = gc_num("--sector", optarg, 1, 1u << 30); break;
@@ -183,9 +203,22 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	}
 	if (json && dump)
 		gc_usage_error("--json and --dump exclude each other");
+	if (cl->metrics || cl->compare) {
+		if (json || dump || merge || cl->arrays || cl->by || cl->line || cl->sector ||
+		    cl->c.stats || (cl->metrics && cl->compare))
+			gc_usage_error("--metrics and --compare take only -o and JSON files, one of "
+				       "them at a time");
+		if (optind >= argc)
+			gc_usage_error("%s: no JSON files given", cl->metrics ? "--metrics"
+									 : "--compare");
+		cl->mode = M_METRICS;
+		cl->files = argv + optind;
+		cl->nfiles = argc - optind;
+		return;
+	}
 	if (merge) {
 		if (json || dump || cl->by || cl->line || cl->sector || cl->c.stats)
-			gc_usage_error("--merge takes only -o and --arrays");
+			gc_usage_error("--merge takes only -o, --arrays and --long");
 		if (optind >= argc)
 			gc_usage_error("--merge: no JSON files given");
 		cl->mode = M_MERGE;
@@ -195,6 +228,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	}
 	if (cl->arrays)
 		gc_usage_error("--arrays goes with --merge");
+	if (cl->longform)
+		gc_usage_error("--long goes with --merge");
 	cl->mode = dump ? M_DUMP : json ? M_JSON : M_REPORT;
 	if (cl->line & (cl->line - 1))
 		gc_usage_error("--line: %llu is not a power of two", (unsigned long long)cl->line);
@@ -806,6 +841,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	char buf[32];
 	gc_json j;
 	gc_json_begin(&j, f);
+	gc_json_str(&j, "tool", "gc-stats");
 	gc_json_str(&j, "input", input);
 	gc_json_str(&j, "kind", kinds[s->kind]);
 	snprintf(buf, sizeof buf, "%u.%u", h->major, h->minor);
@@ -819,7 +855,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	gc_json_close(&j);
 	gc_json_u64(&j, "stream_records", s->stream_records);
 	gc_json_u64(&j, "stream_bytes", s->stream_bytes);
-	gc_json_u64(&j, "kernels", s->nkerns);
+	gc_json_u64(&j, "kernel_count", s->nkerns);
 	gc_json_u64(&j, "records", s->records);
 	gc_json_u64(&j, "loads", s->ops[GC_LOAD]);
 	gc_json_u64(&j, "stores", s->ops[GC_STORE]);
@@ -844,18 +880,18 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	if (annotated(s)) {
 		gc_json_u64(&j, "hits", s->results[GC_R_HIT]);
 		gc_json_u64(&j, "misses", s->results[GC_R_SECTOR_MISS] + s->results[GC_R_MISS]);
-		gc_json_obj(&j, "by_result");
+		gc_json_obj(&j, "results");
 		for (int r = 0; r < 4; r++)
 			gc_json_u64(&j, results[r], s->results[r]);
 		gc_json_close(&j);
-		gc_json_obj(&j, "by_class");
+		gc_json_obj(&j, "classes");
 		for (int c = GC_C_COMPULSORY; c < GC_NCLASSES; c++)
-			gc_json_u64(&j, gc_class_name(c), s->classes[c]);
+			gc_json_u64(&j, gc_class_key(c), s->classes[c]);
 		gc_json_close(&j);
 		gc_json_u64(&j, "writebacks", s->writebacks);
 		gc_json_u64(&j, "bypasses", s->bypasses);
 	}
-	gc_json_arr(&j, "per_kernel");
+	gc_json_arr(&j, "kernels");
 	for (size_t i = 0; i < s->nkerns; i++) {
 		const gc_kernel *k = s->kerns[i].k;
 		gc_json_obj(&j, NULL);
@@ -869,7 +905,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 		for (int d = 0; d < 3; d++)
 			gc_json_u64(&j, NULL, k->block[d]);
 		gc_json_close(&j);
-		gc_json_u64(&j, "regs", k->regs);
+		gc_json_u64(&j, "registers", k->regs);
 		gc_json_u64(&j, "shmem", k->shmem);
 		gc_json_obj(&j, "attributes");
 		for (int a = 0; a < k->nattr; a++) {
@@ -967,23 +1003,29 @@ static size_t merge_column(struct merge *m, const char *path)
 	return m->ncols++;
 }
 
+/* Slot col of a row of values, the row grown (new slots NULL) to hold it. */
+static char **row_slot(char ***row, size_t *cap, size_t col)
+{
+	if (col >= *cap) {
+		size_t n = *cap ? *cap : 64;
+		while (n <= col)
+			n *= 2;
+		*row = gc_xrealloc(*row, n * sizeof **row);
+		memset(*row + *cap, 0, (n - *cap) * sizeof **row);
+		*cap = n;
+	}
+	return &(*row)[col];
+}
+
 static int merge_value(void *ctx, const char *path, const char *value, int type, int arrays)
 {
 	struct merge *m = ctx;
 	(void)type;
 	if (arrays && !m->arrays)
 		return 0;
-	size_t col = merge_column(m, path);
-	if (col >= m->rowcap) {
-		size_t n = m->rowcap ? m->rowcap : 64;
-		while (n <= col)
-			n *= 2;
-		m->row = gc_xrealloc(m->row, n * sizeof *m->row);
-		memset(m->row + m->rowcap, 0, (n - m->rowcap) * sizeof *m->row);
-		m->rowcap = n;
-	}
-	free(m->row[col]);
-	m->row[col] = gc_xstrdup(value);
+	char **slot = row_slot(&m->row, &m->rowcap, merge_column(m, path));
+	free(*slot);
+	*slot = gc_xstrdup(value);
 	return 0;
 }
 
@@ -1052,6 +1094,154 @@ static void merge_main(const struct cmdline *cl)
 	free(widths);
 }
 
+/* ---- --metrics, --compare ------------------------------------------------------ */
+
+/* The stages' --stats files through report/metrics.h; nothing is
+ * written before every file has been read. */
+static void metrics_main(const struct cmdline *cl)
+{
+	char err[512];
+	gc_metrics *M = gc_metrics_new();
+	if (!M)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	for (int i = 0; i < cl->nfiles; i++) {
+		size_t len;
+		char *text = gc_read_text_file(cl->files[i], &len);
+		if (gc_metrics_add(M, cl->files[i], text, len, err, sizeof err) < 0)
+			gc_die(GC_EXIT_DATA, "%s", err);
+		free(text);
+	}
+	size_t clen = 0;
+	char *csv = cl->compare ? gc_read_text_file(cl->compare, &clen) : NULL;
+	/* the report is made in memory: an error leaves nothing written */
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *mem = open_memstream(&buf, &blen);
+	if (!mem)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	int rc = csv ? gc_metrics_compare(M, cl->compare, csv, clen, mem, err, sizeof err)
+	       : strcmp(cl->metrics, "ncu") == 0 ? gc_metrics_ncu(M, mem, err, sizeof err)
+						 : gc_metrics_accelsim(M, mem, err, sizeof err);
+	if (fclose(mem) != 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (rc < 0)
+		gc_die(GC_EXIT_DATA, "%s", err);
+	FILE *out = gc_open_text(cl->c.out);
+	fwrite(buf, 1, blen, out);
+	gc_close_text(out, cl->c.out);
+	free(buf);
+	free(csv);
+	gc_metrics_free(M);
+}
+
+/* ---- --merge --long -------------------------------------------------------- */
+
+/*
+ * Tidy data: a row per element of each file's "kernels" list (gc(7),
+ * VOCABULARY): file, kernel (its id), name, then the element's other keys
+ * (nested objects joined with dots), columns in order of first appearance
+ * as --merge has them; arrays inside an element only with --arrays.  A
+ * file without a kernels list gives no row.
+ */
+struct lrow {
+	int file;
+	char *id, *name;
+	char **vals; /* per column, or NULL */
+	size_t nvals;
+};
+
+struct merge_long {
+	struct merge m; /* the columns */
+	struct lrow *rows;
+	size_t nrows, cap;
+	int file;
+	long kernel; /* the element the last row is of, -1 none */
+};
+
+static int merge_long_value(void *ctx, const char *path, const char *value, int type,
+			    int arrays)
+{
+	struct merge_long *ml = ctx;
+	(void)type;
+	if (strncmp(path, "kernels.", 8) != 0 || path[8] < '0' || path[8] > '9')
+		return 0;
+	char *end;
+	long k = strtol(path + 8, &end, 10);
+	if (*end != '.' || (arrays > 1 && !ml->m.arrays))
+		return 0;
+	const char *key = end + 1;
+	if (k != ml->kernel || ml->nrows == 0 || ml->rows[ml->nrows - 1].file != ml->file) {
+		if (ml->nrows == ml->cap) {
+			ml->cap = ml->cap ? 2 * ml->cap : 64;
+			ml->rows = gc_xrealloc(ml->rows, ml->cap * sizeof *ml->rows);
+		}
+		memset(&ml->rows[ml->nrows], 0, sizeof *ml->rows);
+		ml->rows[ml->nrows++].file = ml->file;
+		ml->kernel = k;
+	}
+	struct lrow *r = &ml->rows[ml->nrows - 1];
+	char **slot;
+	if (strcmp(key, "id") == 0) {
+		slot = &r->id;
+	} else if (strcmp(key, "name") == 0) {
+		slot = &r->name;
+	} else {
+		slot = row_slot(&r->vals, &r->nvals, merge_column(&ml->m, key));
+	}
+	free(*slot);
+	*slot = gc_xstrdup(value);
+	return 0;
+}
+
+static void merge_long_main(const struct cmdline *cl)
+{
+	struct merge_long ml;
+	memset(&ml, 0, sizeof ml);
+	ml.m.arrays = cl->arrays;
+	char err[256];
+	for (int i = 0; i < cl->nfiles; i++) {
+		size_t len;
+		char *text = gc_read_text_file(cl->files[i], &len);
+		ml.file = i;
+		ml.kernel = -1;
+		ml.m.next = 0;
+		if (gc_jsonflat(text, len, merge_long_value, &ml, err, sizeof err) != 0)
+			gc_die(GC_EXIT_DATA, "%s: %s", cl->files[i], err);
+		free(text);
+	}
+	FILE *out = gc_open_text(cl->c.out);
+	fputs("file,kernel,name", out);
+	for (size_t c = 0; c < ml.m.ncols; c++) {
+		putc(',', out);
+		csv_field(out, ml.m.cols[c]);
+	}
+	putc('\n', out);
+	for (size_t i = 0; i < ml.nrows; i++) {
+		struct lrow *r = &ml.rows[i];
+		csv_field(out, cl->files[r->file]);
+		putc(',', out);
+		csv_field(out, r->id ? r->id : "");
+		putc(',', out);
+		csv_field(out, r->name ? r->name : "");
+		for (size_t c = 0; c < ml.m.ncols; c++) {
+			putc(',', out);
+			if (c < r->nvals && r->vals[c])
+				csv_field(out, r->vals[c]);
+		}
+		putc('\n', out);
+		for (size_t c = 0; c < r->nvals; c++)
+			free(r->vals[c]);
+		free(r->vals);
+		free(r->id);
+		free(r->name);
+	}
+	gc_close_text(out, cl->c.out);
+	for (size_t c = 0; c < ml.m.ncols; c++)
+		free(ml.m.cols[c]);
+	free(ml.m.cols);
+	free(ml.rows);
+}
+
 /* ---- main ------------------------------------------------------------------ */
 
 static void dump_check(gc_csv_out *d, int rc)
@@ -1069,7 +1259,14 @@ int main(int argc, char **argv)
 	gc_prog_init("gc-stats", argc, argv);
 	parse_cmdline(argc, argv, &cl);
 	if (cl.mode == M_MERGE) {
-		merge_main(&cl);
+		if (cl.longform)
+			merge_long_main(&cl);
+		else
+			merge_main(&cl);
+		return 0;
+	}
+	if (cl.mode == M_METRICS) {
+		metrics_main(&cl);
 		return 0;
 	}
 	gc_reader *r = gc_open_stream(cl.input);

@@ -49,7 +49,7 @@ falls() {
 	expect_empty "$(awk -F, 'NR > 1 && (sprintf("%.3f", $5 / $4) != $7 || sprintf("%.3f", $6 / $4) != $8 || $6 < $5)' $csv)"
 	# gc-l1 ran with sigma 0 and the point's lambda and MSHRs
 	expect_eq "$(gc-stats --merge s/mdm-gs32-128-400.l1.json | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-		NR == 2 { print $c["model"], $c["l1.miss_latency_min"], $c["l1.miss_latency_sigma"], $c["l1.mshr_entries"] }')" \
+		NR == 2 { print $c["config.model"], $c["config.miss_latency_min"], $c["config.miss_latency_sigma"], $c["config.mshr_entries"] }')" \
 		"timing 400 0 128"
 
 	# The numbers are the two tools' own, on the chain run here apart from

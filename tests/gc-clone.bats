@@ -282,10 +282,10 @@ jv() {
 @test "gc-clone: --stats and -v" {
 	gc-clone -v --stats "$T/j" -o "$T/s" "$P/vecadd.gcp" 2>"$T/e"
 	expect_eq "$(jv tool "$T/j")" gc-clone
-	expect_eq "$(jv kernels "$T/j")" 1
+	expect_eq "$(jv kernel_count "$T/j")" 1
 	expect_eq "$(jv threads "$T/j")" 16
 	expect_eq "$(jv accesses "$T/j")" 36
-	expect_eq "$(jv mem_insts "$T/j")" 9
+	expect_eq "$(jv mem_instructions "$T/j")" 9
 	expect_eq "$(jv profile_accesses "$T/j")" 36
 	expect_eq "$(sed -n 1p "$T/e")" "gc-clone: kernel 1 vecadd: 2x1x1 blocks of 8x1x1, 16 threads: 36 accesses in 9 warp instructions (the profile's: 36)"
 	gc-clone -z "$P/vecadd.gcp" | gzip -dc >"$T/z"
@@ -314,7 +314,7 @@ jv() {
 }
 
 @test "gc-clone: a proxy runs through the memory hierarchy" {
-	sh_status 0 "gc-clone --scale 20 '$P/mixed.gcp' | gc-sched | gc-coalesce | gc-l1 | gc-l2 | gc-dram -o '$T/r'"
+	sh_status 0 "gc-clone --scale 20 '$P/mixed.gcp' | gc-sched | gc-coalesce | gc-l1 | gc-l2 | gc-dram --emit none -o '$T/r'"
 	expect_match "$(sed -n 3p "$T/r")" "^records [1-9][0-9]*, kernels 3$"
 }
 

@@ -51,15 +51,15 @@ mk() {
 	expect_eq "$(jv time_s "$T/j")" 2.94118e-10
 	expect_eq "$(jv busiest_time_s "$T/j")" 8.23529e-09
 	# channel 0: 6 reads (192 B) and the write; bank 0 holds all of them
-	sed -n '/"channel": 0,/,/"banks"/p' "$T/j" | tr -d ' \n' >"$T/c0"
-	expect_eq "$(cat "$T/c0")" '"channel":0,"reads":6,"writes":1,"read_bytes":192,"write_bytes":20,"row_hits":4,"row_hit_rate":0.571429,"banks":['
-	sed -n '/"channel": 1,/,/"banks"/p' "$T/j" | tr -d ' \n' >"$T/c1"
-	expect_eq "$(cat "$T/c1")" '"channel":1,"reads":1,"writes":0,"read_bytes":32,"write_bytes":0,"row_hits":0,"row_hit_rate":0,"banks":['
+	sed -n '/"channel": 0,/,/"per_bank"/p' "$T/j" | tr -d ' \n' >"$T/c0"
+	expect_eq "$(cat "$T/c0")" '"channel":0,"reads":6,"writes":1,"read_bytes":192,"write_bytes":20,"row_hits":4,"row_hit_rate":0.571429,"per_bank":['
+	sed -n '/"channel": 1,/,/"per_bank"/p' "$T/j" | tr -d ' \n' >"$T/c1"
+	expect_eq "$(cat "$T/c1")" '"channel":1,"reads":1,"writes":0,"read_bytes":32,"write_bytes":0,"row_hits":0,"row_hit_rate":0,"per_bank":['
 }
 
 @test "gc-dram: the text report" {
 	mk dram
-	gc-dram $CONS -o "$T/r" "$T/dram.gcs"
+	gc-dram $CONS --emit none -o "$T/r" "$T/dram.gcs"
 	expect_eq "$(sed -n 1p "$T/r")" "gc-dram: $T/dram.gcs"
 	expect_eq "$(sed -n 2p "$T/r")" "gpu volta-v100: 32 channels x 16 banks, 32-byte transactions, 870.4 GB/s"
 	expect_eq "$(sed -n 4p "$T/r")" "transactions 8: reads 7 (224 bytes), writes 1 (20 bytes)"
@@ -77,13 +77,13 @@ mk() {
 	# 5, channel 2.  So the write opens a row of another channel, and the
 	# four sectors of record 4 all hit row 0 of channel 0.
 	gc-dram --gpu volta-v100 -o /dev/null --stats "$T/j" "$T/dram.gcs"
-	sed -n '/"channel": 2,/,/"banks"/p' "$T/j" | grep -q '"writes": 1,'
+	sed -n '/"channel": 2,/,/"per_bank"/p' "$T/j" | grep -q '"writes": 1,'
 	expect_eq "$(jv row_hits "$T/j")" 5
 	expect_eq "$(jv row_empty "$T/j")" 3
 	expect_eq "$(jv row_conflicts "$T/j")" 0
 }
 
-@test "gc-dram: the stream goes on unchanged when stdout is not a terminal" {
+@test "gc-dram: the stream goes on unchanged on stdout; the report by -v, --report, --emit none" {
 	mk dram
 	gc-dram "$T/dram.gcs" >"$T/o" 2>"$T/e"
 	cmp "$T/dram.gcs" "$T/o"
@@ -91,23 +91,36 @@ mk() {
 	gc-dram -v "$T/dram.gcs" >"$T/o" 2>"$T/e"
 	cmp "$T/dram.gcs" "$T/o"
 	expect_match "$(sed -n 4p "$T/e")" "^transactions 8:"
-	# -o takes the report; no stream
-	gc-dram -o "$T/r" "$T/dram.gcs" >"$T/o"
-	[ ! -s "$T/o" ]
+	# -o takes the stream; --report FILE the report
+	gc-dram -o "$T/s" --report "$T/r" "$T/dram.gcs" >"$T/o" 2>"$T/e"
+	expect_empty "$(cat "$T/o" "$T/e")"
+	cmp "$T/dram.gcs" "$T/s"
 	expect_match "$(sed -n 1p "$T/r")" "^gc-dram: "
+	expect_eq "$(sed -n 4p "$T/r")" "transactions 8: reads 7 (224 bytes), writes 1 (20 bytes)"
+	# --emit none: no stream, the report on stdout
+	gc-dram --emit none "$T/dram.gcs" >"$T/o" 2>"$T/e"
+	expect_empty "$(cat "$T/e")"
+	cmp "$T/r" "$T/o"
+	# a terminal is refused unless --force (script gives one, where it exists)
+	if command -v script >/dev/null; then
+		script -qec "gc-dram '$T/dram.gcs'" /dev/null >"$T/o" 2>&1 || true
+		expect_match "$(cat "$T/o")" "terminal"
+	fi
+	sh_status 2 "gc-dram --emit dram,none '$T/dram.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-dram: --emit: 'dram,none' is not dram or none"
 	gc-dram -z "$T/dram.gcs" | gzip -dc | cmp - "$T/dram.gcs"
 }
 
 @test "gc-dram: stdin, a file and - agree; gzip input gives the same output" {
 	mk dram
-	gc-dram $CONS -o - --stats "$T/j1" "$T/dram.gcs" | tail -n +2 >"$T/a"
-	gc-dram $CONS -o - --stats "$T/j2" <"$T/dram.gcs" | tail -n +2 >"$T/b"
-	gc-dram $CONS -o - --stats "$T/j3" - <"$T/dram.gcs" | tail -n +2 >"$T/c"
+	gc-dram $CONS --emit none --stats "$T/j1" "$T/dram.gcs" | tail -n +2 >"$T/a"
+	gc-dram $CONS --emit none --stats "$T/j2" <"$T/dram.gcs" | tail -n +2 >"$T/b"
+	gc-dram $CONS --emit none --stats "$T/j3" - <"$T/dram.gcs" | tail -n +2 >"$T/c"
 	expect_same "$T/a" "$T/b" stdin
 	expect_same "$T/a" "$T/c" -
 	expect_same <(grep -v '"input"' "$T/j1") <(grep -v '"input"' "$T/j2") "--stats"
 	gzip -c "$T/dram.gcs" >"$T/dram.gcs.gz"
-	gc-dram $CONS -o - <"$T/dram.gcs.gz" | tail -n +2 | cmp - "$T/a"
+	gc-dram $CONS --emit none <"$T/dram.gcs.gz" | tail -n +2 | cmp - "$T/a"
 	gc-dram <"$T/dram.gcs.gz" | cmp - "$T/dram.gcs"
 }
 
@@ -115,14 +128,14 @@ mk() {
 	mk dram
 	sh_status 1 "gc-dram '$T/dram.gcs' >/dev/full"
 	expect_match "$(cat "$T/err")" "^gc-dram: .*No space left on device"
-	sh_status 1 "gc-dram -o - '$T/dram.gcs' >/dev/full"
+	sh_status 1 "gc-dram --emit none '$T/dram.gcs' >/dev/full"
 	expect_match "$(cat "$T/err")" "^gc-dram: .*No space left on device"
 }
 
 @test "gc-dram: bad input: truncated, wrong kind, bad mask" {
 	mk dram
 	head -c 300 "$T/dram.gcs" >"$T/cut.gcs"
-	sh_status 1 "gc-dram -o - <'$T/cut.gcs'"
+	sh_status 1 "gc-dram --emit none <'$T/cut.gcs'"
 	expect_match "$(cat "$T/err")" "^gc-dram: stdin: record [0-9]+ \(offset [0-9]+\): "
 	[ ! -s "$T/out" ]
 	gc-import "$FIX/l2/seq.csv" >"$T/req.gcs"
@@ -130,7 +143,7 @@ mk() {
 	expect_eq "$(cat "$T/err")" "gc-dram: $T/req.gcs: gc-dram reads DRAM transactions; this stream holds requests"
 	[ ! -s "$T/out" ]
 	sed 's/,0x100,32,0x1,5,/,0x100,32,0x0,5,/' "$FIX/l2/dram.csv" | gc-import >"$T/m.gcs"
-	sh_status 1 "gc-dram -o - '$T/m.gcs'"
+	sh_status 1 "gc-dram --emit none '$T/m.gcs'"
 	expect_match "$(cat "$T/err")" "^gc-dram: $T/m.gcs: record 7 \(offset [0-9]+\): field mask: 0x0 is not a set of the 4 sectors of a 128-byte line$"
 	[ ! -s "$T/out" ]
 }
@@ -173,5 +186,5 @@ mk() {
 	expect_eq "$(jv row_hits "$T/j")" 4
 	expect_eq "$(jv row_conflicts "$T/j")" 0
 	sed -n '/"channel": 0,/,/"channel": 1,/p' "$T/j" | tr -d ' \n' >"$T/c0"
-	expect_match "$(cat "$T/c0")" '"banks":\[\{"reads":3,"writes":0,"row_hits":2,"row_conflicts":0,"row_empty":1\},\{"reads":3,"writes":0,"row_hits":2,"row_conflicts":0,"row_empty":1\},'
+	expect_match "$(cat "$T/c0")" '"per_bank":\[\{"bank":0,"reads":3,"writes":0,"row_hits":2,"row_conflicts":0,"row_empty":1\},\{"bank":1,"reads":3,"writes":0,"row_hits":2,"row_conflicts":0,"row_empty":1\},'
 }

@@ -396,7 +396,7 @@ gen() {
 	gc-gen vecadd -n 100 --stats "$T/j" -v >"$T/s" 2>"$T/e"
 	grep -q '"accesses": *300' "$T/j"
 	grep -q '"loads": *200' "$T/j"
-	grep -q '"mem_insts": *12' "$T/j"
+	grep -q '"mem_instructions": *12' "$T/j"
 	grep -q '"name": *"C"' "$T/j"
 	grep -q 'array B at 0x10000200, 400 bytes' "$T/e"
 }

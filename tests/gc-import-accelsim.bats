@@ -178,7 +178,7 @@ tinsts() {
 	sh_status 0 "gc-import '$VA/kernel-1.traceg' > '$T/va.gcs'"
 	run_status 0 gc-stats --json "$T/va.gcs"
 	printf '%s\n' "$output" >"$T/j"
-	expect_eq "$(jnum kernels)" 1 kernels
+	expect_eq "$(jnum kernel_count)" 1 kernels
 	expect_eq "$(jnum records)" 300 records
 	expect_eq "$(jnum loads)" 200 loads
 	expect_eq "$(jnum stores)" 100 stores
@@ -206,7 +206,7 @@ tinsts() {
 	sh_status 0 "gc-import '$MM/kernelslist.g' > '$T/mm.gcs'"
 	run_status 0 gc-stats --json "$T/mm.gcs"
 	printf '%s\n' "$output" >"$T/j"
-	expect_eq "$(jnum kernels)" 1 kernels
+	expect_eq "$(jnum kernel_count)" 1 kernels
 	expect_eq "$(jspace global)" 3072 global
 	expect_eq "$(jspace shared)" 43008 shared
 	expect_eq "$(data "$T/mm.gcs" | grep -c '^load global')" 2048 "global loads"
@@ -267,7 +267,7 @@ tinsts() {
 	expect_eq "$o" "LDG 145956 313488 STG 35860 58936 insts 38584 116255 " oracle
 	run_status 0 gc-stats --json "$T/bfs.gcs"
 	printf '%s\n' "$output" >"$T/j"
-	expect_eq "$(jnum kernels)" 16 kernels
+	expect_eq "$(jnum kernel_count)" 16 kernels
 	expect_eq "$(jnum records)" 181816 records
 	expect_eq "$(jnum bytes)" 372424 bytes
 	expect_match "$(stream_htext "$T/bfs.gcs")" "accelsim_memcpy_htod=14"
@@ -534,7 +534,7 @@ stats_of() {
 	bytes=$(wc -c <"$VA/kernel-1.traceg")
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$VA/kernel-1.traceg' >/dev/null"
 	expect_eq "$(stats_of "$T/s.json")" \
-		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":1,\"instructions\":344,\"mem_instructions\":12,\"accesses\":300,\"bad_lines\":0,\"thread_instructions\":10516}"
+		"{\"tool\":\"gc-import\",\"input\":\"$VA/kernel-1.traceg\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":1,\"instructions\":344,\"mem_instructions\":12,\"accesses\":300,\"bad_lines\":0,\"thread_instructions\":10516}"
 	expect_eq "$(tinsts <"$VA/kernel-1.traceg")" 10516
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 1 kernels, 344 warp instructions, 12 memory warp instructions, 300 accesses"
@@ -549,7 +549,7 @@ stats_of() {
 	done
 	sh_status 0 "gc-import --stats '$T/s.json' '$BFS/kernelslist.g' >/dev/null"
 	expect_eq "$(stats_of "$T/s.json")" \
-		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0,\"thread_instructions\":1207402}"
+		"{\"tool\":\"gc-import\",\"input\":\"$BFS/kernelslist.g\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0,\"thread_instructions\":1207402}"
 	[ ! -s "$T/err" ]
 }
 

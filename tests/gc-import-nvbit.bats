@@ -270,7 +270,7 @@ launch() {
 	gc-import "$NV/v155.txt" >"$T/s"
 	gc-stats --json "$T/s" >"$T/j"
 	# bytes: loads 8x8 + 4x8 + 4x16 + 4x16, stores 16x4 + 8x8 + 4x16, atomic 4.
-	expect_eq "$(jnum kernels) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
+	expect_eq "$(jnum kernel_count) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
 		'3 49 20 28 1 420'
 	gc-stats --dump "$T/s" >"$T/dump.csv"
 	grep -q '^2,,,,,,,kbegin,,,,,,,,"kernel_info",grid=1x1x1 block=32x1x1 regs=20 shmem=0 mem_insts=2 stream=94618018363472$' "$T/dump.csv"
@@ -286,7 +286,7 @@ launch() {
 	bytes=$(wc -c <"$NV/v155.txt")
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$NV/v155.txt' >/dev/null"
 	expect_eq "$(tr -d ' \n' <"$T/s.json")" \
-		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":3,\"instructions\":8,\"mem_instructions\":8,\"accesses\":49,\"bad_lines\":0}"
+		"{\"tool\":\"gc-import\",\"input\":\"$NV/v155.txt\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":3,\"instructions\":8,\"mem_instructions\":8,\"accesses\":49,\"bad_lines\":0}"
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 3 kernels, 8 warp instructions, 8 memory warp instructions, 49 accesses"
 }

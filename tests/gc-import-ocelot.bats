@@ -233,7 +233,7 @@ gc-import: 1 Ocelot files read in thread order"
 	gc-import --grid 2,3,1 --warp-size 4 "$OC/matmul_00.trc" >"$T/s"
 	gc-stats --json "$T/s" >"$T/j"
 	# bytes: loads 5x4 + 2x4 + 3x4 + 16, stores 2x8 + 4.
-	expect_eq "$(jnum kernels) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
+	expect_eq "$(jnum kernel_count) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
 		'1 14 11 3 0 76'
 	gc-stats --dump "$T/s" >"$T/dump.csv"
 	grep -q '^1,,,,,,,kbegin,,,,,,,,"matmul_00",grid=2x3x1 block=4x2x1 regs=0 shmem=0 mem_insts=9$' "$T/dump.csv"
@@ -248,7 +248,7 @@ gc-import: 1 Ocelot files read in thread order"
 	bytes=$(wc -c <"$OC/matmul_00.trc")
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$OC/matmul_00.trc' '$OC/matmul_00.trc' >/dev/null"
 	expect_eq "$(tr -d ' \n' <"$T/s.json")" \
-		"{\"lines\":$((2 * lines)),\"text_bytes\":$((2 * bytes)),\"kernels\":2,\"instructions\":14,\"mem_instructions\":14,\"accesses\":28,\"bad_lines\":0}"
+		"{\"tool\":\"gc-import\",\"input\":\"$OC/matmul_00.trc\",\"lines\":$((2 * lines)),\"text_bytes\":$((2 * bytes)),\"kernel_count\":2,\"instructions\":14,\"mem_instructions\":14,\"accesses\":28,\"bad_lines\":0}"
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $((2 * lines)) lines ($((2 * bytes)) bytes) read, 0 skipped; 2 kernels, 14 warp instructions, 14 memory warp instructions, 28 accesses"
 	# The files carry no kernel id: 1 and 2, in order.

@@ -154,7 +154,7 @@ PPT="$FIX/ppt"
 	expect_eq "$(grep -v '^Z' "$T/d" | tr '\n' ' ')" 'K 3 "kernel_3" 1,1,1 32,1,1 0 0 A 2 0 E 3 0 '
 	command -v gc-coalesce >/dev/null || skip "gc-coalesce not built"
 	gc-coalesce "$T/s" | gc-stats --json >"$T/j"
-	expect_eq "$(jnum kernels) $(jnum records)" '1 0'
+	expect_eq "$(jnum kernel_count) $(jnum records)" '1 0'
 }
 
 @test "ppt-gpu: the subcore syntax, one record a line without 0x" {
@@ -311,7 +311,7 @@ PPT="$FIX/ppt"
 	gc-import "$PPT/run-classic/app_config" >"$T/s"
 	gc-stats --json "$T/s" >"$T/j"
 	# bytes: loads 7x8 + 8 + 2x4, stores 2x8, atomic 4.
-	expect_eq "$(jnum kernels) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
+	expect_eq "$(jnum kernel_count) $(jnum records) $(jnum loads) $(jnum stores) $(jnum atomics) $(jnum bytes)" \
 		'3 13 10 2 1 92'
 	gc-stats --dump "$T/s" >"$T/dump.csv"
 	grep -q '^2,,,,,,,kbegin,,,,,,,,"transpose<float, 32>",grid=4x2x1 block=32x8x1 regs=30 shmem=4224 mem_insts=0 stream=7$' "$T/dump.csv"
@@ -332,7 +332,7 @@ PPT="$FIX/ppt"
 	done
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$r/app_config' >/dev/null"
 	expect_eq "$(tr -d ' \n' <"$T/s.json")" \
-		"{\"lines\":$lines,\"text_bytes\":$bytes,\"kernels\":3,\"instructions\":6,\"mem_instructions\":6,\"accesses\":13,\"bad_lines\":0}"
+		"{\"tool\":\"gc-import\",\"input\":\"$r/app_config\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":3,\"instructions\":6,\"mem_instructions\":6,\"accesses\":13,\"bad_lines\":0}"
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 3 kernels, 6 warp instructions, 6 memory warp instructions, 13 accesses"
 }

@@ -99,7 +99,7 @@ jget() {
 	# gc-stats counts and names the class.
 	gc-l1 --emit all --sector 32 --write write-back --write-alloc write-allocate "$T/p.gcs" >"$T/a.gcs"
 	expect_eq "$(gc-stats "$T/a.gcs" | awk '$1 == "partial-write" { print $2 }')" 1
-	expect_eq "$(gc-stats --json "$T/a.gcs" | tr -d ' \n' | grep -o '"partial-write":[0-9]*')" '"partial-write":1'
+	expect_eq "$(gc-stats --json "$T/a.gcs" | tr -d ' \n' | grep -o '"partial_write":[0-9]*')" '"partial_write":1'
 }
 
 @test "sectors: per-sector hits and misses, requests and hit rates, total, per kernel and per SM" {

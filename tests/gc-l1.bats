@@ -159,7 +159,7 @@ table2() {
 	diff "$T/want" "$T/got"
 	# 'effect at' 2 3 4 5 4 5 6 7: the hits take effect as they issue
 	expect_eq "$(jget "$T/s.json" cycles)" 7
-	expect_eq "$(jget "$T/s.json" l1.size)" 256
+	expect_eq "$(jget "$T/s.json" config.size)" 256
 }
 
 @test "seed 000 §4.2 clipping: a request to a line in flight takes effect with it" {
@@ -515,13 +515,13 @@ policy() {
 	gc-l1 $SMALL --stats "$T/s.json" "$T/b.gcs" >"$T/o.gcs"
 	rows "$T/o.gcs" | awk '{ printf "%s %s;", $1, $2 }' >"$T/got"
 	expect_eq "$(cat "$T/got")" "atomic 0x1000;load 0x2000;load 0x2000;load 0x4000;load 0x5000;"
-	expect_eq "$(jget "$T/s.json" bypassed) $(jget "$T/s.json" shared) $(jget "$T/s.json" hits) $(jget "$T/s.json" misses)" "4 1 1 1"
+	expect_eq "$(jget "$T/s.json" bypasses) $(jget "$T/s.json" shared) $(jget "$T/s.json" hits) $(jget "$T/s.json" misses)" "4 1 1 1"
 	expect_eq "$(jget "$T/s.json" to_l2.atomics)" 1
 	gc-l1 $SMALL --emit all "$T/b.gcs" >"$T/a.gcs"
 	rows "$T/a.gcs" | awk '{ printf "%s;", $6 }' >"$T/got"
 	expect_eq "$(cat "$T/got")" "+bypass;+bypass;+bypass;;+bypass;miss/compulsory;hit;"
 	gc-l1 $SMALL --skip-global yes --stats "$T/s.json" "$T/b.gcs" >/dev/null
-	expect_eq "$(jget "$T/s.json" bypassed) $(jget "$T/s.json" misses)" "6 0"
+	expect_eq "$(jget "$T/s.json" bypasses) $(jget "$T/s.json" misses)" "6 0"
 }
 
 # ---- kernels: carve-out and boundaries ---------------------------------------------
@@ -579,9 +579,9 @@ policy() {
 			gc-l1 $m --emit all "$T/$f.gcs" >"$T/a.gcs"
 			req=$(jget "$T/s.json" requests)
 			expect_eq "$req" "$(gc-stats --json "$T/$f.gcs" | awk '/"records":/ { gsub(/[^0-9]/, ""); print; exit }')"
-			expect_eq "$req" "$(($(jget "$T/s.json" hits) + $(jget "$T/s.json" misses) + $(jget "$T/s.json" bypassed) + $(jget "$T/s.json" shared)))"
+			expect_eq "$req" "$(($(jget "$T/s.json" hits) + $(jget "$T/s.json" misses) + $(jget "$T/s.json" bypasses) + $(jget "$T/s.json" shared)))"
 			cls=0
-			for c in compulsory capacity conflict latency mshr partial-write; do
+			for c in compulsory capacity conflict latency mshr partial_write; do
 				cls=$((cls + $(jget "$T/s.json" classes.$c)))
 			done
 			expect_eq "$cls" "$(jget "$T/s.json" misses)" "classes of $f $m"

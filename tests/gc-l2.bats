@@ -218,7 +218,7 @@ randreq() {
 	# 6 store 0x80 s1 8 B: miss (set 1), partial, 8 B
 	# 7 store 0x80 s1 8 B: hit (a partial sector is present for a store), 16 B
 	# flush: 0x100 (0xf, 128 B), 0x80 (0x2, 16 B)
-	gc-l2 $TINY --write-alloc lazy-fetch-on-read --flush --stats "$T/j" "$T/seq.gcs" >"$T/o"
+	gc-l2 $TINY --write-alloc lazy-fetch-on-read --kernel-boundary flush --stats "$T/j" "$T/seq.gcs" >"$T/o"
 	records "$T/o" >"$T/r"
 	cat >"$T/want" <<-'EOF'
 	1,1,0,0,,0x20,0,load,global,0x0,32,0x1,2,sector-miss,0,,
@@ -253,7 +253,7 @@ randreq() {
 @test "gc-l2: fetch-on-write reads the sectors a partial store does not fill" {
 	mk seq
 	# 1 reads s0 first; 2 hits; 3 fills (no read); 6 reads s1 first; 7 hits
-	gc-l2 $TINY --write-alloc fetch-on-write --flush --stats "$T/j" "$T/seq.gcs" >"$T/o"
+	gc-l2 $TINY --write-alloc fetch-on-write --kernel-boundary flush --stats "$T/j" "$T/seq.gcs" >"$T/o"
 	records "$T/o" >"$T/r"
 	cat >"$T/want" <<-'EOF'
 	1,0,0,0,,0x10,0,load,global,0x0,32,0x1,1,miss,0,,
@@ -278,7 +278,7 @@ randreq() {
 	expect_eq "$(slice_sum sectors.requested "$T/j")" 14
 	expect_eq "$(slice_sum sectors.hits "$T/j")" 3
 	expect_eq "$(slice_field 0 sector_hit_rate "$T/j")" 0.214286
-	gc-l2 $TINY --write-alloc fetch-on-write --flush -v "$T/seq.gcs" 2>"$T/e" >/dev/null
+	gc-l2 $TINY --write-alloc fetch-on-write --kernel-boundary flush -v "$T/seq.gcs" 2>"$T/e" >/dev/null
 	expect_eq "$(head -1 "$T/e")" "gc-l2: volta-v100, 1 slices of 2 x 2 x 128 B: 7 requests, 2 hits (28.57%), 14 sectors, 3 sector hits (21.43%), DRAM 6 sector reads (192 B), 7 sector writes (224 B)"
 	# then the per-PC table: one PC a request here, the 5 misses among them
 	expect_eq "$(sed -n 2p "$T/e")" "gc-l2: per PC, by misses: 7 of 7 (kernel, PC) rows, 5 misses in all"
@@ -289,7 +289,7 @@ randreq() {
 	mk seq
 	# 1 s0 miss; 2 the load misses partial s0; 3 s0 hit (fetched by 2),
 	# s1 miss; 4, 5 four misses each; 6 s1 miss; 7 partial s1 hit
-	gc-l2 $TINY --write-alloc lazy-fetch-on-read --flush --stats "$T/j" "$T/seq.gcs" >/dev/null
+	gc-l2 $TINY --write-alloc lazy-fetch-on-read --kernel-boundary flush --stats "$T/j" "$T/seq.gcs" >/dev/null
 	expect_sectors "$T/j" 14 2 12 0.142857
 }
 
@@ -319,7 +319,7 @@ randreq() {
 @test "gc-l2: write-allocate (seed 003 Fig. 4) reads every missing sector of a store" {
 	mk seq
 	# reads: 1 (s0), 3 (s1), 4 (s0-3), 5 (s0-3), 6 (s1) = 11 sectors
-	gc-l2 $TINY --write-alloc write-allocate --flush --stats "$T/j" "$T/seq.gcs" >/dev/null
+	gc-l2 $TINY --write-alloc write-allocate --kernel-boundary flush --stats "$T/j" "$T/seq.gcs" >/dev/null
 	expect_eq "$(jv dram_reads "$T/j")" 11
 	expect_eq "$(jv dram_read_bytes "$T/j")" 352
 	grep -q '"write_fetch": 7' "$T/j"
@@ -333,7 +333,7 @@ randreq() {
 	# 1 around (s0, 4 B); 2 allocates, reads s0; 3 s0 in the line, s1
 	# around (32 B); 4 around (128 B); 5 takes the free way 1 of set 0:
 	# no eviction; 6, 7 around (8 B each); flush: 0x0 s0 (32 B)
-	gc-l2 $TINY --write-alloc no-write-allocate --flush --stats "$T/j" "$T/seq.gcs" >"$T/o"
+	gc-l2 $TINY --write-alloc no-write-allocate --kernel-boundary flush --stats "$T/j" "$T/seq.gcs" >"$T/o"
 	records "$T/o" >"$T/r"
 	cat >"$T/want" <<-'EOF'
 	1,0,0,0,,0x10,0,store,global,0x0,4,0x1,1,+bypass,0,,
@@ -357,7 +357,7 @@ randreq() {
 
 @test "gc-l2: write-through writes every store on; nothing is dirty" {
 	mk seq
-	gc-l2 $TINY --write write-through --flush --stats "$T/j" "$T/seq.gcs" >"$T/o"
+	gc-l2 $TINY --write write-through --kernel-boundary flush --stats "$T/j" "$T/seq.gcs" >"$T/o"
 	records "$T/o" | grep -c ',store,' | grep -qx 5
 	expect_eq "$(jv hits "$T/j")" 1
 	expect_eq "$(jv dram_reads "$T/j")" 5
@@ -371,7 +371,7 @@ randreq() {
 	expect_eq "$(jv dirty_sectors_left "$T/j")" 0
 }
 
-@test "gc-l2: --warm keeps dirty data across kernels; --emit all annotates every request" {
+@test "gc-l2: --kernel-boundary keep keeps dirty data across kernels; --emit all annotates every request" {
 	mk seq
 	gc-l2 $TINY --emit all --stats "$T/j" "$T/seq.gcs" >"$T/o"
 	expect_eq "$(gc-stats --dump "$T/o" | sed -n 's/^# kind //p')" requests
@@ -380,14 +380,14 @@ randreq() {
 	expect_eq "$(jv dram_writes "$T/j")" 2
 	expect_eq "$(jv dirty_sectors_left "$T/j")" 5
 	expect_eq "$(jv flushes "$T/j")" 0
-	gc-stats --dump "$T/o" | grep -q '^# header l2.flush=never$'
+	gc-stats --dump "$T/o" | grep -q '^# header l2.kernel_boundary=keep$'
 	gc-stats --dump "$T/o" | grep -q '^# header l2.emit=all$'
 }
 
 @test "gc-l2: atomics are performed at the L2" {
 	mk atomic
 	# 1 miss: read s0, dirty; 2 hit; 3 sector miss: read s1; flush 0x3
-	gc-l2 $TINY --flush --stats "$T/j" "$T/atomic.gcs" >/dev/null
+	gc-l2 $TINY --kernel-boundary flush --stats "$T/j" "$T/atomic.gcs" >/dev/null
 	expect_eq "$(jv atomics "$T/j")" 3
 	expect_eq "$(jv atomic_hits "$T/j")" 1
 	expect_eq "$(jv dram_reads "$T/j")" 2
@@ -395,7 +395,7 @@ randreq() {
 	expect_eq "$(jv dram_writes "$T/j")" 2
 	expect_eq "$(jv dram_write_bytes "$T/j")" 64
 	# write-through: each atomic's bytes go on
-	gc-l2 $TINY --write write-through --flush --stats "$T/j" "$T/atomic.gcs" >/dev/null
+	gc-l2 $TINY --write write-through --kernel-boundary flush --stats "$T/j" "$T/atomic.gcs" >/dev/null
 	expect_eq "$(jv dram_writes "$T/j")" 3
 	expect_eq "$(jv dram_write_bytes "$T/j")" 12
 }
@@ -403,15 +403,15 @@ randreq() {
 @test "gc-l2: a flush at every kernel end" {
 	randreq 400 7 65536 >"$T/r.csv"
 	gc-import "$T/r.csv" >"$T/r.gcs"
-	gc-l2 --gpu volta-v100 --flush --stats "$T/j" "$T/r.gcs" >"$T/o"
+	gc-l2 --gpu volta-v100 --kernel-boundary flush --stats "$T/j" "$T/r.gcs" >"$T/o"
 	expect_eq "$(jv flushes "$T/j")" 2
 	expect_eq "$(jv dirty_sectors_left "$T/j")" 0
-	expect_eq "$(jv kernels "$T/j")" 2
+	expect_eq "$(jv kernel_count "$T/j")" 2
 	# 64 KB in a 6 MB L2: no eviction, so every write-back is a flush,
 	# and every kernel's dirty sectors are written once at its end
 	expect_eq "$(jv evictions "$T/j")" 0
 	grep -q '"eviction": 0' "$T/j"
-	gc-stats --dump "$T/o" | grep -q '^# header l2.flush=kernel-end$'
+	gc-stats --dump "$T/o" | grep -q '^# header l2.kernel_boundary=flush$'
 	# the flush of kernel 1 comes before its end record
 	gc-stats --dump "$T/o" | sed -n '/^1,,,,,,,kend/q; p' | grep -q ',+wb,'
 }
@@ -419,7 +419,7 @@ randreq() {
 @test "gc-l2: conservation: hits + misses, DRAM traffic by cause, slices, gc-dram" {
 	randreq 20000 3 4194304 >"$T/r.csv"
 	gc-import "$T/r.csv" >"$T/r.gcs"
-	gc-l2 --gpu volta-v100 --sets 16 --ways 4 --flush --stats "$T/j" "$T/r.gcs" >"$T/d.gcs"
+	gc-l2 --gpu volta-v100 --sets 16 --ways 4 --kernel-boundary flush --stats "$T/j" "$T/r.gcs" >"$T/d.gcs"
 	req=$(jv requests "$T/j")
 	expect_eq "$req" 20000
 	expect_eq "$(($(jv hits "$T/j") + $(jv misses "$T/j")))" "$req"
@@ -458,7 +458,7 @@ randreq() {
 
 @test "gc-l2: the output header records the configuration and provenance" {
 	mk seq
-	gc-l2 $TINY --flush "$T/seq.gcs" | gc-stats --dump | grep '^# ' >"$T/h"
+	gc-l2 $TINY --kernel-boundary flush "$T/seq.gcs" | gc-stats --dump | grep '^# ' >"$T/h"
 	grep -q '^# kind dram$' "$T/h"
 	grep -q '^# optional 0x3$' "$T/h"
 	grep -q "^# header provenance=hand-written: the write-policy sequence of tests/gc-l2.bats | gc-l2 --gpu volta-v100 --channels 1" "$T/h"
@@ -469,7 +469,7 @@ randreq() {
 	grep -q '^# header gpu.l2.partition_index=consecutive$' "$T/h"
 	grep -q '^# header gpu=volta-v100$' "$T/h"
 	grep -q '^# header line_size=128$' "$T/h"
-	grep -q '^# header l2.flush=kernel-end$' "$T/h"
+	grep -q '^# header l2.kernel_boundary=flush$' "$T/h"
 	# the next stage runs with the same configuration without --gpu
 	gc-l2 $TINY "$T/seq.gcs" | gc-dram -o /dev/null --stats "$T/k"
 	grep -q '"channels": 1,' "$T/k"
@@ -553,12 +553,12 @@ randreq() {
 	# directories; the third with tee before and after gc-l2.
 	chain="gc-import '$tr' | gc-sched --gpu volta-v100 | gc-coalesce | gc-l1"
 	mkdir "$T/1" "$T/2" "$T/3"
-	sh_status 0 "cd '$T/1' && $chain | gc-l2 --flush --stats j | gc-dram --stats k >o"
-	sh_status 0 "cd '$T/2' && $chain | gc-l2 --flush --stats j | gc-dram --stats k >o"
+	sh_status 0 "cd '$T/1' && $chain | gc-l2 --kernel-boundary flush --stats j | gc-dram --stats k >o"
+	sh_status 0 "cd '$T/2' && $chain | gc-l2 --kernel-boundary flush --stats j | gc-dram --stats k >o"
 	cmp "$T/1/o" "$T/2/o"
 	cmp "$T/1/j" "$T/2/j"
 	cmp "$T/1/k" "$T/2/k"
-	sh_status 0 "cd '$T/3' && $chain | tee mid | gc-l2 --flush --stats j | tee mid2 | gc-dram --stats k >o"
+	sh_status 0 "cd '$T/3' && $chain | tee mid | gc-l2 --kernel-boundary flush --stats j | tee mid2 | gc-dram --stats k >o"
 	cmp "$T/1/o" "$T/3/o"
 	cmp "$T/1/j" "$T/3/j"
 	cmp "$T/1/k" "$T/3/k"
@@ -572,7 +572,7 @@ randreq() {
 	expect_eq "$(jv reads "$T/k1")" "$(jv dram_reads "$T/j1")"
 	expect_eq "$(jv writes "$T/k1")" "$(jv dram_writes "$T/j1")"
 	expect_eq "$(jv records <(gc-stats --json "$T/mid"))" "$req"
-	expect_eq "$(jv kernels "$T/j1")" 16
+	expect_eq "$(jv kernel_count "$T/j1")" 16
 	expect_eq "$(jv flushes "$T/j1")" 16
 	expect_eq "$(jv dirty_sectors_left "$T/j1")" 0
 }
@@ -596,7 +596,7 @@ randreq() {
 	expect_match "$output" "--cache: bad value 'S:x' for key 'l2.cache'"
 }
 
-@test "gc-l2: the preset's l2.kernel_flush sets the default; --flush and --warm override it" {
+@test "gc-l2: the preset's l2.kernel_flush sets the default; --kernel-boundary (and the deprecated --flush, --warm) override it" {
 	gc-gen -n 32 matmul --kernels 2 | gc-sched --gpu volta-v100 | gc-coalesce | gc-l1 >"$T/r.gcs"
 	sed 's/^l2.kernel_flush = no/l2.kernel_flush = yes/' "$GC_ROOT/share/gpus/volta-v100.gpu" >"$T/flushing.gpu"
 	gc-l2 --flush "$T/r.gcs" | gc-stats --dump | grep -v '^#' >"$T/flush"
@@ -608,4 +608,13 @@ randreq() {
 	cmp "$T/default" "$T/warm"
 	cmp "$T/preset" "$T/flush"
 	cmp "$T/preset-warm" "$T/warm"
+	gc-l2 --kernel-boundary flush "$T/r.gcs" | gc-stats --dump | grep -v '^#' | cmp - "$T/flush"
+	gc-l2 --gpu "$T/flushing.gpu" --kernel-boundary keep "$T/r.gcs" | gc-stats --dump | grep -v '^#' | cmp - "$T/warm"
+	# the old names still work, and say they are deprecated
+	gc-l2 --warm "$T/r.gcs" 2>"$T/e" >/dev/null
+	expect_eq "$(cat "$T/e")" "gc-l2: --warm is deprecated: use --kernel-boundary keep"
+	gc-l2 --flush "$T/r.gcs" 2>"$T/e" >/dev/null
+	expect_eq "$(cat "$T/e")" "gc-l2: --flush is deprecated: use --kernel-boundary flush"
+	sh_status 2 "gc-l2 --kernel-boundary sometimes '$T/r.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-l2: --kernel-boundary: 'sometimes' is not flush or keep"
 }

@@ -111,7 +111,7 @@ gather() {
 	# the option gives it; every other parameter comes from the GPU file
 	# (the built-in defaults under it)
 	sh_status 0 "gc-perf -q --gpu '$T/nollc.gpu' --llc-latency 100 --json '$T/fig4.gcs'"
-	expect_eq "$(jpath "$T/out" parameters.llc_latency)" 100
+	expect_eq "$(jpath "$T/out" config.llc_latency)" 100
 	expect_eq "$(jpath "$T/out" gpu)" nollc
 }
 
@@ -140,8 +140,8 @@ gather() {
 	expect_eq "$(jpath "$T/j" total.intervals)" 1
 	expect_eq "$(jpath "$T/j" total.warp_instructions)" 15
 	expect_eq "$(jpath "$T/j" kernels.0.ipc_sm)" 0.0185185
-	expect_eq "$(jpath "$T/j" kernels.0.parameters.block_size)" 128
-	expect_eq "$(jpath "$T/j" kernels.0.parameters.llc_miss_rate)" 0
+	expect_eq "$(jpath "$T/j" kernels.0.config.block_size)" 128
+	expect_eq "$(jpath "$T/j" kernels.0.config.llc_miss_rate)" 0
 	expect_eq "$(jpath "$T/j" kernels.0.representative.block)" 0
 	expect_eq "$(jpath "$T/j" kernels.0.representative.warp)" 0
 	# The other models on it (perf.c's forms):
@@ -189,11 +189,11 @@ END
 	expect_eq "$(jpath "$T/j" kernels.0.representative.warp)" 0
 	expect_eq "$(jpath "$T/j" kernels.0.slowest_warp.warp)" 2
 	expect_eq "$(jpath "$T/j" kernels.0.slowest_warp.cycles)" 1620
-	expect_eq "$(jpath "$T/j" parameters.slowest_warp)" false
+	expect_eq "$(jpath "$T/j" config.slowest_warp)" false
 	# shellcheck disable=SC2086
 	gc-perf -q $FIG4 --json "$T/u.gcs" >"$T/j"
 	expect_eq "$(jpath "$T/j" total.cycles)" 1620
-	expect_eq "$(jpath "$T/j" parameters.slowest_warp)" true
+	expect_eq "$(jpath "$T/j" config.slowest_warp)" true
 	expect_eq "$(jpath "$T/j" kernels.0.bound)" slowest-warp
 	expect_eq "$(jpath "$T/j" kernels.0.throughput_cycles)" 815
 	# the breakdown is the slowest warp's: 2 x (110, 400, 300, 0)
@@ -254,8 +254,8 @@ CF="$CF --clock 1000 --noc-bandwidth 32 --dram-bandwidth 32 --l1-latency 20"
 	expect_eq "$(jpath "$T/out" total.stall.dram)" 0.666667
 	expect_eq "$(jpath "$T/out" total.intervals)" 3
 	expect_eq "$(jpath "$T/out" kernels.0.instructions_counted)" thread
-	expect_eq "$(jpath "$T/out" kernels.0.parameters.llc_miss_rate)" 0.333333
-	expect_eq "$(jpath "$T/out" kernels.0.parameters.block_size)" 32
+	expect_eq "$(jpath "$T/out" kernels.0.config.llc_miss_rate)" 0.333333
+	expect_eq "$(jpath "$T/out" kernels.0.config.block_size)" 32
 	expect_eq "$(jpath "$T/out" kernels.0.requests)" 5
 	expect_eq "$(jpath "$T/out" kernels.0.other_requests)" 1
 	expect_eq "$(jpath "$T/out" kernels.0.slowest_warp.cycles)" 396
@@ -304,7 +304,7 @@ CF="$CF --clock 1000 --noc-bandwidth 32 --dram-bandwidth 32 --l1-latency 20"
 	# the default rate is 0.25 (c = 5 / 0.25 = 20: C = 120, 820 cycles)
 	# shellcheck disable=SC2086
 	gc-perf -q ${FIG4% --ipc-compute 0.5} --json "$T/fig4.gcs" >"$T/j"
-	expect_eq "$(jpath "$T/j" parameters.ipc_compute)" 0.25
+	expect_eq "$(jpath "$T/j" config.ipc_compute)" 0.25
 	expect_eq "$(jpath "$T/j" total.cycles)" 820
 }
 
@@ -446,19 +446,19 @@ listing1() {
 	expect_match "$(cat "$T/err")" "no L2 outcomes \(l1.emit=all\) and no --llc-miss-rate or --l2: assumed LLC miss rate 0.5"
 	expect_eq "$(jpath "$T/out" llc_miss_rate_source)" assumed
 	expect_eq "$(jpath "$T/out" stream)" l1-emit-all
-	expect_eq "$(jpath "$T/out" kernels.0.parameters.llc_miss_rate)" 0.5
+	expect_eq "$(jpath "$T/out" kernels.0.config.llc_miss_rate)" 0.5
 	# the option
 	# shellcheck disable=SC2086
 	gc-perf -q $V100 --llc-miss-rate 0.2 --json "$T/g1.gcs" >"$T/j"
 	expect_eq "$(jpath "$T/j" llc_miss_rate_source)" option
-	expect_eq "$(jpath "$T/j" kernels.0.parameters.llc_miss_rate)" 0.2
+	expect_eq "$(jpath "$T/j" kernels.0.config.llc_miss_rate)" 0.2
 	# a gc-l2 --stats file: 1 - read_hits / reads
 	printf '{"tool": "gc-l2", "reads": 200, "read_hits": 150, "per_slice": [{"reads": 1}]}\n' >"$T/l2.json"
 	# shellcheck disable=SC2086
 	sh_status 0 "gc-perf $V100 --l2 '$T/l2.json' --json '$T/g1.gcs'"
 	expect_empty "$(grep -v 'compute intervals unknown' "$T/err")"
 	expect_eq "$(jpath "$T/out" llc_miss_rate_source)" l2-stats
-	expect_eq "$(jpath "$T/out" kernels.0.parameters.llc_miss_rate)" 0.25
+	expect_eq "$(jpath "$T/out" kernels.0.config.llc_miss_rate)" 0.25
 	# the L1-miss intervals agree with the gc-l2 --emit all stream's
 	gather
 	expect_eq "$(jpath "$T/out" total.intervals)" \
@@ -479,7 +479,7 @@ listing1() {
 		gc-l2 --emit all >"$T/k2.gcs"
 	# shellcheck disable=SC2086
 	gc-perf -q $V100 --launch-latency 5000 --json "$T/k2.gcs" >"$T/j"
-	expect_eq "$(jpath "$T/j" total.kernels)" 2
+	expect_eq "$(jpath "$T/j" total.kernel_count)" 2
 	local c0 c1 c i
 	c0=$(jpath "$T/j" kernels.0.cycles)
 	c1=$(jpath "$T/j" kernels.1.cycles)
@@ -496,7 +496,7 @@ listing1() {
 	# the preset's launch latency (SM7_QV100's 5000)
 	# shellcheck disable=SC2086
 	gc-perf -q $V100 --launch-latency preset --json "$T/k2.gcs" >"$T/j2"
-	expect_eq "$(jpath "$T/j2" parameters.launch_latency)" 5000
+	expect_eq "$(jpath "$T/j2" config.launch_latency)" 5000
 	expect_eq "$(jpath "$T/j2" total.cycles_with_launch)" "$(jpath "$T/j" total.cycles_with_launch)"
 	# the table's last line
 	# shellcheck disable=SC2086
@@ -523,10 +523,10 @@ listing1() {
 	for col in total.cycles total.cycles_with_launch total.instructions \
 		total.warp_instructions total.ipc total.stall.compute total.stall.mshr \
 		total.stall.noc total.stall.dram total.md_intervals total.intervals \
-		parameters.dram_bandwidth parameters.mshrs; do
+		config.dram_bandwidth config.mshrs; do
 		expect_match ",$h," ",$col,"
 	done
-	col=$(printf '%s\n' "$h" | tr , '\n' | grep -nx parameters.dram_bandwidth | cut -d: -f1)
+	col=$(printf '%s\n' "$h" | tr , '\n' | grep -nx config.dram_bandwidth | cut -d: -f1)
 	expect_eq "$(cut -d, -f"$col" "$T/m.csv" | tail -n 2 | tr '\n' ' ')" "435.2 870.4 "
 }
 
@@ -566,7 +566,7 @@ ref_cmp() {
 	bfs_chain
 	gc-perf -q --slowest-warp --json "$T/bfs.gcs" >"$T/j"
 	expect_eq "$(jpath "$T/j" compute_intervals)" stream
-	expect_eq "$(jpath "$T/j" total.kernels)" 16
+	expect_eq "$(jpath "$T/j" total.kernel_count)" 16
 	expect_eq "$(jpath "$T/j" total.instructions)" 1207402
 	ref_cmp "$T/j" >"$T/cmp"
 	# every kernel's instructions, exactly
@@ -611,6 +611,6 @@ ref_cmp() {
 			gc-l2 --emit all | gc-perf -q --json"
 		expect_eq "$(jpath "$T/out" compute_intervals)" stream "$d"
 		expect_num "$(jpath "$T/out" total.cycles)" "$d"
-		expect_eq "$(jpath "$T/out" total.kernels)" 1 "$d"
+		expect_eq "$(jpath "$T/out" total.kernel_count)" 1 "$d"
 	done
 }

@@ -124,3 +124,18 @@ C
 	run_status 0 gc-plot --x "$x" --y "$y" --logx "$T/mrc.csv"
 	expect_eq "$(grep -c 'class="series"' <<<"$output")" 1
 }
+
+@test "gc-plot: --stats: the table read, the rows kept and the series drawn" {
+	printf 'x,y,s\n1,2,a\n2,4,b\n3,5,a\n' >"$T/t.csv"
+	gc-plot --x x --y y --by s --stats "$T/a.json" "$T/t.csv" >"$T/a.svg"
+	gc-plot --x x --y y --by s --where s=a --stats "$T/b.json" "$T/t.csv" >"$T/b.svg"
+	gc-plot --x x --y y --stats "$T/c.json" -o "$T/c.svg" "$T/t.csv" >"$T/out"
+	expect_empty "$(cat "$T/out")"
+	gc-stats --merge "$T/a.json" "$T/b.json" "$T/c.json" | awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["tool"], $c["config.kind"], $c["rows"], $c["rows_kept"], $c["series"] }' >"$T/got"
+	printf '%s\n' "gc-plot line 3 3 2" "gc-plot line 3 2 1" "gc-plot line 3 3 1" >"$T/want"
+	diff "$T/want" "$T/got"
+	# the picture is the same with and without --stats
+	gc-plot --x x --y y --by s "$T/t.csv" | cmp - "$T/a.svg"
+}

@@ -312,7 +312,7 @@ diverge_stream() {
 	gc-profile -v -o "$T/p" --stats "$T/j" "$T/s" 2>"$T/e"
 	pb=$(wc -c <"$T/p")
 	sb=$(wc -c <"$T/s")
-	expect_eq "$(jnum_in "$T/j" kernels)" 1
+	expect_eq "$(jnum_in "$T/j" kernel_count)" 1
 	expect_eq "$(jnum_in "$T/j" threads)" 512
 	expect_eq "$(jnum_in "$T/j" accesses)" 1536
 	expect_eq "$(jnum_in "$T/j" profile_bytes)" "$pb"

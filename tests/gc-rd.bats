@@ -130,9 +130,9 @@ close() {
 @test "gc-rd: random streams equal the naive O(N*M) stack, record by record" {
 	rd-gen -n 20000 -m 2000 -x -k 3 -s 5 >"$T/r.gcs"
 	for o in "" "--gran sector|-g sector" "--gran byte|-g byte" "--line 64|-l 64" \
-		"--sets 16|-S 16" "--sets 32 --hash X|-S 32 -H X" "--sets 64 --hash P|-S 64 -H P" \
-		"--sets 32 --hash H|-S 32 -H H" "--by sm|-b sm" "--by kernel|-b kernel" \
-		"--by sm --sets 8 --hash X|-b sm -S 8 -H X" "--by pc|"; do
+		"--sets 16|-S 16" "--sets 32 --index xor|-S 32 -H X" "--sets 64 --index ipoly|-S 64 -H P" \
+		"--sets 32 --index fermi|-S 32 -H H" "--by sm|-b sm" "--by kernel|-b kernel" \
+		"--by sm --sets 8 --index X|-b sm -S 8 -H X" "--by pc|"; do
 		mine=${o%%|*}
 		theirs=${o#*|}
 		[ "$o" = "" ] && theirs=
@@ -261,7 +261,7 @@ close() {
 @test "gc-rd: --mrc lists every size, consistent with the histogram" {
 	mkacc t1 0 5 3 9 3 3 5
 	gc-rd --line 4 --mrc "$T/t1.gcs" >"$T/out"
-	expect_eq "$(cat "$T/out" | tr '\n' ' ')" "lines,misses,miss_ratio 1,6,0.857143 2,4,0.571429 3,3,0.428571 "
+	expect_eq "$(cat "$T/out" | tr '\n' ' ')" "lines,misses,miss_rate 1,6,0.857143 2,4,0.571429 3,3,0.428571 "
 }
 
 @test "gc-rd: the sampled mode is exact while the working set fits the sample" {
@@ -280,8 +280,8 @@ close() {
 	gc-rd --json "$T/r.gcs" >"$T/e"
 	gc-rd --json --sample 8192 "$T/r.gcs" >"$T/s"
 	for n in 256 512 1024 2048 4096 8192 16384 32768; do
-		e=$(grep -A2 "\"lines\": $n,\$" "$T/e" | sed -n 's/.*"miss_ratio": //p')
-		s=$(grep -A2 "\"lines\": $n,\$" "$T/s" | sed -n 's/.*"miss_ratio": //p')
+		e=$(grep -A2 "\"lines\": $n,\$" "$T/e" | sed -n 's/.*"miss_rate": //p')
+		s=$(grep -A2 "\"lines\": $n,\$" "$T/s" | sed -n 's/.*"miss_rate": //p')
 		close "$s" "$e" 0.0067
 	done
 	r=$(jv rate "$T/s")
@@ -438,9 +438,9 @@ close() {
 	mkacc t1 0 5
 	for bad in "--gran word|--gran: 'word' is not line, sector or byte" \
 		"--by warp|--by: 'warp' is not sm, kernel or pc" \
-		"--hash X|--hash needs --sets" \
-		"--sets 8 --hash Q|--hash: 'Q' is not L, X, H or P" \
-		"--sets 8 --hash P|--sets 8 --hash ipoly: the ipoly set index needs 16, 32 or 64 sets, not 8" \
+		"--index X|--index needs --sets" \
+		"--sets 8 --index Q|--index: 'Q' is not linear, xor, fermi or ipoly" \
+		"--sets 8 --index P|--sets 8 --index ipoly: the ipoly set index needs 16, 32 or 64 sets, not 8" \
 		"--ways 8 --lines 4|--ways 8 --lines 4: 8 ways do not fit in 4 lines" \
 		"--ways 2|--ways needs --lines" \
 		"--exact 10|--exact: 10 is not a power of two" \
@@ -472,4 +472,14 @@ close() {
 	rd-gen -n 5000 -m 300 >"$T/r.gcs"
 	expect_same <(gc-rd --json --sample 64 --by pc "$T/r.gcs") <(gc-rd --json --sample 64 --by pc "$T/r.gcs")
 	expect_same <(gc-rd --annotate "$T/r.gcs") <(gc-rd --annotate "$T/r.gcs")
+}
+
+@test "gc-rd: --hash is a deprecated alias of --index (gc-l1's value names)" {
+	rd-gen -n 2000 -m 200 -k 2 -s 3 >"$T/r.gcs"
+	gc-rd --json --sets 32 --index xor "$T/r.gcs" >"$T/new" 2>"$T/e"
+	expect_empty "$(cat "$T/e")"
+	grep -q '^  "index": "xor",$' "$T/new"
+	gc-rd --json --sets 32 --hash X "$T/r.gcs" >"$T/old" 2>"$T/e"
+	expect_eq "$(cat "$T/e")" "gc-rd: --hash is deprecated: use --index"
+	cmp "$T/new" "$T/old"
 }

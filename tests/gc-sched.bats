@@ -130,54 +130,54 @@ gpu2() {
 	# 1536/256 = 6, warps 48/8 = 6, blocks 8, registers: 32x32 = 1024 a
 	# warp, 32K/2 partitions = 16384 / 1024 = 16 warps x 2 = 32 / 8 = 4.
 	gc-gen copy -n 4096 | gc-sched --stats "$T/f.json" >/dev/null
-	expect_eq "$(js "$T/f.json" per_kernel.0.active_blocks_per_sm)" 4
-	expect_eq "$(js "$T/f.json" per_kernel.0.limiter)" registers
-	expect_eq "$(js "$T/f.json" per_kernel.0.limits.threads)" 6
-	expect_eq "$(js "$T/f.json" per_kernel.0.limits.warps)" 6
-	expect_eq "$(js "$T/f.json" per_kernel.0.limits.blocks)" 8
-	expect_eq "$(js "$T/f.json" per_kernel.0.limits.registers)" 4
-	expect_eq "$(js "$T/f.json" per_kernel.0.limits.shmem)" null
+	expect_eq "$(js "$T/f.json" kernels.0.active_blocks_per_sm)" 4
+	expect_eq "$(js "$T/f.json" kernels.0.limiter)" registers
+	expect_eq "$(js "$T/f.json" kernels.0.limits.threads)" 6
+	expect_eq "$(js "$T/f.json" kernels.0.limits.warps)" 6
+	expect_eq "$(js "$T/f.json" kernels.0.limits.blocks)" 8
+	expect_eq "$(js "$T/f.json" kernels.0.limits.registers)" 4
+	expect_eq "$(js "$T/f.json" kernels.0.limits.shmem)" null
 	# volta-v100, the same kernel: threads 2048/256 = 8, warps 64/8 = 8,
 	# registers 65536/4 = 16384 / 1024 = 16 x 4 = 64 warps / 8 = 8: 8,
 	# threads binding first.
 	gc-gen copy -n 4096 | gc-sched --gpu volta-v100 --stats "$T/v.json" >/dev/null
-	expect_eq "$(js "$T/v.json" per_kernel.0.active_blocks_per_sm)" 8
-	expect_eq "$(js "$T/v.json" per_kernel.0.limiter)" threads
-	expect_eq "$(js "$T/v.json" per_kernel.0.limits.registers)" 8
+	expect_eq "$(js "$T/v.json" kernels.0.active_blocks_per_sm)" 8
+	expect_eq "$(js "$T/v.json" kernels.0.limiter)" threads
+	expect_eq "$(js "$T/v.json" kernels.0.limits.registers)" 8
 	# turing-rtx2060: threads 1024/256 = 4, warps 32/8 = 4.
 	gc-gen copy -n 4096 | gc-sched --gpu turing-rtx2060 --stats "$T/t.json" >/dev/null
-	expect_eq "$(js "$T/t.json" per_kernel.0.active_blocks_per_sm)" 4
-	expect_eq "$(js "$T/t.json" per_kernel.0.limiter)" threads
+	expect_eq "$(js "$T/t.json" kernels.0.active_blocks_per_sm)" 4
+	expect_eq "$(js "$T/t.json" kernels.0.limiter)" threads
 	# table2 on Fermi: 4 threads, one warp: the 8-block limit binds.
 	gc-gen table2 | gc-sched --stats "$T/b.json" >/dev/null
-	expect_eq "$(js "$T/b.json" per_kernel.0.active_blocks_per_sm)" 8
-	expect_eq "$(js "$T/b.json" per_kernel.0.limiter)" blocks
+	expect_eq "$(js "$T/b.json" kernels.0.active_blocks_per_sm)" 8
+	expect_eq "$(js "$T/b.json" kernels.0.limiter)" blocks
 	# volta-v100, 256 threads, 64 registers, 30000 bytes of shared memory:
 	# registers 64x32 = 2048 a warp, 16384/2048 = 8 x 4 = 32 warps / 8 = 4;
 	# shared memory 30000 -> 30208 (units of 256), 96K/30208 = 3.
 	echo "0 0 0 0x10 0 load global 0x1000 4" | acsv 1x1x1 256x1x1 64 30000 >"$T/k1.gcs"
 	gc-sched --gpu volta-v100 --stats "$T/k1.json" "$T/k1.gcs" >/dev/null
-	expect_eq "$(js "$T/k1.json" per_kernel.0.limits.registers)" 4
-	expect_eq "$(js "$T/k1.json" per_kernel.0.limits.shmem)" 3
-	expect_eq "$(js "$T/k1.json" per_kernel.0.active_blocks_per_sm)" 3
-	expect_eq "$(js "$T/k1.json" per_kernel.0.limiter)" shmem
+	expect_eq "$(js "$T/k1.json" kernels.0.limits.registers)" 4
+	expect_eq "$(js "$T/k1.json" kernels.0.limits.shmem)" 3
+	expect_eq "$(js "$T/k1.json" kernels.0.active_blocks_per_sm)" 3
+	expect_eq "$(js "$T/k1.json" kernels.0.limiter)" shmem
 	# fermi, 128 threads, 63 registers, 1000 bytes: 63x32 = 2016 -> 2048,
 	# 16384/2048 = 8 x 2 = 16 warps / 4 = 4; shared 1024, 48K/1024 = 48.
 	echo "0 0 0 0x10 0 load global 0x1000 4" | acsv 1x1x1 128x1x1 63 1000 >"$T/k2.gcs"
 	gc-sched --stats "$T/k2.json" "$T/k2.gcs" >/dev/null
-	expect_eq "$(js "$T/k2.json" per_kernel.0.limits.threads)" 12
-	expect_eq "$(js "$T/k2.json" per_kernel.0.limits.shmem)" 48
-	expect_eq "$(js "$T/k2.json" per_kernel.0.active_blocks_per_sm)" 4
-	expect_eq "$(js "$T/k2.json" per_kernel.0.limiter)" registers
+	expect_eq "$(js "$T/k2.json" kernels.0.limits.threads)" 12
+	expect_eq "$(js "$T/k2.json" kernels.0.limits.shmem)" 48
+	expect_eq "$(js "$T/k2.json" kernels.0.active_blocks_per_sm)" 4
+	expect_eq "$(js "$T/k2.json" kernels.0.limiter)" registers
 	# ampere-a100, 96 threads (3 warps), 40 registers, 50000 bytes:
 	# threads 2048/96 = 21, warps 64/3 = 21, registers 1280 a warp,
 	# 16384/1280 = 12 x 4 = 48 / 3 = 16, shared 50048, 164K/50048 = 3.
 	echo "0 0 0 0x10 0 load global 0x1000 4" | acsv 1x1x1 96x1x1 40 50000 >"$T/k3.gcs"
 	gc-sched --gpu ampere-a100 --stats "$T/k3.json" "$T/k3.gcs" >/dev/null
-	expect_eq "$(js "$T/k3.json" per_kernel.0.limits.threads)" 21
-	expect_eq "$(js "$T/k3.json" per_kernel.0.limits.warps)" 21
-	expect_eq "$(js "$T/k3.json" per_kernel.0.limits.registers)" 16
-	expect_eq "$(js "$T/k3.json" per_kernel.0.active_blocks_per_sm)" 3
+	expect_eq "$(js "$T/k3.json" kernels.0.limits.threads)" 21
+	expect_eq "$(js "$T/k3.json" kernels.0.limits.warps)" 21
+	expect_eq "$(js "$T/k3.json" kernels.0.limits.registers)" 16
+	expect_eq "$(js "$T/k3.json" kernels.0.active_blocks_per_sm)" 3
 	# -v names them too
 	sh_status 0 "gc-sched -v --gpu ampere-a100 '$T/k3.gcs' >/dev/null"
 	expect_eq "$(head -1 "$T/err")" "gc-sched: kernel 1 (k): 96 threads, 40 registers, 50000 bytes of shared memory per block: 3 active blocks per SM (shared memory)"
@@ -240,7 +240,7 @@ gpu2() {
 	expect_eq "$(hkey "$T/two.gcs" sched.sms)" 2
 	expect_eq "$(hkey "$T/two.gcs" sched.scale)" 7
 	# 256 blocks: SMs 0 and 1 run 18 and 19 (the schedule's split)
-	expect_eq "$(js "$T/s.json" per_kernel.0.blocks_written)" \
+	expect_eq "$(js "$T/s.json" kernels.0.blocks_written)" \
 		"$(rows "$T/all.gcs" | awk '$2 < 2 { print $3 }' | sort -u | wc -l | tr -d ' ')"
 	expect_eq "$(js "$T/s.json" accesses_written)" "$(rows "$T/two.gcs" | wc -l | tr -d ' ')"
 }
@@ -249,16 +249,16 @@ gpu2() {
 	# 256 blocks; a wave on Fermi is 14 SMs x 4 blocks = 56 blocks
 	gc-gen copy -n 64K | gc-sched --waves 1 --stats "$T/s.json" >"$T/s.gcs"
 	expect_eq "$(rows "$T/s.gcs" | awk '{ print $3 }' | sort -un | tr '\n' ' ' | awk '{ print $1, $NF, NF }')" "0 55 56"
-	expect_eq "$(js "$T/s.json" per_kernel.0.blocks)" 56
-	expect_eq "$(js "$T/s.json" per_kernel.0.blocks_dropped)" 200
+	expect_eq "$(js "$T/s.json" kernels.0.blocks)" 56
+	expect_eq "$(js "$T/s.json" kernels.0.blocks_dropped)" 200
 	expect_eq "$(js "$T/s.json" accesses)" 131072
 	expect_eq "$(js "$T/s.json" accesses_written)" 28672
 	# 256 / 56 blocks
 	expect_eq "$(hkey "$T/s.gcs" sched.scale)" "$(awk 'BEGIN { printf "%.17g", 256 / 56 }')"
 	expect_eq "$(hkey "$T/s.gcs" sched.waves)" 1
 	gc-gen copy -n 64K | gc-sched --waves 5 --stats "$T/all.json" >/dev/null
-	expect_eq "$(js "$T/all.json" per_kernel.0.blocks)" 256
-	expect_eq "$(js "$T/all.json" per_kernel.0.scale)" 1
+	expect_eq "$(js "$T/all.json" kernels.0.blocks)" 256
+	expect_eq "$(js "$T/all.json" kernels.0.scale)" 1
 }
 
 @test "gc-sched: memory holds the active blocks and the one being read" {
@@ -413,12 +413,12 @@ same() {
 
 @test "gc-sched: the --stats object and -v" {
 	gc-gen table2 | gc-sched -v --stats "$T/s.json" >/dev/null 2>"$T/v"
-	expect_eq "$(js "$T/s.json" kernels)" 1
+	expect_eq "$(js "$T/s.json" kernel_count)" 1
 	expect_eq "$(js "$T/s.json" instructions)" 8
 	expect_eq "$(js "$T/s.json" accesses)" 8
 	expect_eq "$(js "$T/s.json" time_first)" 0
 	expect_eq "$(js "$T/s.json" time_last)" 7
-	expect_eq "$(js "$T/s.json" per_kernel.0.name)" table2
+	expect_eq "$(js "$T/s.json" kernels.0.name)" table2
 	expect_eq "$(sed -n 2p "$T/v")" "gc-sched: kernel 1: 1 blocks (1 written), 8 instructions, 8 accesses (8 written), time 0 to 7"
 	expect_eq "$(sed -n 3p "$T/v")" "gc-sched: 8 accesses, 8 written, 1 kernels; at most 1 blocks (8 accesses) buffered"
 }

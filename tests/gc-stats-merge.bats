@@ -67,3 +67,48 @@ J
 @test "gc-stats --merge: a full disk is an error" {
 	run_status 1 sh -c "gc-stats --merge '$T/a.json' >/dev/full"
 }
+
+@test "gc-stats --merge --long: a row per kernel (file, kernel, name, its keys)" {
+	cd "$T"
+	cat >c.json <<'J'
+{"tool": "gc-l1", "hits": 9, "kernels": [
+ {"id": 1, "name": "k<a,b>", "hits": 3, "sectors": {"hits": 5}, "grid": [2, 1, 1]},
+ {"id": 2, "name": "k2", "misses": 4}]}
+J
+	printf '{"tool": "gc-l2", "kernel_count": 2}\n' >d.json
+	printf '{"kernels": [{"name": "x", "id": 7, "hits": 1}]}\n' >e.json
+	run_status 0 gc-stats --merge --long c.json d.json e.json
+	expect_eq "${#lines[@]}" 4 rows
+	expect_eq "${lines[0]}" 'file,kernel,name,hits,sectors.hits,misses'
+	expect_eq "${lines[1]}" 'c.json,1,"k<a,b>",3,5,'
+	expect_eq "${lines[2]}" 'c.json,2,k2,,,4'
+	expect_eq "${lines[3]}" 'e.json,7,x,1,,'
+	run_status 0 gc-stats --merge --long --arrays c.json
+	expect_eq "${lines[0]}" 'file,kernel,name,hits,sectors.hits,grid.0,grid.1,grid.2,misses'
+	expect_eq "${lines[1]}" 'c.json,1,"k<a,b>",3,5,2,1,1,'
+	sh_status 2 "gc-stats --long c.json"
+	expect_eq "$(head -1 "$T/err")" "gc-stats: --long goes with --merge"
+}
+
+@test "gc-stats --merge --long: gc-l1's kernels of the BFS trace add up to its totals" {
+	gc-import "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" | gc-sched | gc-coalesce |
+		gc-l1 --gpu volta-v100 --stats "$T/l1.json" >/dev/null
+	gc-stats --merge --long "$T/l1.json" >"$T/long.csv"
+	gc-stats --merge "$T/l1.json" >"$T/wide.csv"
+	# 16 launches, ids 1 to 16 in order, each with its name
+	expect_eq "$(tail -n +2 "$T/long.csv" | cut -d, -f2 | tr '\n' ' ')" "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 "
+	expect_eq "$(tail -n +2 "$T/long.csv" | cut -d, -f3 | sort | uniq -c | tr -s ' ')" \
+		" 8 _Z6KernelP4NodePiPbS2_S2_S1_i
+ 8 _Z7Kernel2PbS_S_S_i"
+	# the kernels' requests, hits and misses sum to the totals of the wide row
+	sums=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ r += $c["requests"]; h += $c["hits"]; m += $c["misses"] } END { print r, h, m }' "$T/long.csv")
+	tot=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["requests"], $c["hits"], $c["misses"] }' "$T/wide.csv")
+	expect_eq "$sums" "$tot"
+	expect_eq "$tot" "69908 48917 20991"
+	# kernel 1: 201 requests, 136 hits, 65 misses; 804 sectors, 544 hits
+	expect_eq "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["kernel"] == 1 { print $c["requests"], $c["hits"], $c["misses"], $c["sectors.requested"], $c["sectors.hits"] }' "$T/long.csv")" \
+		"201 136 65 804 544"
+}

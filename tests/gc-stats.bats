@@ -63,7 +63,7 @@ jv() {
 	mk access
 	gc-stats --json "$T/access.gcs" >"$T/j"
 	expect_eq "$(jv kind "$T/j")" accesses kind
-	expect_eq "$(jv kernels "$T/j")" 2 kernels
+	expect_eq "$(jv kernel_count "$T/j")" 2 kernel_count
 	expect_eq "$(jv records "$T/j")" 7 records
 	expect_eq "$(jv loads "$T/j")" 4 loads
 	expect_eq "$(jv stores "$T/j")" 2 stores
@@ -149,8 +149,8 @@ jv() {
 	expect_eq "$(jv writebacks "$T/j")" 1
 	expect_eq "$(jv bypasses "$T/j")" 1
 	tr -d ' \n' <"$T/j" >"$T/flat"
-	grep -q '"by_result":{"none":1,"hit":2,"sector_miss":1,"miss":6}' "$T/flat"
-	grep -q '"by_class":{"compulsory":3,"capacity":1,"conflict":1,"latency":1,"mshr":1,"partial-write":0}' "$T/flat"
+	grep -q '"results":{"none":1,"hit":2,"sector_miss":1,"miss":6}' "$T/flat"
+	grep -q '"classes":{"compulsory":3,"capacity":1,"conflict":1,"latency":1,"mshr":1,"partial_write":0}' "$T/flat"
 	gc-stats "$T/request.gcs" >"$T/r"
 	grep -q '^  sector-miss     1$' "$T/r"
 	grep -q '^  compulsory      3$' "$T/r"
@@ -227,7 +227,7 @@ jv() {
 	expect_eq "$(cat "$T/r")" ' 0x100 1 1 0 0 32 0 1 -
  0x100 5 5 0 0 576 2 3 void gemm<float, 128>(float const*, float*, "tile")'
 	gc-stats --json "$T/twice.gcs" >"$T/j"
-	expect_eq "$(jv kernels "$T/j")" 2 "launches"
+	expect_eq "$(jv kernel_count "$T/j")" 2 "launches"
 }
 
 @test "gc-stats: --by with an unknown key is a usage error" {
@@ -354,7 +354,7 @@ jv() {
 @test "gc-stats: a stream without kernels" {
 	mk empty
 	gc-stats --json "$T/empty.gcs" >"$T/j"
-	expect_eq "$(jv kernels "$T/j")" 0
+	expect_eq "$(jv kernel_count "$T/j")" 0
 	expect_eq "$(jv records "$T/j")" 0
 	expect_eq "$(jv time_first "$T/j")" null
 	expect_eq "$(jv annotated "$T/j")" true

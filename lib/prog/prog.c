@@ -222,6 +222,20 @@ double gc_real(const char *opt, const char *arg, double min, double max)
 	return v;
 }
 
+int gc_choose(const char *opt, const char *arg, const char *a, const char *b)
+{
+	if (strcmp(arg, a) == 0)
+		return 0;
+	if (strcmp(arg, b) != 0)
+		gc_usage_error("%s: '%s' is not %s or %s", opt, arg, a, b);
+	return 1;
+}
+
+int gc_kernel_boundary(const char *arg)
+{
+	return gc_choose("--kernel-boundary", arg, "flush", "keep") == 0;
+}
+
 /* ---- streams ---------------------------------------------------------- */
 
 gc_reader *gc_open_stream(const char *path)

@@ -84,6 +84,11 @@ const char *gc_one_input(int argc, char **argv);
  * x1024^3); out of [min, max] or malformed is a usage error naming opt. */
 uint64_t gc_num(const char *opt, const char *arg, uint64_t min, uint64_t max);
 double gc_real(const char *opt, const char *arg, double min, double max);
+/* An option of two values: 0 for a, 1 for b; anything else is a usage
+ * error "OPT: 'ARG' is not A or B". */
+int gc_choose(const char *opt, const char *arg, const char *a, const char *b);
+/* --kernel-boundary flush|keep (gc(7), VOCABULARY): 1 flush, 0 keep. */
+int gc_kernel_boundary(const char *arg);
 
 /* The command line as one shell-quoted string, for provenance. */
 const char *gc_cmdline(void);

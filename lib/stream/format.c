@@ -224,6 +224,12 @@ const char *gc_class_name(int cls)
 	return cls >= 0 && cls < GC_NCLASSES ? class_names[cls] : "?";
 }
 
+/* The JSON key of a class (gc(7) VOCABULARY): snake_case. */
+const char *gc_class_key(int cls)
+{
+	return cls == GC_C_PARTIAL ? "partial_write" : gc_class_name(cls);
+}
+
 const char *gc_result_name(int res)
 {
 	return res >= 0 && res <= 3 ? result_names[res] : "?";

@@ -218,6 +218,7 @@ const char *gc_space_name(int space); /* "global", ... */
 int gc_op_parse(const char *s);       /* -1 if unknown */
 int gc_space_parse(const char *s);
 const char *gc_class_name(int cls);   /* "compulsory", ... ; "" for none */
+const char *gc_class_key(int cls);    /* the same as a JSON key: "partial_write" */
 const char *gc_result_name(int res);  /* "hit", "sector-miss", "miss" */
 /* Outcome as text ("miss/capacity+wb"), or "0xNN" for unknown bits.  A
  * buffer of GC_OUTCOME_BUFSZ bytes holds the longest,
