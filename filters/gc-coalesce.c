@@ -41,6 +41,7 @@ static const char help[] =
 	"                       (8-byte accesses per half warp, 16-byte per quarter warp)\n"
 	"                       (default: from the GPU's coalesce.arch)\n"
 	"      --gpu NAME|FILE  GPU preset or file (default: the input's, else fermi-gtx470-16k)\n"
+	"      --list-gpus      list the GPU presets and exit\n"
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip           write gzip-compressed output\n"
 	"      --force          write binary output to a terminal\n"

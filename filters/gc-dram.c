@@ -33,6 +33,7 @@ static const char help[] =
 	"Count DRAM transactions per channel and bank, row-buffer hits and bus time.\n"
 	"\n"
 	"      --gpu NAME|FILE     GPU preset or file (default: the input's gpu.* keys)\n"
+	"      --list-gpus         list the GPU presets and exit\n"
 	"      --bandwidth GBS     DRAM bandwidth in GB/s (dram.bandwidth)\n"
 	"      --channels N        memory channels (l2.channels)\n"
 	"      --sub-partitions N  L2 slices per channel (l2.sub_partitions)\n"

@@ -161,6 +161,7 @@ static const char help[] =
 	"      --force          write binary output to a terminal\n"
 	"      --stats FILE     write a JSON summary to FILE\n"
 	"      --gpu NAME|FILE  GPU preset (recorded in the header)\n"
+	"      --list-gpus      list the GPU presets and exit\n"
 	"      --progress       show progress on a terminal\n"
 	"  -q, --quiet          no warnings\n"
 	"  -v, --verbose        print the array layout and a summary on stderr\n"

@@ -64,6 +64,7 @@ static const char help[] =
 	"      --stats FILE     write a JSON summary to FILE\n"
 	"      --gpu NAME|FILE  GPU preset (recorded in the header; --intervals: its\n"
 	"                       opcode latencies)\n"
+	"      --list-gpus      list the GPU presets and exit\n"
 	"      --progress       show progress on a terminal\n"
 	"  -q, --quiet          no warnings\n"
 	"  -v, --verbose        print a summary on stderr\n"
@@ -280,23 +281,6 @@ _Static_assert(SAME(GC_IV_INT, GC_OP_INT) && SAME(GC_IV_SP, GC_OP_SP) &&
 		       SAME(GC_IV_NCLASSES, GC_NOPS),
 	       "import/intervals.h's classes are config/gpu.h's enum gc_gpu_op");
 
-/* The preset of a binary version (sm_XY as XY), or NULL. */
-static const char *preset_of_binary(uint64_t v)
-{
-	static const struct {
-		unsigned v;
-		const char *name;
-	} t[] = {
-		{20, "fermi-gtx470-16k"}, {21, "fermi-gtx470-16k"}, {60, "pascal-gtx1080"},
-		{61, "pascal-gtx1080"},   {70, "volta-v100"},       {75, "turing-rtx2060"},
-		{80, "ampere-a100"},      {86, "ampere-rtx3070"},   {90, "hopper-h100"},
-	};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (t[i].v == v)
-			return t[i].name;
-	return NULL;
-}
-
 /* The latencies of --gpu, or of the first kernel's binary version, with
  * --op-latency's over them, into im->iv_lat and the header's intervals.*
  * keys. */
@@ -310,7 +294,7 @@ static void iv_setup(gc_import *im, const char *file, int have_binary, uint64_t 
 		if (!have_binary)
 			gc_usage_error("%s: --intervals: the kernel has no '-binary version' line "
 				       "to choose the GPU by; name one with --gpu", file);
-		name = preset_of_binary(binary);
+		name = gc_gpu_preset_of_cc((unsigned)binary);
 		if (!name)
 			gc_usage_error("%s: --intervals: binary version %llu has no preset; "
 				       "name the GPU with --gpu", file, (unsigned long long)binary);

@@ -37,6 +37,7 @@ static const char help[] =
 	"      --kernel-boundary flush|keep\n"
 	"                         invalidate the L1s at each kernel end (default: l1.kernel_flush)\n"
 	"      --gpu NAME|FILE    GPU preset or file (default: the input header's)\n"
+	"      --list-gpus        list the GPU presets and exit\n"
 	"      --cache STRING     L1 as a GPGPU-Sim cache string\n"
 	"      --size N           L1 bytes per SM\n"
 	"      --line N           line bytes\n"

@@ -37,6 +37,7 @@ static const char help[] =
 	"Model the shared, sliced L2 cache; write the DRAM transactions it makes.\n"
 	"\n"
 	"      --gpu NAME|FILE     GPU preset or file (default: the input's gpu.* keys)\n"
+	"      --list-gpus         list the GPU presets and exit\n"
 	"      --size N            total L2 bytes, all slices (l2.size)\n"
 	"      --line N            line bytes (l2.line)\n"
 	"      --sector N          sector bytes (l2.sector)\n"

@@ -36,6 +36,7 @@ static const char help[] =
 	"      --model M           mdm (default), mdm-queue, mdm-mshr, gpumech-plus, gpumech\n"
 	"      --json              write the results as JSON on standard output\n"
 	"      --gpu NAME|FILE     GPU preset or file (default: the input's gpu.* keys)\n"
+	"      --list-gpus         list the GPU presets and exit\n"
 	"      --sms N             SMs (sm.count)\n"
 	"      --clock MHZ         SM clock (sm.clock)\n"
 	"      --warps-per-sm N    concurrent warps per SM, W (default: occupancy)\n"
@@ -119,6 +120,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		GC_BASIC_LONGOPTS,
 		{"stats", required_argument, NULL, GC_OPT_STATS},
 		{"gpu", required_argument, NULL, GC_OPT_GPU},
+		{"list-gpus", no_argument, NULL, GC_OPT_LIST_GPUS},
 		{"progress", no_argument, NULL, GC_OPT_PROGRESS},
 		{"model", required_argument, NULL, OPT_MODEL},
 		{"json", no_argument, NULL, OPT_JSON},

@@ -61,6 +61,7 @@ static const char help[] =
 	"      --annotate       pass the stream on with each record's distance\n"
 	"      --sample N       SHARDS sampling: at most N sampled units per stack\n"
 	"      --gpu NAME|FILE  GPU preset or file (default: the input header's)\n"
+	"      --list-gpus      list the GPU presets and exit\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
 	"  -z, --gzip           with --annotate: compress the stream\n"
 	"      --force          with --annotate: write a stream to a terminal\n"

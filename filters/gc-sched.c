@@ -54,6 +54,7 @@ static const char help[] =
 	"      --active N       active blocks per SM (default: the occupancy)\n"
 	"      --whole-kernels  buffer each kernel whole (blocks interleaved in the input)\n"
 	"      --gpu NAME|FILE  GPU preset or file (default: the input's, else fermi-gtx470-16k)\n"
+	"      --list-gpus      list the GPU presets and exit\n"
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip           write gzip-compressed output\n"
 	"      --force          write binary output to a terminal\n"

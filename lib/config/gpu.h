@@ -253,6 +253,36 @@ int gc_gpu_parse_lists(gc_gpu_config *c, const struct gc_gpu *g, char *err,
 /* gc_gpu_read_lists + gc_gpu_parse_lists for one file. */
 int gc_gpu_parse_file(gc_gpu_config *c, const char *path, char *err, size_t len);
 
+/* ---- GPGPU-Sim configurations (gpu_gpgpusim.c) ------------------------ */
+
+/* 1 when the file's first line that is not blank or a comment is a
+ * GPGPU-Sim option ("-name value"), 0 when not, -1 when unreadable. */
+int gc_gpu_is_gpgpusim(const char *path);
+
+/* A gpgpusim.config (and Accel-Sim's trace.config, or NULL) as our keys:
+ * g holds them in preset order with the config's line of the option each
+ * came from (0: trace.config or a derived value); why[i] names the
+ * options and formula.  Repeated options: the last counts, as in GPGPU-Sim.
+ * Options the table does not know are counted (nunknown, the first named
+ * in `unknown`) and ignored. */
+typedef struct gc_gpgpusim {
+	gc_gpu g;
+	char *why[256];
+	int nunknown;
+	char unknown[600];
+} gc_gpgpusim;
+int gc_gpgpusim_convert(gc_gpgpusim *s, const char *config, const char *trace, char *err,
+			size_t len);
+void gc_gpgpusim_free(gc_gpgpusim *s);
+/* The options we know (gc-config(5)'s table): the name, the keys it sets
+ * (NULL when ignored) or why it is ignored. */
+int gc_gpgpusim_noptions(void);
+const char *gc_gpgpusim_option(int i, const char **keys, const char **why);
+
+/* The preset of a compute capability (major * 10 + minor, as Accel-Sim's
+ * '-binary version' writes it), or NULL (gc-config(5), GPU SELECTION). */
+const char *gc_gpu_preset_of_cc(unsigned cc);
+
 /* ---- the stream header ------------------------------------------------ */
 
 /* Every non-pseudo key as "gpu.<key>=<value>".  -1 (and nothing written)

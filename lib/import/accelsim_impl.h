@@ -99,6 +99,7 @@ typedef struct parser {
 	/* the first kernel of the file, for the header keys */
 	int first_seen, first_layout;
 	char first_ver[16], first_nvbit[32];
+	char first_binary[24]; /* the first kernel's binary version, or "" */
 	/* raw per-warp table */
 	wslot *wt;
 	size_t wcap, wn;

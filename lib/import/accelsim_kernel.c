@@ -88,6 +88,9 @@ void as_body_start(parser *p)
 		p->first_seen = 1;
 		snprintf(p->first_ver, sizeof p->first_ver, "%s", c->verstr);
 		snprintf(p->first_nvbit, sizeof p->first_nvbit, "%s", c->nvbit);
+		if (c->have_binary)
+			snprintf(p->first_binary, sizeof p->first_binary, "%llu",
+				 (unsigned long long)c->binary);
 	}
 	if (p->pass != 2)
 		return;

@@ -169,6 +169,9 @@ uint64_t as_import_trace(gc_import *im, gc_lines *in)
 	if (p->first_seen) {
 		as_set_key(im, "accelsim_tracer_version", p->first_ver);
 		as_set_key(im, "accelsim_nvbit_version", p->first_nvbit);
+		/* The GPU the trace was compiled for: stages without --gpu
+		 * choose their preset by it (gc-config(5), GPU SELECTION). */
+		as_set_key(im, "binary_version", p->first_binary);
 	}
 	gc_lines *l = in;
 	if (regular) {

@@ -10,11 +10,19 @@
 #include "stream/format.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Find and parse NAME (searched in $GC_GPU_PATH, the build tree's share/gpus
- * and the installed data directory) or FILE; exit 2 with file:line on a bad
- * line. */
+ * and the installed data directory), FILE (ours, or a GPGPU-Sim
+ * gpgpusim.config by its content) or DIR (its gpgpusim.config and
+ * trace.config); exit 2 with file:line on a bad line, and listing the
+ * presets for an unknown NAME. */
 void gc_gpu_load(gc_gpu *g, const char *name_or_file);
+/* The presets on the search path, sorted; caller frees each and the list.
+ * Returns how many. */
+int gc_gpu_presets(char ***names);
+/* "NAME  DESCRIPTION" lines of every preset. */
+void gc_gpu_list_presets(FILE *f);
 /* --gpu NAME|FILE: gc_gpu_load (search path, file:line syntax errors) and
  * then every key and value checked; exit 2 with "FILE:LINE: ..." */
 void gc_gpu_config_load(gc_gpu_config *c, const char *name_or_file);
@@ -72,7 +80,12 @@ void gc_gpu_oplat_apply(gc_gpu_config *c, const gc_gpu_oplat *o);
  *      previous stage ran with; `in` may be NULL for a tool without input);
  *   4. the input header's `gpu` key (a preset named to an earlier tool
  *      that wrote no gpu.* keys, as gc-gen --gpu NAME did);
- *   5. the built-in default, the seed-000 GPU (fermi-gtx470-16k).
+ *   5. the preset of the trace's binary version (gc-import's
+ *      binary_version key; gc_gpu_preset_of_cc), with a one-line note;
+ *   6. the built-in default, the seed-000 GPU (fermi-gtx470-16k), with a
+ *      one-line warning when the tool has an input.
+ * With --gpu, a warning when the input's gpu.name differs.  Notes and
+ * warnings are off with -q (gc_prog_quiet).
  * Every layer is fully checked (gc_gpu_finish).  Exits 2 for a bad --gpu
  * (file:line), 1 for bad gpu.* keys in the input ("input: stream header
  * key ...").  Returns with a new layer begun (gc_gpu_begin), so the

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 const char *gc_progname = "gc";
+int gc_prog_quiet;
 static char *cmdline;
 
 /* ---- messages --------------------------------------------------------- */
@@ -147,14 +148,15 @@ int gc_common_option(gc_common *c, int opt, const char *arg, const char *help)
 		printf("liblzma %s\n", lzma_version_string());
 		gc_close_stdout();
 		exit(0);
-	case 'q': c->quiet = 1; c->verbose = 0; return 1;
-	case 'v': c->verbose++; c->quiet = 0; return 1;
+	case 'q': c->quiet = gc_prog_quiet = 1; c->verbose = 0; return 1;
+	case 'v': c->verbose++; c->quiet = gc_prog_quiet = 0; return 1;
 	case 'o': c->out = arg; return 1;
 	case 'z': c->gzip = 1; return 1;
 	case GC_OPT_STATS: c->stats = arg; return 1;
 	case GC_OPT_GPU: c->gpu = arg; return 1;
 	case GC_OPT_FORCE: c->force = 1; return 1;
 	case GC_OPT_PROGRESS: c->progress = 1; return 1;
+	case GC_OPT_LIST_GPUS: gc_gpu_list_exit();
 	}
 	return 0;
 }

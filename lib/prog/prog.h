@@ -19,6 +19,8 @@
 #define GC_EXIT_USAGE 2
 
 extern const char *gc_progname;
+/* -q was given (gc_common_option): notes and warnings about the GPU off. */
+extern int gc_prog_quiet;
 
 /* Record the tool's name and command line (for provenance), reset SIGPIPE
  * to its default so `| head` ends quietly. */
@@ -43,6 +45,7 @@ enum {
 	GC_OPT_GPU,
 	GC_OPT_FORCE,
 	GC_OPT_PROGRESS,
+	GC_OPT_LIST_GPUS,
 	GC_OPT_TOOL = 0x1100, /* tools number their own long-only options from here */
 };
 
@@ -60,12 +63,16 @@ enum {
 	{"stats", required_argument, NULL, GC_OPT_STATS},           \
 	{"gpu", required_argument, NULL, GC_OPT_GPU},               \
 	{"force", no_argument, NULL, GC_OPT_FORCE},                 \
-	{"progress", no_argument, NULL, GC_OPT_PROGRESS}
+	{"progress", no_argument, NULL, GC_OPT_PROGRESS},           \
+	{"list-gpus", no_argument, NULL, GC_OPT_LIST_GPUS}
 
 /* getopt_long that turns unknown options and missing values into usage
  * errors (exit 2) naming the option. */
 int gc_getopt(int argc, char **argv, const char *shortopts,
 	      const struct option *longopts);
+/* --list-gpus: the presets on stdout, exit 0 (prog/gpuopt.c, where the
+ * preset search path is). */
+_Noreturn void gc_gpu_list_exit(void);
 /* Handle one of the shared options; returns 1 when it was one.  -h prints
  * `help` on stdout and exits 0; -V prints the versions and exits 0. */
 int gc_common_option(gc_common *c, int opt, const char *arg, const char *help);
