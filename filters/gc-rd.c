@@ -1234,7 +1234,7 @@ int main(int argc, char **argv)
 			gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
 		}
 		if (cl.c.progress)
-			gc_progress(1, gc_reader_bytes(r), 0);
+			gc_progress_reader(1, r);
 	}
 	gc_progress_end(cl.c.progress);
 	finish(&x);
