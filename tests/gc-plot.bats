@@ -221,3 +221,12 @@ C
 	# the colour bar's title upright at the right
 	grep -q 'transform="rotate(-90.0 [0-9.]* [0-9.]*)" class="scale">gc-l2.sector_hit_rate_of_the_trace<' "$T/h.svg"
 }
+
+@test "gc-plot: a title too long for the picture gets a smaller font, inside the picture" {
+	t="G-MAP: l1 miss rate of the proxy against the original's, one point per configuration"
+	gc-plot --x factor --y miss_rate --title "$t" "$T/t.csv" >"$T/t.svg"
+	# 84 characters at 0.62 em in 720 - 16 px: 704 / (0.62 * 84) = 13.5 px
+	grep -q "font-size=\"13.5\" class=\"title\">$t<" "$T/t.svg"
+	run_status 0 sh "$GC_ROOT/tests/svgcheck" "$T/t.svg"
+	gc-plot --x factor --y miss_rate --title "short" "$T/t.csv" | grep -q 'font-size="14.0" class="title">short<'
+}

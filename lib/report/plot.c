@@ -42,8 +42,13 @@ void gc_plot_begin(gc_plot *p, FILE *f, double width, double height, const char 
 	p->right = width - 20 - (legend_width > 0 ? legend_width + 10 : 0);
 	p->bottom = height - 56;
 	gc_svg_begin(f, width, height, title);
-	if (title)
-		gc_svg_text(f, width / 2, 22, "middle", FONT + 2, 0, "title", title);
+	if (title) {
+		/* a long title in a smaller font, to stay inside the picture */
+		double size = FONT + 2, w = gc_plot_text_width(size, title);
+		if (w > width - 16)
+			size = size * (width - 16) / w < 8 ? 8 : floor(size * (width - 16) / w * 10) / 10;
+		gc_svg_text(f, width / 2, 22, "middle", size, 0, "title", title);
+	}
 }
 
 void gc_plot_end(gc_plot *p)
