@@ -504,3 +504,14 @@ close() {
 	expect_same <(gc-rd --json --sample 64 --by pc "$T/r.gcs") <(gc-rd --json --sample 64 --by pc "$T/r.gcs")
 	expect_same <(gc-rd --annotate "$T/r.gcs") <(gc-rd --annotate "$T/r.gcs")
 }
+
+@test "gc-rd: --plot draws the cut-off at the cache the JSON reports (--gpu's L1)" {
+	gc-import "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" | gc-sched --gpu volta-v100 |
+		gc-coalesce >"$T/r.gcs"
+	gc-rd --gpu volta-v100 --json --plot "$T/v.svg" "$T/r.gcs" >"$T/j"
+	lines=$(awk '/"cache": \{/ { c = 1 } c && /"lines":/ { gsub(/[^0-9]/, ""); print; exit }' "$T/j")
+	[ -n "$lines" ]
+	expect_eq "$(sed -n 's/.*class="cutoff-label">cache of \([0-9]*\) lines.*/\1/p' "$T/v.svg")" "$lines"
+	expect_eq "$(sed -n 's/.*class="cutoff-label">\([0-9]*\) lines: LRU.*/\1/p' "$T/v.svg")" "$lines"
+	sh "$GC_ROOT/tests/svgcheck" "$T/v.svg"
+}
