@@ -17,6 +17,7 @@
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
+#include "report/pcreport.h"
 #include "stream/stream.h"
 
 #include <stdio.h>
@@ -57,7 +58,8 @@ static const char help[] =
 	"      --mshr-kind K      assoc (an entry a line) or sector-assoc (a sector)\n"
 	"      --mshr-merge N     requests one MSHR entry serves\n"
 	"      --mshr-per-warp N  MSHR entries one warp may hold (0: no limit)\n"
-	"      --top N            PCs listed in the statistics (default 10)\n"
+	"      --top N            (kernel, PC) rows listed in the statistics, most\n"
+	"                         misses first (default 10; 0: all)\n"
 	"  -o, --output FILE      write to FILE (default: stdout)\n"
 	"  -z, --gzip             compress the output\n"
 	"      --force            write binary output to a terminal\n"
@@ -156,7 +158,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_TIMING: cl->timing = 1; break;
 		case OPT_SEED: cl->seed = gc_num("--seed", optarg, 0, UINT64_MAX); break;
 		case OPT_WINDOW: cl->window = gc_num("--window", optarg, 1, UINT64_C(1) << 40); break;
-		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 100000); break;
+		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
 		case OPT_BOUNDARY:
 			if (strcmp(optarg, "flush") == 0)
 				cl->flush = 1;
@@ -539,16 +541,7 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		gc_json_close(&j);
 	}
 	gc_json_close(&j);
-	gc_json_arr(&j, "top_pcs");
-	for (size_t i = 0; i < st->npcs && i < (size_t)cl->top; i++) {
-		gc_json_obj(&j, NULL);
-		snprintf(buf, sizeof buf, "0x%x", st->pcs[i].pc);
-		gc_json_str(&j, "pc", buf);
-		gc_json_u64(&j, "requests", st->pcs[i].requests);
-		gc_json_u64(&j, "misses", st->pcs[i].misses);
-		gc_json_close(&j);
-	}
-	gc_json_close(&j);
+	gc_pcreport_json(&j, st->pctab, st->pcs, st->npcs, (size_t)cl->top);
 	gc_json_end(&j);
 }
 
@@ -597,10 +590,7 @@ static void report(FILE *f, const struct cmdline *cl, const gc_gpu_config *gpu,
 			s->sm, (unsigned long long)s->n.requests, (unsigned long long)s->n.hits,
 			(unsigned long long)s->n.misses, ratio(s->n.hits, s->n.hits + s->n.misses));
 	}
-	for (size_t i = 0; i < st->npcs && i < (size_t)cl->top; i++)
-		fprintf(f, "%s: pc 0x%x: %llu requests, %llu misses\n", p, st->pcs[i].pc,
-			(unsigned long long)st->pcs[i].requests,
-			(unsigned long long)st->pcs[i].misses);
+	gc_pcreport_text(f, p, st->pctab, st->pcs, st->npcs, (size_t)cl->top);
 }
 
 static void write_stats(const struct io *io, const gc_gpu_config *gpu)

@@ -25,6 +25,7 @@
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
+#include "report/pcreport.h"
 #include "stream/stream.h"
 
 #include <stdio.h>
@@ -57,6 +58,8 @@ static const char help[] =
 	"                          (default: the preset's l2.kernel_flush)\n"
 	"      --emit WHAT         dram (default): DRAM transactions; all: every\n"
 	"                          request annotated with its outcome\n"
+	"      --top N             (kernel, PC) rows listed in the statistics, most\n"
+	"                          misses first (default 10; 0: all)\n"
 	"  -o, --output FILE       write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip              compress the output\n"
 	"      --stats FILE        write a JSON summary to FILE\n"
@@ -83,6 +86,7 @@ enum {
 	OPT_FLUSH,
 	OPT_WARM,
 	OPT_EMIT,
+	OPT_TOP,
 };
 
 /* Options that set a GPU key, in the order they are applied. */
@@ -108,6 +112,7 @@ struct cmdline {
 	const char *keyval[NKEYOPTS]; /* NULL: not given */
 	int flush;                    /* 1 --flush, 0 --warm, -1 the preset */
 	int emit_all;
+	int top;                      /* --top: rows of the per-PC table (0: all) */
 };
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -129,11 +134,13 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"flush", no_argument, NULL, OPT_FLUSH},
 		{"warm", no_argument, NULL, OPT_WARM},
 		{"emit", required_argument, NULL, OPT_EMIT},
+		{"top", required_argument, NULL, OPT_TOP},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	memset(cl, 0, sizeof *cl);
 	cl->flush = -1; /* the preset's l2.kernel_flush */
+	cl->top = 10;
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
@@ -149,6 +156,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		switch (c) {
 		case OPT_FLUSH: cl->flush = 1; break;
 		case OPT_WARM: cl->flush = 0; break;
+		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
 		case OPT_EMIT:
 			if (strcmp(optarg, "all") == 0)
 				cl->emit_all = 1;
@@ -215,6 +223,8 @@ struct l2 {
 	gc_rec last;              /* the latest request, for flush records */
 	struct stats s;
 	struct slice_stats *sl;
+	int by_pc;                /* count pcs (--stats or -v) */
+	gc_pctab pcs;             /* (kernel name, pc) -> requests, hits, misses */
 };
 
 #define PARTIAL(l) ((uint8_t)((l)->aux & 0xffu))
@@ -624,6 +634,8 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	m->lazy = g->walloc == GC_WALLOC_LAZY_FETCH_ON_READ;
 	m->flush = cl->flush < 0 ? g->kernel_flush : cl->flush;
 	m->emit_all = cl->emit_all;
+	m->by_pc = cl->c.stats || cl->c.verbose;
+	gc_pctab_init(&m->pcs);
 	m->lshift = log2u(m->line);
 	m->sshift = log2u(m->sector);
 	m->nsectors = m->line / m->sector;
@@ -710,7 +722,16 @@ static void sectors(gc_json *j, const struct sector_stats *sec)
 	rate(j, "sector_hit_rate", sec->hits, sec->requested);
 }
 
-static void json(FILE *f, const struct l2 *m, const char *input)
+/* The per-PC rows, most misses first (the caller frees them). */
+static gc_pcrow *sorted_pcs(const struct l2 *m, size_t *n)
+{
+	gc_pcrow *rows = gc_pctab_sorted(&m->pcs, n);
+	if (!rows && *n)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return rows;
+}
+
+static void json(FILE *f, const struct l2 *m, const char *input, int top)
 {
 	const struct stats *s = &m->s;
 	gc_json j;
@@ -771,6 +792,10 @@ static void json(FILE *f, const struct l2 *m, const char *input)
 	gc_json_u64(&j, "dirty_evictions", s->dirty_evictions);
 	gc_json_u64(&j, "flushes", s->flushes);
 	gc_json_u64(&j, "dirty_sectors_left", s->dirty_left);
+	size_t n;
+	gc_pcrow *rows = sorted_pcs(m, &n);
+	gc_pcreport_json(&j, &m->pcs, rows, n, (size_t)top);
+	free(rows);
 	gc_json_arr(&j, "per_slice");
 	for (unsigned i = 0; i < m->nslices; i++) {
 		const struct slice_stats *p = &m->sl[i];
@@ -790,7 +815,7 @@ static void json(FILE *f, const struct l2 *m, const char *input)
 	gc_json_end(&j);
 }
 
-static void summary(FILE *f, const struct l2 *m)
+static void summary(FILE *f, const struct l2 *m, int top)
 {
 	const struct stats *s = &m->s;
 	uint64_t hits = s->results[GC_R_HIT];
@@ -804,6 +829,10 @@ static void summary(FILE *f, const struct l2 *m)
 		s->sec.requested ? 100.0 * (double)s->sec.hits / (double)s->sec.requested : 0.0,
 		(unsigned long long)s->dram_reads, (unsigned long long)s->dram_read_bytes,
 		(unsigned long long)s->dram_writes, (unsigned long long)s->dram_write_bytes);
+	size_t n;
+	gc_pcrow *rows = sorted_pcs(m, &n);
+	gc_pcreport_text(f, "gc-l2", &m->pcs, rows, n, (size_t)top);
+	free(rows);
 }
 
 /* ---- main -------------------------------------------------------------------- */
@@ -847,6 +876,12 @@ int main(int argc, char **argv)
 		gc_rec *rec = &cur->rec;
 		if (cur->ev == GC_DATA) {
 			uint8_t out = l2_access(&m, rec, cur->slice, cur->set);
+			if (m.by_pc) {
+				unsigned res = GC_OUT_RESULT(out);
+				if (gc_pctab_count(&m.pcs, rec->pc, res == GC_R_HIT,
+						   res >= GC_R_SECTOR_MISS) < 0)
+					gc_die(GC_EXIT_DATA, "out of memory");
+			}
 			m.last = *rec;
 			if (m.emit_all) {
 				rec->outcome = out;
@@ -855,6 +890,8 @@ int main(int argc, char **argv)
 			}
 		} else if (cur->ev == GC_KBEGIN) {
 			m.s.kernels++;
+			if (m.by_pc && gc_pctab_kernel(&m.pcs, cur->k->name) < 0)
+				gc_die(GC_EXIT_DATA, "out of memory");
 			if (gc_write_kbegin(m.w, cur->k) < 0)
 				die_write(&m);
 		} else if (cur->ev == GC_KEND) {
@@ -874,14 +911,15 @@ int main(int argc, char **argv)
 	m.s.dirty_left = dirty_sectors(&m);
 	gc_close_output(m.w);
 	if (cl.c.verbose)
-		summary(stderr, &m);
+		summary(stderr, &m, cl.top);
 	if (cl.c.stats) {
 		FILE *f = gc_open_text(cl.c.stats);
-		json(f, &m, gc_reader_name(r));
+		json(f, &m, gc_reader_name(r), cl.top);
 		gc_close_text(f, cl.c.stats);
 	}
 	gc_header_free(&h);
 	gc_cache_free(&m.c);
+	gc_pctab_free(&m.pcs);
 	free(m.pbytes);
 	free(m.sl);
 	gc_reader_close(r);

@@ -13,6 +13,7 @@
  */
 #include "base/bits.h"
 #include "base/hash.h"
+#include "base/pctab.h"
 #include "base/rowmap.h"
 #include "prog/prog.h"
 #include "report/json.h"
@@ -32,7 +33,8 @@ static const char help[] =
 	"\n"
 	"      --json           print one JSON object instead of the report\n"
 	"      --dump           print every record as CSV (gc-import restores it)\n"
-	"      --by KEY         add a breakdown by kernel, sm, pc or warp\n"
+	"      --by KEY         add a breakdown by kernel, launch, sm, pc or warp;\n"
+	"                       --by pc --by launch: by PC of each launch\n"
 	"      --line N         line size in bytes (default: header line_size, else 128)\n"
 	"      --sector N       sector size in bytes (default: header sector_size, else 32)\n"
 	"      --merge          JSON files (--stats output) to one CSV table, a row each\n"
@@ -48,8 +50,11 @@ static const char help[] =
 
 enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS };
 enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE };
-enum by { BY_NONE, BY_KERNEL, BY_SM, BY_PC, BY_WARP };
-static const char *const by_names[] = {NULL, "kernel", "sm", "pc", "warp"};
+/* kernel: by kernel function (name), its launches together; launch: by
+ * kernel launch (id); pc: by (kernel function, PC), or with --by launch
+ * by (launch, PC). */
+enum by { BY_NONE, BY_KERNEL, BY_LAUNCH, BY_SM, BY_PC, BY_WARP };
+static const char *const by_names[] = {NULL, "kernel", "launch", "sm", "pc", "warp"};
 
 struct cmdline {
 	gc_common c;
@@ -58,6 +63,7 @@ struct cmdline {
 	int nfiles, arrays;
 	enum mode mode;
 	enum by by;
+	int per_launch;        /* --by pc --by launch */
 	uint64_t line, sector; /* 0: from the header */
 };
 
@@ -70,7 +76,8 @@ struct kern {
 
 /* One row of the --by breakdown. */
 struct row {
-	uint32_t kernel;
+	uint32_t kernel;  /* the launch's id, or by kernel function its name id */
+	uint32_t name;    /* the name id of its kernel (first launch) */
 	uint64_t key;
 	uint64_t records, ops[4], bytes, hits, misses;
 	/* Reuse distances (streams with GC_OPT_DISTANCE, from gc-rd): first
@@ -113,10 +120,36 @@ struct stats {
 	struct kern *cur;
 
 	enum by by;
+	int named;            /* rows by kernel function: row.kernel is a name id */
+	int per_launch;       /* --by pc --by launch */
+	gc_names names;       /* kernel names -> ids */
+	uint32_t cur_name;    /* the name id of the kernel running */
 	gc_rowmap byrows;     /* breakdown key -> struct row, while reading */
 	struct row *rows;     /* the rows once read (finish_rows) */
 	size_t nrows;
 };
+
+/* --by KEY: one key, or pc and launch together (in either order). */
+static void by_option(struct cmdline *cl, const char *arg)
+{
+	enum by by = BY_NONE;
+	for (int i = BY_KERNEL; i <= BY_WARP; i++)
+		if (strcmp(arg, by_names[i]) == 0)
+			by = (enum by)i;
+	if (!by)
+		gc_usage_error("--by: '%s' is not kernel, launch, sm, pc or warp", arg);
+	if (!cl->by || cl->by == by) {
+		cl->by = by;
+		return;
+	}
+	if ((cl->by == BY_PC && by == BY_LAUNCH) || (cl->by == BY_LAUNCH && by == BY_PC)) {
+		cl->by = BY_PC;
+		cl->per_launch = 1;
+		return;
+	}
+	gc_usage_error("--by %s and --by %s: one breakdown at a time (launch goes with pc)",
+		       by_names[cl->by], arg);
+}
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
@@ -143,13 +176,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_DUMP: dump = 1; break;
 		case OPT_MERGE: merge = 1; break;
 		case OPT_ARRAYS: cl->arrays = 1; break;
-		case OPT_BY:
-			for (int i = BY_KERNEL; i <= BY_WARP; i++)
-				if (strcmp(optarg, by_names[i]) == 0)
-					cl->by = (enum by)i;
-			if (!cl->by)
-				gc_usage_error("--by: '%s' is not kernel, sm, pc or warp", optarg);
-			break;
+		case OPT_BY: by_option(cl, optarg); break;
 		case OPT_LINE: cl->line = gc_num("--line", optarg, 1, 1u << 30); break;
 		case OPT_SECTOR: cl->sector = gc_num("--sector", optarg, 1, 1u << 30); break;
 		default: gc_usage_error("unexpected option");
@@ -202,6 +229,9 @@ static void stats_init(struct stats *s, const struct cmdline *cl, const gc_reade
 	s->h = gc_reader_header(r);
 	s->kind = s->h->kind;
 	s->by = cl->by;
+	s->per_launch = cl->per_launch;
+	s->named = s->by == BY_KERNEL || (s->by == BY_PC && !s->per_launch);
+	gc_names_init(&s->names);
 	s->line_size = geometry(r, cl->line, "line_size", 128);
 	s->sector_size = geometry(r, cl->sector, "sector_size", 32);
 	int from_opts = cl->line || cl->sector;
@@ -351,8 +381,9 @@ static uint64_t count_lines(const struct stats *s)
 static uint64_t by_key(const struct stats *s, const gc_rec *r)
 {
 	switch (s->by) {
+	case BY_KERNEL: return s->cur_name;
 	case BY_SM: return r->sm;
-	case BY_PC: return r->pc;
+	case BY_PC: return s->named ? (uint64_t)s->cur_name << 32 | r->pc : r->pc;
 	case BY_WARP: return (uint64_t)r->block << 16 | r->warp;
 	default: return 0;
 	}
@@ -366,8 +397,9 @@ static void count_by(struct stats *s, const gc_rec *r, int hit, int miss)
 	if (!w)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (added) {
-		w->kernel = s->by == BY_SM ? 0 : r->kernel;
-		w->key = s->by == BY_KERNEL ? r->kernel : key;
+		w->kernel = s->by == BY_SM ? 0 : s->named ? s->cur_name : r->kernel;
+		w->name = s->cur_name;
+		w->key = s->by == BY_LAUNCH ? r->kernel : s->by == BY_PC ? r->pc : key;
 	}
 	w->records++;
 	w->ops[r->op]++;
@@ -423,7 +455,11 @@ static void kernel_begin(struct stats *s, const gc_kernel *k)
 	e->first = s->records;
 	e->records = 0;
 	s->cur = e;
-	if (s->by != BY_NONE && s->by != BY_SM) {
+	long id = gc_names_id(&s->names, k->name);
+	if (id < 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	s->cur_name = (uint32_t)id;
+	if (s->by != BY_NONE && s->by != BY_SM && !s->named) {
 		/* Keys are per kernel launch: forget the last launch's. */
 		gc_rowmap_forget(&s->byrows);
 	}
@@ -441,9 +477,17 @@ static int annotated(const struct stats *s)
 	return (s->h->optional & GC_OPT_ANNOTATED) || s->outcomes_seen;
 }
 
+/* qsort has no context argument: the names, when rows are by name. */
+static const gc_names *sort_names;
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
+	if (x->kernel != y->kernel && sort_names) {
+		int c = strcmp(gc_names_get(sort_names, x->kernel), gc_names_get(sort_names, y->kernel));
+		if (c)
+			return c < 0 ? -1 : 1;
+	}
 	if (x->kernel != y->kernel)
 		return x->kernel < y->kernel ? -1 : 1;
 	return x->key < y->key ? -1 : x->key > y->key;
@@ -456,6 +500,7 @@ static void finish_rows(struct stats *s)
 	s->rows = gc_rowmap_take(&s->byrows, &s->nrows);
 	if (!s->nrows)
 		return;
+	sort_names = s->named ? &s->names : NULL;
 	qsort(s->rows, s->nrows, sizeof *s->rows, row_cmp);
 	size_t n = 1;
 	for (size_t i = 1; i < s->nrows; i++) {
@@ -582,78 +627,93 @@ static double dist_mean(const struct row *r)
 	return n ? r->dsum / (double)n : -1;
 }
 
+/* Does the breakdown end with the kernel's name?  Rows by kernel
+ * function, by launch, and by PC. */
+static int name_column(const struct stats *s)
+{
+	return s->by == BY_KERNEL || s->by == BY_LAUNCH || s->by == BY_PC;
+}
+
+/* The breakdown's key columns of row r (NULL: the headers) into v[] and
+ * the headers into kc[]; how many.  A PC is written in hexadecimal. */
+static int key_columns(const struct stats *s, const struct row *r, const char **kc, char v[][24])
+{
+	int n = 0;
+	if (s->by == BY_SM) {
+		kc[n] = "sm";
+		if (r)
+			snprintf(v[n], 24, "%llu", (unsigned long long)r->key);
+		n++;
+	}
+	if (s->by == BY_LAUNCH || s->by == BY_WARP || (s->by == BY_PC && s->per_launch)) {
+		kc[n] = s->by == BY_WARP ? "kernel" : "launch";
+		if (r)
+			snprintf(v[n], 24, "%u", r->kernel);
+		n++;
+	}
+	if (s->by == BY_PC) {
+		kc[n] = "pc";
+		if (r)
+			snprintf(v[n], 24, "0x%llx", (unsigned long long)r->key);
+		n++;
+	}
+	if (s->by == BY_WARP) {
+		kc[n] = "block";
+		kc[n + 1] = "warp";
+		if (r) {
+			snprintf(v[n], 24, "%llu", (unsigned long long)(r->key >> 16));
+			snprintf(v[n + 1], 24, "%llu", (unsigned long long)(r->key & 0xffff));
+		}
+		n += 2;
+	}
+	return n;
+}
+
 static void report_rows(FILE *f, const struct stats *s)
 {
 	int dist = (s->h->optional & GC_OPT_DISTANCE) != 0;
 	int ann = annotated(s);
-	/* Key columns, then the counters. */
-	const char *kc[3];
-	int nk = 0;
-	if (s->by != BY_SM)
-		kc[nk++] = "kernel";
-	if (s->by == BY_SM)
-		kc[nk++] = "sm";
-	if (s->by == BY_PC)
-		kc[nk++] = "pc";
-	if (s->by == BY_WARP) {
-		kc[nk++] = "block";
-		kc[nk++] = "warp";
-	}
+	/* Key columns, then the counters, then the kernel's name. */
+	const char *kc[4];
+	char kv[4][24];
+	int nk = key_columns(s, NULL, kc, kv);
 	static const char *const vc[] = {"records", "loads", "stores", "atomics", "bytes",
 					 "hits", "misses"};
 	int nv = ann ? 7 : 5;
-	int w[10];
-	char cell[24];
+	int w[12];
 	for (int i = 0; i < nk; i++)
 		w[i] = (int)strlen(kc[i]);
 	for (int i = 0; i < nv; i++)
 		w[nk + i] = (int)strlen(vc[i]);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct row *r = &s->rows[i];
-		uint64_t v[10];
-		int n = 0;
-		if (s->by != BY_SM)
-			v[n++] = r->kernel;
-		if (s->by == BY_SM)
-			v[n++] = r->key;
-		if (s->by == BY_WARP) {
-			v[n++] = r->key >> 16;
-			v[n++] = r->key & 0xffff;
-		}
-		for (int j = 0; j < n; j++)
-			w[j] = max_int(w[j], digits(v[j]));
-		if (s->by == BY_PC)
-			w[n] = max_int(w[n], snprintf(cell, sizeof cell, "0x%llx",
-						    (unsigned long long)r->key));
+		key_columns(s, r, kc, kv);
+		for (int j = 0; j < nk; j++)
+			w[j] = max_int(w[j], (int)strlen(kv[j]));
 		uint64_t c[7] = {r->records, r->ops[GC_LOAD], r->ops[GC_STORE], r->ops[GC_ATOMIC],
 				 r->bytes, r->hits, r->misses};
 		for (int j = 0; j < nv; j++)
 			w[nk + j] = max_int(w[nk + j], digits(c[j]));
 	}
-	fprintf(f, "\nby %s\n ", by_names[s->by]);
+	if (s->by == BY_PC && s->per_launch)
+		fprintf(f, "\nby pc and launch\n ");
+	else
+		fprintf(f, "\nby %s\n ", by_names[s->by]);
 	for (int i = 0; i < nk; i++)
 		fprintf(f, " %*s", w[i] + 1, kc[i]);
 	for (int i = 0; i < nv; i++)
 		fprintf(f, " %*s", w[nk + i] + 1, vc[i]);
 	if (dist)
 		fprintf(f, " %11s %10s %12s", "first-uses", "mean-dist", "median-dist");
+	if (name_column(s))
+		fprintf(f, "  kernel");
 	fputc('\n', f);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct row *r = &s->rows[i];
-		int n = 0;
 		fputc(' ', f);
-		if (s->by != BY_SM)
-			fprintf(f, " %*u", w[n++] + 1, r->kernel);
-		if (s->by == BY_SM)
-			fprintf(f, " %*llu", w[n++] + 1, (unsigned long long)r->key);
-		if (s->by == BY_PC) {
-			snprintf(cell, sizeof cell, "0x%llx", (unsigned long long)r->key);
-			fprintf(f, " %*s", w[n++] + 1, cell);
-		}
-		if (s->by == BY_WARP) {
-			fprintf(f, " %*llu", w[n++] + 1, (unsigned long long)(r->key >> 16));
-			fprintf(f, " %*llu", w[n++] + 1, (unsigned long long)(r->key & 0xffff));
-		}
+		key_columns(s, r, kc, kv);
+		for (int j = 0; j < nk; j++)
+			fprintf(f, " %*s", w[j] + 1, kv[j]);
 		uint64_t c[7] = {r->records, r->ops[GC_LOAD], r->ops[GC_STORE], r->ops[GC_ATOMIC],
 				 r->bytes, r->hits, r->misses};
 		for (int j = 0; j < nv; j++)
@@ -667,6 +727,11 @@ static void report_rows(FILE *f, const struct stats *s)
 			else
 				fprintf(f, " %10.2f", dist_mean(r));
 			fprintf(f, " %12s", med);
+		}
+		if (name_column(s)) {
+			const char *name = gc_names_get(&s->names, r->name);
+			fputs("  ", f);
+			put_name(f, *name ? name : "-");
 		}
 		fputc('\n', f);
 	}
@@ -828,17 +893,24 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	}
 	gc_json_close(&j);
 	if (s->by) {
-		gc_json_str(&j, "by", by_names[s->by]);
+		gc_json_str(&j, "by", s->by == BY_PC && s->per_launch ? "pc+launch" : by_names[s->by]);
 		gc_json_arr(&j, "breakdown");
 		for (size_t i = 0; i < s->nrows; i++) {
 			const struct row *r = &s->rows[i];
 			gc_json_obj(&j, NULL);
 			if (s->by == BY_SM)
 				gc_json_u64(&j, "sm", r->key);
-			else
+			else if (s->by == BY_WARP)
 				gc_json_u64(&j, "kernel", r->kernel);
-			if (s->by == BY_PC)
-				gc_json_u64(&j, "pc", r->key);
+			else if (name_column(s))
+				gc_json_str(&j, "kernel", gc_names_get(&s->names, r->name));
+			if (s->by == BY_LAUNCH || (s->by == BY_PC && s->per_launch))
+				gc_json_u64(&j, "launch", r->kernel);
+			if (s->by == BY_PC) {
+				char pc[24];
+				snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)r->key);
+				gc_json_str(&j, "pc", pc);
+			}
 			if (s->by == BY_WARP) {
 				gc_json_u64(&j, "block", r->key >> 16);
 				gc_json_u64(&j, "warp", r->key & 0xffff);
@@ -1089,6 +1161,7 @@ int main(int argc, char **argv)
 	gc_hset_free(&s.wide_lines);
 	gc_hset_free(&s.bare);
 	gc_rowmap_free(&s.byrows);
+	gc_names_free(&s.names);
 	gc_reader_close(r);
 	return 0;
 }

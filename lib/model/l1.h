@@ -27,6 +27,7 @@
 #ifndef GC_MODEL_L1_H
 #define GC_MODEL_L1_H
 
+#include "base/pctab.h"
 #include "config/gpu.h"
 #include "stream/format.h"
 
@@ -54,7 +55,7 @@ typedef struct gc_l1_params {
 	unsigned in_line;      /* the stream's line bytes (0: the L1's; must be the L1's) */
 	unsigned in_sector;    /* the stream's sector bytes (0: min(32, line)) */
 	int timing;            /* the timing model (else functional) */
-	int classify;          /* classes and per-PC counts (slower) */
+	int classify;          /* classes and per-(kernel, PC) counts (slower) */
 	int emit_all;          /* emit every request with its outcome, not what goes to L2 */
 	int flush;             /* invalidate the L1s at each kernel end */
 	uint64_t seed;         /* random replacement and miss latencies */
@@ -95,11 +96,6 @@ typedef struct gc_l1_smstat {
 	gc_l1_counts n;
 } gc_l1_smstat;
 
-typedef struct gc_l1_pcstat {
-	uint32_t pc;
-	uint64_t requests, misses;
-} gc_l1_pcstat;
-
 typedef struct gc_l1_statistics {
 	/* from gc_l1_new on */
 	unsigned line, sector, sets, ways; /* the L1 as configured */
@@ -111,8 +107,11 @@ typedef struct gc_l1_statistics {
 	size_t nkernels;
 	const gc_l1_smstat *sms;           /* the SMs seen, by number */
 	size_t nsms;
-	const gc_l1_pcstat *pcs;           /* with classify: by misses, most first */
+	/* With classify: one row per (kernel name, PC), by misses, most
+	 * first (gc_pctab_sorted); the names are pctab's. */
+	const gc_pcrow *pcs;
 	size_t npcs;
+	const gc_pctab *pctab;
 	uint64_t cycles;                   /* timing: the last time */
 	uint64_t peak_buffered;            /* timing: most records buffered */
 } gc_l1_statistics;

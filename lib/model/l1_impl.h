@@ -7,6 +7,7 @@
 #define GC_MODEL_L1_IMPL_H
 
 #include "base/hash.h"
+#include "base/pctab.h"
 #include "base/rowmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
@@ -163,12 +164,12 @@ struct gc_l1 {
 	uint16_t *smlist;     /* SM numbers in order of first use */
 	unsigned nsms;
 
-	gc_rowmap pcs;        /* pc -> its gc_l1_pcstat */
+	gc_pctab pcs;         /* (kernel name, pc) -> its gc_pcrow */
 	gc_l1_kstat *ks;
 	size_t nks, kscap;
 	gc_l1_counts kbase;
 	gc_l1_smstat *smstat; /* the snapshot of gc_l1_finish */
-	gc_l1_pcstat *pcsorted;
+	gc_pcrow *pcsorted;
 	uint64_t last_time;   /* functional: the last request's time */
 	uint64_t cycles;      /* timing: the last time */
 
@@ -238,7 +239,7 @@ void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want);
 int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now);
 void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m);
 int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, int policy);
-void l1_count_pc(gc_l1 *R, uint32_t pc, int miss);
+void l1_count_pc(gc_l1 *R, uint32_t pc, uint8_t outcome);
 void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g);
 void l1_class_clear(struct sm *s);
 void l1_class_free(struct sm *s);

@@ -469,7 +469,7 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 		if (effect > ready)
 			ready = effect;
 		if (R->classify)
-			l1_count_pc(R, r.pc, is_miss(outcome));
+			l1_count_pc(R, r.pc, outcome);
 		if (R->emit_all) {
 			gc_rec *o = out_slot(R);
 			*o = r;
