@@ -420,7 +420,24 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
-/* Hit rates, per request and per sector. */
+/* The sectors of one operation: requested, hits, misses, and the misses
+ * split as GPGPU-Sim's per-sector lookups count them (gc-l1(1)). */
+static void json_op_sectors(gc_json *j, const char *key, const uint64_t *o)
+{
+	uint64_t misses = o[GC_L1_SEC_REQUESTED] - o[GC_L1_SEC_HITS];
+	gc_json_obj(j, key);
+	gc_json_u64(j, "requested", o[GC_L1_SEC_REQUESTED]);
+	gc_json_u64(j, "hits", o[GC_L1_SEC_HITS]);
+	gc_json_u64(j, "misses", misses);
+	gc_json_u64(j, "line_misses", o[GC_L1_SEC_LINE_MISSES]);
+	gc_json_u64(j, "sector_misses",
+		    misses - o[GC_L1_SEC_LINE_MISSES] - o[GC_L1_SEC_MERGED]);
+	gc_json_u64(j, "merged", o[GC_L1_SEC_MERGED]);
+	gc_json_close(j);
+}
+
+/* Hit rates, per request and per sector; sectors and warp instructions
+ * by operation. */
 static void json_rates(gc_json *j, const gc_l1_counts *n)
 {
 	gc_json_num(j, "hit_rate", ratio(n->hits, n->hits + n->misses));
@@ -428,8 +445,16 @@ static void json_rates(gc_json *j, const gc_l1_counts *n)
 	gc_json_u64(j, "requested", n->sec_requested);
 	gc_json_u64(j, "hits", n->sec_hits);
 	gc_json_u64(j, "misses", n->sec_requested - n->sec_hits);
+	json_op_sectors(j, "loads", n->op_sec[GC_LOAD]);
+	json_op_sectors(j, "stores", n->op_sec[GC_STORE]);
+	json_op_sectors(j, "atomics", n->op_sec[GC_ATOMIC]);
 	gc_json_close(j);
 	gc_json_num(j, "sector_hit_rate", ratio(n->sec_hits, n->sec_requested));
+	gc_json_obj(j, "instructions");
+	gc_json_u64(j, "loads", n->insts[GC_LOAD]);
+	gc_json_u64(j, "stores", n->insts[GC_STORE]);
+	gc_json_u64(j, "atomics", n->insts[GC_ATOMIC]);
+	gc_json_close(j);
 }
 
 static void json_counters(gc_json *j, const gc_l1_counts *n)

@@ -18,6 +18,7 @@
 #include "prog/prog.h"
 #include "report/json.h"
 #include "report/jsonflat.h"
+#include "report/metrics.h"
 #include "stream/dump.h"
 #include "stream/stream.h"
 
@@ -29,6 +30,8 @@
 static const char help[] =
 	"Usage: gc-stats [options] [file]\n"
 	"       gc-stats --merge [-o FILE] [--arrays] JSON-FILE...\n"
+	"       gc-stats --metrics ncu|accelsim [-o FILE] JSON-FILE...\n"
+	"       gc-stats --compare NCU-CSV [-o FILE] JSON-FILE...\n"
 	"Count, classify and dump the records of a gc stream; merge --stats files.\n"
 	"\n"
 	"      --json           print one JSON object instead of the report\n"
@@ -39,6 +42,9 @@ static const char help[] =
 	"      --sector N       sector size in bytes (default: header sector_size, else 32)\n"
 	"      --merge          JSON files (--stats output) to one CSV table, a row each\n"
 	"      --arrays         with --merge, also the array elements (per_sm.0.hits, ...)\n"
+	"      --metrics KIND   the --stats of gc-l1, gc-l2, gc-dram as Nsight Compute\n"
+	"                       metrics (ncu) or GPGPU-Sim log lines (accelsim)\n"
+	"      --compare CSV    those metrics against a CSV export of ncu, per kernel\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
 	"      --stats FILE     also write the JSON summary to FILE\n"
 	"      --progress       show progress on a terminal\n"
@@ -48,8 +54,9 @@ static const char help[] =
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
-enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS };
-enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE };
+enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS,
+       OPT_METRICS, OPT_COMPARE };
+enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE, M_METRICS };
 /* kernel: by kernel function (name), its launches together; launch: by
  * kernel launch (id); pc: by (kernel function, PC), or with --by launch
  * by (launch, PC). */
@@ -61,6 +68,7 @@ struct cmdline {
 	const char *input;
 	char **files;   /* --merge: the JSON files */
 	int nfiles, arrays;
+	const char *metrics, *compare; /* --metrics KIND, --compare CSV */
 	enum mode mode;
 	enum by by;
 	int per_launch;        /* --by pc --by launch */
@@ -164,6 +172,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sector", required_argument, NULL, OPT_SECTOR},
 		{"merge", no_argument, NULL, OPT_MERGE},
 		{"arrays", no_argument, NULL, OPT_ARRAYS},
+		{"metrics", required_argument, NULL, OPT_METRICS},
+		{"compare", required_argument, NULL, OPT_COMPARE},
 		{NULL, 0, NULL, 0},
 	};
 	int c, json = 0, dump = 0, merge = 0;
@@ -176,6 +186,12 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_DUMP: dump = 1; break;
 		case OPT_MERGE: merge = 1; break;
 		case OPT_ARRAYS: cl->arrays = 1; break;
+		case OPT_METRICS:
+			if (strcmp(optarg, "ncu") && strcmp(optarg, "accelsim"))
+				gc_usage_error("--metrics: '%s' is not ncu or accelsim", optarg);
+			cl->metrics = optarg;
+			break;
+		case OPT_COMPARE: cl->compare = optarg; break;
 		case OPT_BY: by_option(cl, optarg); break;
 		case OPT_LINE: cl->line = gc_num("--line", optarg, 1, 1u << 30); break;
 		case OPT_SECTOR: cl->sector = gc_num("--sector", optarg, 1, 1u << 30); break;
@@ -184,6 +200,19 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	}
 	if (json && dump)
 		gc_usage_error("--json and --dump exclude each other");
+	if (cl->metrics || cl->compare) {
+		if (json || dump || merge || cl->arrays || cl->by || cl->line || cl->sector ||
+		    cl->c.stats || (cl->metrics && cl->compare))
+			gc_usage_error("--metrics and --compare take only -o and JSON files, one of "
+				       "them at a time");
+		if (optind >= argc)
+			gc_usage_error("%s: no JSON files given", cl->metrics ? "--metrics"
+									 : "--compare");
+		cl->mode = M_METRICS;
+		cl->files = argv + optind;
+		cl->nfiles = argc - optind;
+		return;
+	}
 	if (merge) {
 		if (json || dump || cl->by || cl->line || cl->sector || cl->c.stats)
 			gc_usage_error("--merge takes only -o and --arrays");
@@ -1063,6 +1092,46 @@ static void merge_main(const struct cmdline *cl)
 	free(widths);
 }
 
+/* ---- --metrics, --compare ------------------------------------------------------ */
+
+/* The stages' --stats files through report/metrics.h; nothing is
+ * written before every file has been read. */
+static void metrics_main(const struct cmdline *cl)
+{
+	char err[512];
+	gc_metrics *M = gc_metrics_new();
+	if (!M)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	for (int i = 0; i < cl->nfiles; i++) {
+		size_t len;
+		char *text = gc_read_text_file(cl->files[i], &len);
+		if (gc_metrics_add(M, cl->files[i], text, len, err, sizeof err) < 0)
+			gc_die(GC_EXIT_DATA, "%s", err);
+		free(text);
+	}
+	size_t clen = 0;
+	char *csv = cl->compare ? gc_read_text_file(cl->compare, &clen) : NULL;
+	/* the report is made in memory: an error leaves nothing written */
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *mem = open_memstream(&buf, &blen);
+	if (!mem)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	int rc = csv ? gc_metrics_compare(M, cl->compare, csv, clen, mem, err, sizeof err)
+	       : strcmp(cl->metrics, "ncu") == 0 ? gc_metrics_ncu(M, mem, err, sizeof err)
+						 : gc_metrics_accelsim(M, mem, err, sizeof err);
+	if (fclose(mem) != 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (rc < 0)
+		gc_die(GC_EXIT_DATA, "%s", err);
+	FILE *out = gc_open_text(cl->c.out);
+	fwrite(buf, 1, blen, out);
+	gc_close_text(out, cl->c.out);
+	free(buf);
+	free(csv);
+	gc_metrics_free(M);
+}
+
 /* ---- main ------------------------------------------------------------------ */
 
 static void dump_check(gc_csv_out *d, int rc)
@@ -1081,6 +1150,10 @@ int main(int argc, char **argv)
 	parse_cmdline(argc, argv, &cl);
 	if (cl.mode == M_MERGE) {
 		merge_main(&cl);
+		return 0;
+	}
+	if (cl.mode == M_METRICS) {
+		metrics_main(&cl);
 		return 0;
 	}
 	gc_reader *r = gc_open_stream(cl.input);

@@ -406,7 +406,7 @@ randreq() {
 	gc-l2 --gpu volta-v100 --flush --stats "$T/j" "$T/r.gcs" >"$T/o"
 	expect_eq "$(jv flushes "$T/j")" 2
 	expect_eq "$(jv dirty_sectors_left "$T/j")" 0
-	expect_eq "$(jv kernels "$T/j")" 2
+	expect_eq "$(jv kernel_count "$T/j")" 2
 	# 64 KB in a 6 MB L2: no eviction, so every write-back is a flush,
 	# and every kernel's dirty sectors are written once at its end
 	expect_eq "$(jv evictions "$T/j")" 0
@@ -572,7 +572,7 @@ randreq() {
 	expect_eq "$(jv reads "$T/k1")" "$(jv dram_reads "$T/j1")"
 	expect_eq "$(jv writes "$T/k1")" "$(jv dram_writes "$T/j1")"
 	expect_eq "$(jv records <(gc-stats --json "$T/mid"))" "$req"
-	expect_eq "$(jv kernels "$T/j1")" 16
+	expect_eq "$(jv kernel_count "$T/j1")" 16
 	expect_eq "$(jv flushes "$T/j1")" 16
 	expect_eq "$(jv dirty_sectors_left "$T/j1")" 0
 }

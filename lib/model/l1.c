@@ -322,7 +322,7 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	int policy = R->wpolicy[r->space];
 	int partial = r->size < sector_bytes(R, m);
 
-	count_sectors(s, m, present);
+	count_sectors(s, r->op, m, present, l != NULL);
 	if (R->classify) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
 		if (missing)
@@ -422,6 +422,7 @@ static void access_now(gc_l1 *R, const gc_rec *r)
 	uint8_t m = R->maskmap[r->mask];
 	uint8_t outcome;
 	count_request(s, r);
+	count_inst(R, s, r);
 	if (!bypass(R, s, r, r->time, &outcome))
 		outcome = r->op == GC_LOAD ? load_now(R, s, r, m, r->time)
 					   : l1_store(R, s, r, m, r->time);
@@ -550,6 +551,7 @@ int gc_l1_kernel_begin(gc_l1 *R, const gc_kernel *k)
 	if (R->classify && gc_pctab_kernel(&R->pcs, k ? k->name : "") < 0)
 		l1_fail(R, "out of memory");
 	sum_counters(R, &R->kbase);
+	R->inst_valid = 0;
 
 	unsigned sets = R->geom.sets, ways = R->geom.ways, active = 0;
 	uint64_t shmem = R->gpu.sm.shmem;

@@ -69,6 +69,12 @@ typedef struct gc_l1_params {
 	void *read_ctx;
 } gc_l1_params;
 
+/* op_sec[op][...]: the operations (0 unused, GC_LOAD, GC_STORE,
+ * GC_ATOMIC) and the sector counts of each. */
+#define GC_L1_NOPS 4
+enum { GC_L1_SEC_REQUESTED, GC_L1_SEC_HITS, GC_L1_SEC_LINE_MISSES, GC_L1_SEC_MERGED,
+       GC_L1_NSECS };
+
 /* Counts of one SM, one kernel or the whole run. */
 typedef struct gc_l1_counts {
 	uint64_t requests, loads, stores, atomics;
@@ -81,6 +87,16 @@ typedef struct gc_l1_counts {
 	/* Per sector, over the requests L1 looks up: the L1 sectors of their
 	 * masks, and those valid when the request arrived. */
 	uint64_t sec_requested, sec_hits;
+	/* The same by operation (GC_LOAD, GC_STORE, GC_ATOMIC: atomics are
+	 * never looked up, their sectors count as misses), with the missing
+	 * sectors split as GPGPU-Sim's per-sector lookups see them: a request
+	 * finding its line absent has one line miss (its first missing
+	 * sector), its other missing sectors are sector misses; sectors of
+	 * an in-flight miss (timing) are merged.  And warp instructions by
+	 * operation (a run of requests of one warp and dynamic instruction;
+	 * shared memory not counted). */
+	uint64_t op_sec[GC_L1_NOPS][GC_L1_NSECS];
+	uint64_t insts[GC_L1_NOPS];
 } gc_l1_counts;
 
 typedef struct gc_l1_kstat {
