@@ -492,7 +492,7 @@ int main(int argc, char **argv)
 		if (ev == GC_DATA) {
 			add_access(&k, &rec);
 			if (cl.c.progress)
-				gc_progress(1, gc_reader_bytes(k.r), 0);
+				gc_progress_reader(1, k.r);
 			continue;
 		}
 		flush(&k);
@@ -510,7 +510,7 @@ int main(int argc, char **argv)
 			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(k.r));
 		}
 		if (cl.c.progress)
-			gc_progress(1, gc_reader_bytes(k.r), 0);
+			gc_progress_reader(1, k.r);
 	}
 	gc_progress_end(cl.c.progress);
 	gc_close_output(k.w);

@@ -509,7 +509,7 @@ int main(int argc, char **argv)
 			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
 		}
 		if (cl.c.progress)
-			gc_progress(1, gc_reader_bytes(r), 0);
+			gc_progress_reader(1, r);
 	}
 	gc_progress_end(cl.c.progress);
 	totals(&d);

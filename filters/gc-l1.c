@@ -286,7 +286,7 @@ static void check(struct io *io, int rc)
 static void progress(const struct io *io)
 {
 	if (io->cl->c.progress)
-		gc_progress(1, gc_reader_bytes(io->r), 0);
+		gc_progress_reader(1, io->r);
 }
 
 /* --timing: the kernel's next records, for the engine (gc_l1_read_fn).

@@ -1066,7 +1066,7 @@ int main(int argc, char **argv)
 				die_write(&m);
 		}
 		if (cl.c.progress)
-			gc_progress(1, gc_reader_bytes(r), 0);
+			gc_progress_reader(1, r);
 		head = (head + 1) % AHEAD;
 		filled--;
 	}

@@ -436,13 +436,14 @@ static void begin_picture(struct job *j)
 	j->yl = cl->ylabel ? cl->ylabel : j->ylab;
 	double legend = 0;
 	if (cl->kind == K_HEAT) {
-		legend = 90;
+		legend = 110; /* the bar, numbers of up to 10 characters, the title */
 	} else if (j->series.n > 1) {
-		size_t longest = 0;
+		/* the swatch, the gap and the longest name (at most half the width) */
 		for (size_t s = 0; s < j->series.n; s++)
-			if (strlen(j->series.v[s]) > longest)
-				longest = strlen(j->series.v[s]);
-		legend = 30 + 6.5 * (double)(longest > 30 ? 30 : longest);
+			if (28 + gc_plot_text_width(11, j->series.v[s]) > legend)
+				legend = 28 + gc_plot_text_width(11, j->series.v[s]);
+		if (legend > cl->width / 2)
+			legend = cl->width / 2;
 	}
 	gc_plot_begin(&j->p, j->out, cl->width, cl->height, cl->title, legend);
 	fputs("<style>.light { fill: white; }</style>\n", j->out);
@@ -493,7 +494,13 @@ static void heat_scale(struct job *j, double lo, double hi)
 	gc_plot_num(lo, b, sizeof b);
 	gc_svg_text(out, sx + 18, sy + 10, "start", 11, 0, "scale", a);
 	gc_svg_text(out, sx + 18, sy + sh, "start", 11, 0, "scale", b);
-	gc_svg_text(out, sx, sy - 6, "start", 11, 0, "scale", j->cl->z);
+	/* the title upright beside the numbers, inside the picture */
+	double w = gc_plot_text_width(11, a) > gc_plot_text_width(11, b) ? gc_plot_text_width(11, a)
+									  : gc_plot_text_width(11, b);
+	double tx = sx + 18 + w + 14;
+	if (tx > j->p.width - 6)
+		tx = j->p.width - 6;
+	gc_svg_text(out, tx, sy + sh / 2, "middle", 11, -90, "scale", j->cl->z);
 }
 
 static void draw_heat(struct job *j)
@@ -587,11 +594,21 @@ static void draw_bars(struct job *j, const struct points *q, size_t s, double ba
 		char tip[512], v[64];
 		gc_plot_num(pt->y, v, sizeof v);
 		snprintf(tip, sizeof tip, "%s, %s: %s", j->series.v[s], j->xs.v[(size_t)pt->x], v);
-		gc_svg_rect(j->out, cx, y < base ? y : base, bw, fabs(base - y), colr, "bar", tip);
+		/* a zero is a thin bar on the axis, so that it shows */
+		double h = fabs(base - y) < 1.5 ? 1.5 : fabs(base - y);
+		gc_svg_rect(j->out, cx, y < base ? y : base - h, bw, h, colr, "bar", tip);
 	}
 }
 
-/* Series s as a line through its points (sorted by x when x is a number). */
+/* At most this many markers a series: with more points, every k-th. */
+#define MARKS_MAX 30
+
+/* Series s as a line through its points (sorted by x when x is a number),
+ * in its colour, dash pattern and marker shape (gc_plot_dash and
+ * gc_plot_marker), so that series that coincide all show.  Above
+ * MARKS_MAX points a marker goes on every k-th point only, each series
+ * starting at its own point (k * s / series), so that the markers of
+ * coinciding series do not sit on each other either. */
 static void draw_line(struct job *j, struct points *q, size_t s)
 {
 	const gc_plot *p = &j->p;
@@ -605,9 +622,12 @@ static void draw_line(struct job *j, struct points *q, size_t s)
 		xy[2 * i + 1] = gc_plot_y(p, q->pts[s][i].y);
 	}
 	if (n > 1)
-		gc_svg_polyline(j->out, xy, n, colr, 2, "series");
-	for (size_t i = 0; i < n; i++)
-		gc_svg_rect(j->out, xy[2 * i] - 2.5, xy[2 * i + 1] - 2.5, 5, 5, colr, "point", NULL);
+		gc_svg_polyline_dash(j->out, xy, n, colr, 2, gc_plot_dash(s), "series");
+	size_t k = (n + MARKS_MAX - 1) / MARKS_MAX;
+	if (k < 1)
+		k = 1;
+	for (size_t i = k * s / j->series.n % k; i < n; i += k)
+		gc_plot_marker(j->out, s, xy[2 * i], xy[2 * i + 1], colr, "point");
 	free(xy);
 }
 
@@ -632,8 +652,13 @@ static void draw_series(struct job *j)
 		else
 			draw_line(j, &q, s);
 	}
-	if (j->series.n > 1)
+	if (cl->kind == K_BAR && q.ylo == 0 && q.yhi == 0)
+		gc_svg_text(j->out, (p->left + p->right) / 2, (p->top + p->bottom) / 2, "middle", 12, 0,
+			    "note", "every value is 0");
+	if (j->series.n > 1 && cl->kind == K_BAR)
 		gc_plot_legend(p, j->series.v, j->series.n);
+	else if (j->series.n > 1)
+		gc_plot_legend_lines(p, j->series.v, j->series.n);
 	if (cl->c.verbose)
 		for (size_t s = 0; s < j->series.n; s++)
 			fprintf(stderr, "gc-plot: series %s: %zu points\n", j->series.v[s], q.np[s]);

@@ -234,7 +234,7 @@ int main(int argc, char **argv)
 				       (unsigned long long)nums[i], gc_profiler_error(p));
 			}
 		if (cl.c.progress)
-			gc_progress(1, gc_reader_bytes(r), 0);
+			gc_progress_reader(1, r);
 		if (n)
 			continue;
 		int ev = gc_read(r, &recs[0]);

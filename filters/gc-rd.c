@@ -24,6 +24,7 @@
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
+#include "report/plot.h"
 #include "report/svg.h"
 
 #include <math.h>
@@ -1462,31 +1463,78 @@ static void axis_label(FILE *f, double x, double y, const char *s)
 	gc_svg_text(f, x, y, "middle", 13, 0, "axis-label", s);
 }
 
+/* The unit of the distances and sizes: "lines of 128 B", "sectors of
+ * 32 B" or "bytes". */
+static void unit_name(const struct rd *x, char *buf, size_t len)
+{
+	if (x->cl->gran == G_BYTE)
+		snprintf(buf, len, "bytes");
+	else
+		snprintf(buf, len, "%s of %llu B", x->cl->gran == G_LINE ? "lines" : "sectors",
+			 (unsigned long long)(UINT64_C(1) << x->ushift));
+}
+
+/* The y axis of a panel from 0 to at least ymax: ticks at a round step
+ * (1, 2 or 5 times a power of ten, plot.h's rule); returns the top. */
+static double y_axis(FILE *f, double ymax, double top, double bot, int pct)
+{
+	gc_plot_axis a;
+	char lab[64];
+	gc_plot_axis_num(&a, NULL, 0, ymax, 0);
+	for (int t = 0; t < a.nticks; t++) {
+		double y = bot - (bot - top) * a.ticks[t] / a.hi;
+		if (pct)
+			snprintf(lab, sizeof lab, "%.2f", a.ticks[t]);
+		else
+			gc_plot_num(a.ticks[t], lab, sizeof lab);
+		gc_svg_line(f, PL - 5, y, PL, y, "black", 1, NULL, "tick");
+		gc_svg_text(f, PL - 8, y + 4, "end", 11, 0, "tick-label", lab);
+	}
+	return a.hi;
+}
+
+/* The cut-off's label above a panel (top), beside the line at px: right
+ * of it when it fits in the picture, else left of it, never across it. */
+static void cut_label(FILE *f, double px, double top, const char *text)
+{
+	double w = gc_plot_text_width(11, text);
+	if (px + 4 + w <= PW - 8)
+		gc_svg_text(f, px + 4, top - 6, "start", 11, 0, "cutoff-label", text);
+	else if (px - 4 - w >= 8)
+		gc_svg_text(f, px - 4, top - 6, "end", 11, 0, "cutoff-label", text);
+	else
+		gc_svg_text(f, PW - 8, top - 6, "end", 11, 0, "cutoff-label", text);
+}
+
+/* A power of two as a tick label: 512, 1Ki, 2Mi, 4Gi. */
+static void pow2_label(char *buf, size_t len, unsigned k)
+{
+	static const char *const suf[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+	unsigned g = k >= 10 ? k / 10 : 0;
+	snprintf(buf, len, "%llu%s", (unsigned long long)(UINT64_C(1) << (k - 10 * g)), suf[g]);
+}
+
 static void plot_hist(FILE *f, const struct rd *x)
 {
 	const gc_rd_hist *h = &x->all;
 	struct bin *b;
 	size_t n = display_bins(x, h, &b);
-	char buf[160], lab[64];
+	char buf[160], lab[64], unit[64];
 	double ymax = 0;
 	for (size_t i = 0; i < n; i++)
 		if (frac(b[i].count, h->total) > ymax)
 			ymax = frac(b[i].count, h->total);
-	ymax = ymax > 0 ? ymax * 1.1 : 1;
-	if (ymax > 1)
+	if (!(ymax > 0))
 		ymax = 1;
+	unit_name(x, unit, sizeof unit);
 	gc_svg_text(f, PW / 2, H_TOP - 25, "middle", 16, 0, "title",
 		    "Reuse distance histogram");
 	gc_svg_line(f, PL, H_BOT, PR, H_BOT, "black", 1, NULL, "axis");
 	gc_svg_line(f, PL, H_TOP, PL, H_BOT, "black", 1, NULL, "axis");
-	for (int t = 0; t <= 4; t++) {
-		double v = ymax * t / 4, y = H_BOT - (H_BOT - H_TOP) * t / 4;
-		snprintf(lab, sizeof lab, "%.3g", v);
-		gc_svg_line(f, PL - 5, y, PL, y, "black", 1, NULL, "tick");
-		gc_svg_text(f, PL - 8, y + 4, "end", 11, 0, "tick-label", lab);
-	}
+	ymax = y_axis(f, ymax, H_TOP, H_BOT, 0);
 	/* below the slanted bar labels (up to 2^31-2^32-1, about 60 units down) */
-	axis_label(f, PL + (PR - PL) / 2, H_BOT + 80, "reuse distance (distinct units in between)");
+	snprintf(buf, sizeof buf, "reuse distance (distinct %s in between)", unit);
+	axis_label(f, PL + (PR - PL) / 2, H_BOT + 80, buf);
 	gc_svg_text(f, 25, (H_TOP + H_BOT) / 2, "middle", 13, -90, "axis-label",
 		    "fraction of references");
 	double slot = n ? (PR - PL) / (double)n : 0;
@@ -1515,10 +1563,10 @@ static void plot_hist(FILE *f, const struct rd *x)
 	if (x->clines) {
 		if (cut_x < 0)
 			cut_x = n && b[n - 1].lo == GC_RD_INF ? PL + slot * (double)(n - 1) : PR;
-		gc_svg_line(f, cut_x, H_TOP - 5, cut_x, H_BOT, "black", 1.5, "6,4", "cutoff");
+		gc_svg_line(f, cut_x, H_TOP, cut_x, H_BOT, "black", 1.5, "6,4", "cutoff");
 		snprintf(buf, sizeof buf, "cache of %llu lines: hits left, misses right",
 			 (unsigned long long)x->clines);
-		gc_svg_text(f, cut_x + 4, H_TOP + 8, "start", 11, 0, "cutoff-label", buf);
+		cut_label(f, cut_x, H_TOP, buf);
 	}
 	free(b);
 }
@@ -1526,7 +1574,7 @@ static void plot_hist(FILE *f, const struct rd *x)
 static void plot_mrc(FILE *f, const struct rd *x)
 {
 	const gc_rd_hist *h = &x->all;
-	char lab[64], buf[200];
+	char lab[64], buf[200], unit[64];
 	uint64_t top = h->finite ? h->maxd + 1 : 1;
 	if (x->clines > top)
 		top = x->clines;
@@ -1534,24 +1582,21 @@ static void plot_mrc(FILE *f, const struct rd *x)
 	if (kmax == 0)
 		kmax = 1;
 	double span = (double)kmax;
+	unit_name(x, unit, sizeof unit);
 	gc_svg_text(f, PW / 2, M_TOP - 25, "middle", 16, 0, "title",
 		    "Miss-ratio curve (fully associative LRU)");
 	gc_svg_line(f, PL, M_BOT, PR, M_BOT, "black", 1, NULL, "axis");
 	gc_svg_line(f, PL, M_TOP, PL, M_BOT, "black", 1, NULL, "axis");
-	for (int t = 0; t <= 4; t++) {
-		double y = M_BOT - (M_BOT - M_TOP) * t / 4;
-		snprintf(lab, sizeof lab, "%.2f", t / 4.0);
-		gc_svg_line(f, PL - 5, y, PL, y, "black", 1, NULL, "tick");
-		gc_svg_text(f, PL - 8, y + 4, "end", 11, 0, "tick-label", lab);
-	}
+	y_axis(f, 1, M_TOP, M_BOT, 1);
 	unsigned step = kmax > 16 ? (kmax + 15) / 16 : 1;
 	for (unsigned k = 0; k <= kmax; k += step) {
 		double px = PL + (PR - PL) * k / span;
-		snprintf(lab, sizeof lab, "%llu", (unsigned long long)(UINT64_C(1) << k));
+		pow2_label(lab, sizeof lab, k);
 		gc_svg_line(f, px, M_BOT, px, M_BOT + 5, "black", 1, NULL, "tick");
 		gc_svg_text(f, px, M_BOT + 18, "middle", 11, 0, "tick-label", lab);
 	}
-	axis_label(f, PL + (PR - PL) / 2, M_BOT + 40, "cache size (lines, log scale)");
+	snprintf(buf, sizeof buf, "cache size (%s, log scale)", unit);
+	axis_label(f, PL + (PR - PL) / 2, M_BOT + 40, buf);
 	gc_svg_text(f, 25, (M_TOP + M_BOT) / 2, "middle", 13, -90, "axis-label", "miss ratio");
 	/* 16 points an octave (each size once), as steps. */
 	size_t cap = (size_t)kmax * 16 + 8, np = 0;
@@ -1584,8 +1629,7 @@ static void plot_mrc(FILE *f, const struct rd *x)
 		snprintf(buf, sizeof buf, "%llu lines: LRU miss ratio %.3f, SDCM (%llu-way) %.3f",
 			 (unsigned long long)x->clines, frac(c.misses, h->total),
 			 (unsigned long long)x->ways, 1 - c.sdcm);
-		gc_svg_text(f, px + 4, M_TOP + 12, px > PW * 0.6 ? "end" : "start", 11, 0,
-			    "cutoff-label", buf);
+		cut_label(f, px, M_TOP, buf);
 	}
 }
 
@@ -1703,7 +1747,7 @@ int main(int argc, char **argv)
 			gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
 		}
 		if (cl.c.progress)
-			gc_progress(1, gc_reader_bytes(r), 0);
+			gc_progress_reader(1, r);
 	}
 	gc_progress_end(cl.c.progress);
 	finish(&x);

@@ -419,7 +419,7 @@ static void read_one(struct sched *s)
 		       gc_reader_name(s->r), s->k->id);
 	}
 	if (s->cl->c.progress)
-		gc_progress(1, gc_reader_bytes(s->r), 0);
+		gc_progress_reader(1, s->r);
 }
 
 /* Sort the warps by id and make them all live (a block being launched). */

@@ -54,7 +54,8 @@ static const char help[] =
 	"      --stats FILE     also write the JSON summary to FILE\n"
 	"      --progress       show progress on a terminal\n"
 	"  -q, --quiet          no warnings\n"
-	"  -v, --verbose        with --dump or --json, also print the report on stderr\n"
+	"  -v, --verbose        list every header key in the report; with --dump or --json,\n"
+	"                       also print the report on stderr\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
@@ -789,6 +790,9 @@ static void report_rows(FILE *f, const struct stats *s)
 	}
 }
 
+/* -v: the report lists every header key. */
+static int show_header_keys;
+
 static void report(FILE *f, const struct stats *s, const char *input)
 {
 	const gc_header *h = s->h;
@@ -803,13 +807,20 @@ static void report(FILE *f, const struct stats *s, const char *input)
 		h->optional, flag_names(h->optional, buf, sizeof buf));
 	const char *prov = gc_header_get(h, "provenance");
 	fprintf(f, LABEL "%s\n", "provenance", prov ? prov : "(none)");
-	int first = 1;
+	/* The other header keys (the GPU's alone are a hundred): with -v. */
+	int first = 1, nkeys = 0;
 	for (int i = 0; i < h->nkv; i++) {
 		if (strcmp(h->key[i], "provenance") == 0)
+			continue;
+		nkeys++;
+		if (!show_header_keys)
 			continue;
 		fprintf(f, LABEL "%s=%s\n", first ? "header" : "", h->key[i], h->val[i]);
 		first = 0;
 	}
+	if (!show_header_keys && nkeys)
+		fprintf(f, LABEL "%d key%s (gc-stats -v lists %s)\n", "header", nkeys,
+			nkeys == 1 ? "" : "s", nkeys == 1 ? "it" : "them");
 	fprintf(f, LABEL "%llu records, %llu bytes\n", "stream",
 		(unsigned long long)s->stream_records, (unsigned long long)s->stream_bytes);
 	fprintf(f, LABEL "%zu\n", "kernels", s->nkerns);
@@ -1313,7 +1324,7 @@ static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, g
 			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
 		}
 		if (cl->c.progress)
-			gc_progress(1, gc_reader_bytes(r), 0);
+			gc_progress_reader(1, r);
 	}
 	gc_progress_end(cl->c.progress);
 	s->stream_records += gc_reader_records(r) + 1;
@@ -1499,6 +1510,7 @@ int main(int argc, char **argv)
 	read_into(&s, &cl, r, dump);
 	stats_finish(&s);
 	const char *input = gc_reader_name(r);
+	show_header_keys = cl.c.verbose;
 
 	if (!out)
 		out = gc_open_text(cl.c.out);

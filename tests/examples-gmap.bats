@@ -79,6 +79,9 @@ b,s0.5,l2,l2,1,0.00,0.00,flat"
 		done
 		# two traces' bars for three errors each
 		expect_eq "$(grep -c 'class="bar"' g/fig6-errors.svg)" 6
+		# rendered to PNG, labels inside, ticks at 1-2-5 (tests/svgcheck)
+		sh "$GC_ROOT/tests/svgcheck" g/fig6-errors.svg g/fig6-l1.svg g/fig6-l2.svg \
+			g/fig8-l1.svg g/fig8-l2.svg
 	fi
 	# The proxies are not kept; the profiles are (empty here).
 	expect_empty "$(ls g/streams)"
@@ -103,6 +106,7 @@ b,s0.5,l2,l2,1,0.00,0.00,flat"
 	expect_num "$(awk -F, '$1 == "stencil2d" && $2 == 0.25 { print $6 }' g/mini.csv)"
 	if command -v gc-plot >/dev/null 2>&1; then
 		grep -q '^<svg ' g/fig8-l1.svg
+		sh "$GC_ROOT/tests/svgcheck" g/fig6-errors.svg g/fig6-l1.svg g/fig8-l1.svg
 	fi
 }
 

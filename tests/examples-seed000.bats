@@ -63,6 +63,7 @@ rowst() {
 @test "seed000-tables: -p writes Fig. 1; usage errors" {
 	run_status 0 "$EX/seed000-tables" -p "$T/pics"
 	grep -q '<svg' "$T/pics/seed000-fig1.svg"
+	sh "$GC_ROOT/tests/svgcheck" "$T/pics/seed000-fig1.svg"
 	run_status 2 "$EX/seed000-tables" --bogus
 	run_status 2 "$EX/seed000-tables" -p
 	run_status 0 "$EX/seed000-tables" -h
@@ -112,6 +113,7 @@ fig3() {
 	expect_eq "$(wc -l <"$T/p/seed000-fig3.csv" | tr -d ' ')" 6
 	if command -v gc-plot >/dev/null 2>&1; then
 		grep -q '<svg' "$T/p/seed000-fig3.svg"
+		sh "$GC_ROOT/tests/svgcheck" "$T/p/seed000-fig3.svg"
 	fi
 	run_status 2 "$EX/seed000-fig3" --bogus
 }
@@ -138,6 +140,7 @@ fig3() {
 	expect_eq "$(wc -l <"$T/p/seed000-fig7.csv" | tr -d ' ')" 29
 	if command -v gc-plot >/dev/null 2>&1; then
 		grep -q '<svg' "$T/p/seed000-fig7.svg"
+		sh "$GC_ROOT/tests/svgcheck" "$T/p/seed000-fig7.svg"
 	fi
 	run_status 2 "$EX/seed000-fig7" --bogus
 }

@@ -103,6 +103,7 @@ rising() {
 		expect_eq "$(tail -1 "$f")" "</svg>"
 		if command -v xmllint >/dev/null; then xmllint --noout "$f"; fi
 	done
+	sh "$GC_ROOT/tests/svgcheck" s/fig12-bfs-sm-dram.svg s/fig12-bfs-mshr-noc.svg
 	expect_eq "$(grep -c 'class="cell"' s/fig12-bfs-sm-dram.svg)" 12
 	expect_eq "$(grep -c 'class="cell"' s/fig12-bfs-mshr-noc.svg)" 9
 	grep -q '<title>sms=80 dram_factor=1 perf_norm=1</title>' s/fig12-bfs-sm-dram.svg

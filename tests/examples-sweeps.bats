@@ -59,6 +59,7 @@ col() {
 		for k in spmv stencil2d matmul bfs mm; do
 			grep -q '^<svg ' "f/fig12-$k.svg"
 		done
+		sh "$GC_ROOT/tests/svgcheck" f/fig12-*.svg
 	fi
 }
 
@@ -77,6 +78,7 @@ col() {
 	for f in t/table5-*.svg; do
 		expect_eq "$(grep -c 'class="bar"' "$f")" 12
 	done
+	sh "$GC_ROOT/tests/svgcheck" t/table5-*.svg
 	expect_eq "$(($(wc -l <"$csv") - 1))" 18
 	# vectoradd, 100 floats per array: A and B are 400 bytes = 13 sectors
 	# (4 lines) each: 26 reads.  The store to C under Volta's write-

@@ -309,7 +309,7 @@ close() {
 	expect_eq "$(od -An -tu2 -j10 -N2 "$T/a.gcs" | tr -d ' ')" 1 minor
 	expect_eq "$(od -An -tu2 -j18 -N2 "$T/a.gcs" | tr -d ' ')" 40 "record size"
 	expect_eq "$(od -An -tu4 -j24 -N4 "$T/a.gcs" | tr -d ' ')" 4 "optional flags"
-	gc-stats "$T/a.gcs" >"$T/rep"
+	gc-stats -v "$T/a.gcs" >"$T/rep"
 	grep -q '^flags             required 0x0, optional 0x4 (distance)$' "$T/rep"
 	grep -q '^header            rd_gran=line$' "$T/rep"
 	# the records are unchanged: the dumps agree but for the distance,
@@ -375,15 +375,47 @@ close() {
 	expect_eq "$(grep 'class="bar"' "$T/p.svg" | grep -c '#c44e52')" 1
 	expect_eq "$(grep 'class="bar"' "$T/p.svg" | grep -c '#7f7f7f')" 1
 	expect_eq "$(grep -c 'class="cutoff"' "$T/p.svg")" 2
-	grep -q '>reuse distance (distinct units in between)<' "$T/p.svg"
+	grep -q '>reuse distance (distinct lines of 4 B in between)<' "$T/p.svg"
 	grep -q '>fraction of references<' "$T/p.svg"
-	grep -q '>cache size (lines, log scale)<' "$T/p.svg"
+	grep -q '>cache size (lines of 4 B, log scale)<' "$T/p.svg"
 	grep -q '>miss ratio<' "$T/p.svg"
 	expect_eq "$(grep -c 'class="mrc"' "$T/p.svg")" 1
 	grep -q '<title>distance 1: 2 references (28.57%)</title>' "$T/p.svg"
 	# without a cache: no cut-off
 	gc-rd --line 4 --plot "$T/q.svg" "$T/t1.gcs" >/dev/null
 	expect_eq "$(grep -c 'class="cutoff"' "$T/q.svg")" 0
+	run_status 0 sh "$GC_ROOT/tests/svgcheck" "$T/p.svg" "$T/q.svg"
+}
+
+@test "gc-rd: --plot's axes: y ticks at round steps, the unit named, the cut-off label clear of its line" {
+	mkacc t1 0 5 3 9 3 3 5
+	# distances in lines of 4 B: 0:1 1:2 2:1 inf:3 of 7; the tallest bar
+	# 3/7 = 0.43: ticks every 0.05 (about 6 over the range) up to 0.45;
+	# the miss ratio 0 to 1 every 0.2
+	gc-rd --line 4 --lines 4 --plot "$T/p.svg" "$T/t1.gcs" >/dev/null
+	expect_eq "$(grep -o 'class="tick-label">[^<]*' "$T/p.svg" | sed 's/.*>//' | tr '\n' ' ')" \
+		"0 0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.00 0.20 0.40 0.60 0.80 1.00 1 2 4 "
+	# 4 lines is the curve's right end (830 px): its label ends 4 px left
+	# of the line, above the panel (470 - 6)
+	grep -q '<line x1="830.00" y1="470.00" x2="830.00" y2="730.00" [^>]*class="cutoff"/>' "$T/p.svg"
+	grep -q '<text x="826.00" y="464.00" text-anchor="end" font-size="11.0" class="cutoff-label">4 lines: ' "$T/p.svg"
+	gc-rd --gran sector --line 8 --sector 4 --plot "$T/s.svg" "$T/t1.gcs" >/dev/null
+	grep -q '>reuse distance (distinct sectors of 4 B in between)<' "$T/s.svg"
+	gc-rd --gran byte --plot "$T/b.svg" "$T/t1.gcs" >/dev/null
+	grep -q '>cache size (bytes, log scale)<' "$T/b.svg"
+	run_status 0 sh "$GC_ROOT/tests/svgcheck" "$T/p.svg" "$T/s.svg" "$T/b.svg"
+}
+
+@test "gc-rd: --plot of the README's BFS picture passes the geometry checks; sizes from 1024 up as 1Ki" {
+	gc-import --gpu fermi-gtx470-16k "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" |
+		gc-sched | gc-coalesce | gc-rd --gpu fermi-gtx470-16k --by sm --plot "$T/bfs.svg" >/dev/null
+	run_status 0 sh "$GC_ROOT/tests/svgcheck" "$T/bfs.svg"
+	# the cut-off at the L1's 128 lines, its label right of the line
+	expect_eq "$(grep -c 'class="cutoff-label">cache of 128 lines: hits left, misses right<' "$T/bfs.svg")" 1
+	# byte units of the same stream reach 2^17: the last ticks 64Ki, 128Ki
+	gc-import "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" | gc-rd --gran byte --plot "$T/byte.svg" >/dev/null
+	run_status 0 sh "$GC_ROOT/tests/svgcheck" "$T/byte.svg"
+	grep -q 'class="tick-label">1Ki<' "$T/byte.svg"
 }
 
 @test "gc-rd: --gpu gives the line size and the L1" {
@@ -482,4 +514,15 @@ close() {
 	gc-rd --json --sets 32 --hash X "$T/r.gcs" >"$T/old" 2>"$T/e"
 	expect_eq "$(cat "$T/e")" "gc-rd: --hash is deprecated: use --index"
 	cmp "$T/new" "$T/old"
+}
+
+@test "gc-rd: --plot draws the cut-off at the cache the JSON reports (--gpu's L1)" {
+	gc-import "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" | gc-sched --gpu volta-v100 |
+		gc-coalesce >"$T/r.gcs"
+	gc-rd --gpu volta-v100 --json --plot "$T/v.svg" "$T/r.gcs" >"$T/j"
+	lines=$(awk '/"cache": \{/ { c = 1 } c && /"lines":/ { gsub(/[^0-9]/, ""); print; exit }' "$T/j")
+	[ -n "$lines" ]
+	expect_eq "$(sed -n 's/.*class="cutoff-label">cache of \([0-9]*\) lines.*/\1/p' "$T/v.svg")" "$lines"
+	expect_eq "$(sed -n 's/.*class="cutoff-label">\([0-9]*\) lines: LRU.*/\1/p' "$T/v.svg")" "$lines"
+	sh "$GC_ROOT/tests/svgcheck" "$T/v.svg"
 }

@@ -35,14 +35,14 @@ jv() {
 
 @test "gc-stats: report of an access stream (golden)" {
 	mk access
-	sh_status 0 "gc-stats <'$T/access.gcs'"
+	sh_status 0 "gc-stats -v <'$T/access.gcs'"
 	golden gc-stats-access.txt "$T/out"
 	[ ! -s "$T/err" ]
 }
 
 @test "gc-stats: report of an annotated request stream with --by pc (golden)" {
 	mk request
-	sh_status 0 "gc-stats --by pc <'$T/request.gcs'"
+	sh_status 0 "gc-stats -v --by pc <'$T/request.gcs'"
 	golden gc-stats-request-by-pc.txt "$T/out"
 }
 
@@ -331,7 +331,8 @@ jv() {
 	cmp "$T/s.json" "$T/json"
 	cmp "$T/out" "$FIX/csv/request.csv"
 	gc-stats "$T/request.gcs" >"$T/report"
-	cmp "$T/err" "$T/report"
+	gc-stats -v "$T/request.gcs" >"$T/report-v"
+	cmp "$T/err" "$T/report-v"
 	sh_status 0 "gc-stats -o '$T/o.txt' --stats '$T/s2.json' '$T/request.gcs'"
 	[ ! -s "$T/out" ]
 	cmp "$T/o.txt" "$T/report"
@@ -369,7 +370,7 @@ jv() {
 
 @test "gc-stats: extreme field values and names in the report and JSON" {
 	mk names
-	gc-stats "$T/names.gcs" >"$T/r"
+	gc-stats -v "$T/names.gcs" >"$T/r"
 	grep -qF '   4  1x1x1                   1x1x1        0           0        1  a name\non two lines, with "quotes"' "$T/r"
 	grep -q '^time              first 4294967295, last 18446744073709551615, span 18446744069414584320$' "$T/r"
 	grep -q '^header            note=a value with = signs, commas and  two spaces $' "$T/r"
@@ -377,4 +378,21 @@ jv() {
 	grep -qF '"name": "a name\non two lines, with \"quotes\"",' "$T/j"
 	grep -q '^        "attr.65535": 2,$' "$T/j"
 	expect_eq "$(jv bytes "$T/j")" 264
+}
+
+@test "gc-stats: the report counts the header keys on one line; -v lists them" {
+	gc-gen -n 64 matmul | gc-sched >"$T/s.gcs"
+	# the keys but provenance, counted from the dump's header lines
+	n=$(gc-stats --dump "$T/s.gcs" | grep '^# header ' | grep -vc '^# header provenance=')
+	[ "$n" -gt 50 ]
+	gc-stats "$T/s.gcs" >"$T/r"
+	expect_eq "$(grep -c '^header ' "$T/r")" 1
+	grep -q "^header            $n keys (gc-stats -v lists them)\$" "$T/r"
+	expect_eq "$(grep -c '=' "$T/r")" 0 "key=value lines"
+	expect_eq "$(sed -n 1p "$T/r")" "input             $T/s.gcs"
+	gc-stats -v "$T/s.gcs" >"$T/v"
+	grep -q '^header            source_format=gc-gen$' "$T/v"
+	expect_eq "$(grep -c '^                  [a-z_.0-9]*=' "$T/v")" "$((n - 1))"
+	# the rest of the report is the same
+	expect_eq "$(grep -v '=' "$T/v" | grep -v '^header')" "$(grep -v '^header' "$T/r")"
 }

@@ -16,7 +16,7 @@ tools() {
 	local real_cc
 	real_cc=$(command -v cc || command -v gcc)
 	printf '#!/bin/sh\nPATH="%s" exec "%s" "$@"\n' "$PATH" "$real_cc" >"$B/cc"
-	for t in make xz gzip bats; do
+	for t in make xz gzip bats rsvg-convert mandoc; do
 		printf '#!/bin/sh\necho "%s 1.0"\n' "$t" >"$B/$t"
 	done
 	printf '#!/bin/sh\necho "GNU parallel 20240101"\n' >"$B/parallel"
@@ -103,4 +103,21 @@ apt-get install -y -qq bats parallel"
 	expect_eq "$status" 0 "exit status"
 	expect_empty "$output"
 	[ ! -e "$T/calls" ]
+}
+
+@test "install-deps: rsvg-convert and mandoc are looked for, and installed on Debian" {
+	tools
+	rm "$B/rsvg-convert" "$B/mandoc"
+	deps
+	expect_eq "$status" 1 "exit status"
+	expect_eq "$output" "install-deps: missing: rsvg-convert, mandoc (no dpkg-query and apt-get here to install them)"
+	printf '#!/bin/sh\ncase "$3" in librsvg2-bin|mandoc) exit 1;; esac\nprintf "install ok installed"\n' >"$B/dpkg-query"
+	printf '#!/bin/sh\necho "apt-get $*" >>"%s"\n' "$T/calls" >"$B/apt-get"
+	printf '#!/bin/sh\n"$@"\n' >"$B/sudo"
+	chmod +x "$B/dpkg-query" "$B/apt-get" "$B/sudo"
+	deps
+	expect_eq "$status" 0 "exit status"
+	expect_eq "$output" "install-deps: installing librsvg2-bin mandoc"
+	expect_eq "$(cat "$T/calls")" "apt-get update -qq
+apt-get install -y -qq librsvg2-bin mandoc"
 }

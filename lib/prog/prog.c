@@ -131,6 +131,8 @@ int gc_getopt(int argc, char **argv, const char *shortopts,
 	return c;
 }
 
+static int progress_always; /* --progress=always (progress below) */
+
 int gc_common_option(gc_common *c, int opt, const char *arg, const char *help)
 {
 	switch (opt) {
@@ -155,7 +157,19 @@ int gc_common_option(gc_common *c, int opt, const char *arg, const char *help)
 	case GC_OPT_STATS: c->stats = arg; return 1;
 	case GC_OPT_GPU: c->gpu = arg; return 1;
 	case GC_OPT_FORCE: c->force = 1; return 1;
-	case GC_OPT_PROGRESS: c->progress = 1; return 1;
+	case GC_OPT_PROGRESS:
+		/* --progress: the first stage of a pipeline (its input size known)
+		 * draws; --progress=always: every stage; never: none. */
+		if (!arg || strcmp(arg, "auto") == 0)
+			c->progress = 1;
+		else if (strcmp(arg, "always") == 0)
+			c->progress = 2;
+		else if (strcmp(arg, "never") == 0)
+			c->progress = 0;
+		else
+			gc_usage_error("--progress: '%s' is not auto, always or never", arg);
+		progress_always = c->progress == 2;
+		return 1;
 	case GC_OPT_LIST_GPUS: gc_gpu_list_exit();
 	}
 	return 0;
@@ -319,24 +333,58 @@ void gc_close_text(FILE *f, const char *path)
 
 static int progress_shown;
 
+/* Seconds as "42 s", "3:07" or "1:02:03". */
+static void fmt_time(double s, char *buf, size_t len)
+{
+	unsigned long t = s > 0 && s < 1e7 ? (unsigned long)(s + 0.5) : 0;
+	if (t < 60)
+		snprintf(buf, len, "%lu s", t);
+	else if (t < 3600)
+		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+}
+
 void gc_progress(int enabled, uint64_t done, uint64_t total)
 {
-	static struct timespec last;
+	static struct timespec last, start;
+	static uint64_t done0;
 	static unsigned calls;
-	if (!enabled || (++calls & 0xfff) || !isatty(2))
+	if (!enabled || (++calls & 0xfff) || (!total && !progress_always) || !isatty(2))
 		return;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if ((now.tv_sec - last.tv_sec) * 1000000000L + (now.tv_nsec - last.tv_nsec) < 250000000L)
+	if (!start.tv_sec && !start.tv_nsec) {
+		start = now;
+		done0 = done;
+	}
+	if ((last.tv_sec || last.tv_nsec) &&
+	    (now.tv_sec - last.tv_sec) * 1000000000L + (now.tv_nsec - last.tv_nsec) < 250000000L)
 		return;
 	last = now;
-	if (total)
-		fprintf(stderr, "\r%s: %5.1f%% (%llu MiB of %llu MiB)", gc_progname,
-			100.0 * (double)done / (double)total, (unsigned long long)(done >> 20),
-			(unsigned long long)(total >> 20));
-	else
-		fprintf(stderr, "\r%s: %llu MiB", gc_progname, (unsigned long long)(done >> 20));
+	double el = (double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9;
+	double rate = el > 0.05 ? (double)(done - done0) / el : 0; /* bytes a second */
+	char r[48] = "", left[48] = "";
+	if (rate > 0)
+		snprintf(r, sizeof r, ", %.1f MiB/s", rate / 1048576.0);
+	if (total) {
+		if (rate > 0 && total > done)
+			fmt_time((double)(total - done) / rate, left, sizeof left);
+		fprintf(stderr, "\r%s: %5.1f%% (%llu of %llu MiB%s%s%s)\033[K", gc_progname,
+			100.0 * (double)(done < total ? done : total) / (double)total,
+			(unsigned long long)(done >> 20), (unsigned long long)(total >> 20), r,
+			*left ? ", " : "", *left ? strcat(left, " left") : "");
+	} else {
+		fprintf(stderr, "\r%s: %llu MiB%s\033[K", gc_progname, (unsigned long long)(done >> 20),
+			r);
+	}
 	progress_shown = 1;
+}
+
+void gc_progress_reader(int enabled, const gc_reader *r)
+{
+	uint64_t total = gc_reader_raw_size(r);
+	gc_progress(enabled, total ? gc_reader_raw_bytes(r) : gc_reader_bytes(r), total);
 }
 
 void gc_progress_end(int enabled)

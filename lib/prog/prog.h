@@ -37,7 +37,7 @@ typedef struct gc_common {
 	const char *out;   /* -o FILE */
 	const char *stats; /* --stats FILE */
 	const char *gpu;   /* --gpu NAME|FILE */
-	int verbose, quiet, force, gzip, progress;
+	int verbose, quiet, force, gzip, progress; /* progress: 1 auto, 2 always */
 } gc_common;
 
 enum {
@@ -63,7 +63,7 @@ enum {
 	{"stats", required_argument, NULL, GC_OPT_STATS},           \
 	{"gpu", required_argument, NULL, GC_OPT_GPU},               \
 	{"force", no_argument, NULL, GC_OPT_FORCE},                 \
-	{"progress", no_argument, NULL, GC_OPT_PROGRESS},           \
+	{"progress", optional_argument, NULL, GC_OPT_PROGRESS},     \
 	{"list-gpus", no_argument, NULL, GC_OPT_LIST_GPUS}
 
 /* getopt_long that turns unknown options and missing values into usage
@@ -124,8 +124,17 @@ char *gc_xstrdup(const char *s);
 /* ---- progress --------------------------------------------------------- */
 
 /* Draw "done of total" on stderr when enabled and stderr is a terminal, at
- * most a few times a second; call freely.  gc_progress_end clears it. */
+ * most a few times a second, with the percentage, the rate and the time
+ * left; call freely.  gc_progress_end clears it.  With total 0 (the size is
+ * not known) nothing is drawn unless --progress=always asked for it: in a
+ * pipeline only the first stage, the one that reads a file (or generates
+ * a known amount), draws, and the stages after it, reading a pipe, stay
+ * quiet. */
 void gc_progress(int enabled, uint64_t done, uint64_t total);
+/* The same for a stream reader: its input's bytes as on disk (compressed
+ * ones for compressed input) of the file's size; a pipe's size is not
+ * known. */
+void gc_progress_reader(int enabled, const gc_reader *r);
 void gc_progress_end(int enabled);
 
 #endif

@@ -19,6 +19,9 @@
 #include <stdio.h>
 
 #define GC_PLOT_TICKS_MAX 32
+/* The width of an average character of the font, in ems (DejaVu Sans's
+ * digits are 0.64 em, its lower-case letters about 0.6). */
+#define GC_PLOT_EM 0.62
 
 typedef struct gc_plot_axis {
 	const char *label;
@@ -44,13 +47,16 @@ void gc_plot_begin(gc_plot *p, FILE *f, double width, double height, const char 
 		   double legend_width);
 void gc_plot_end(gc_plot *p);
 
-/* A numeric axis over [lo, hi], widened to round tick values (log: to
- * powers of ten; lo must then be > 0). */
+/* A numeric axis over [lo, hi], widened to round tick values at steps of
+ * 1, 2 or 5 times a power of ten (log: to powers of ten, ticks at 1, 2
+ * and 5 times them when the data span two decades or less; lo must then
+ * be > 0). */
 void gc_plot_axis_num(gc_plot_axis *a, const char *label, double lo, double hi, int log);
 /* A categorical axis: n equal bands named by cats (kept by pointer). */
 void gc_plot_axis_cat(gc_plot_axis *a, const char *label, const char *const *cats, size_t n);
 
-/* Axes, grid lines and tick labels. */
+/* Axes, grid lines and tick labels; first widens the left and bottom
+ * margins when the tick labels need it (so call it before gc_plot_x). */
 void gc_plot_frame(gc_plot *p);
 
 /* Picture coordinates of a value (numeric axes) or of band i's centre
@@ -66,6 +72,17 @@ const char *gc_plot_color(size_t i);
 void gc_plot_ramp(double t, char buf[8]);
 /* t's text colour on the ramp: black or white. */
 const char *gc_plot_ramp_ink(double t);
+
+/* Series i's dash array (NULL for the first: solid; 6 patterns). */
+const char *gc_plot_dash(size_t i);
+/* Series i's marker at (x, y): an outline of one of 6 shapes (circle,
+ * square, triangle, diamond, triangle down, cross), so that coinciding
+ * series stay visible. */
+void gc_plot_marker(FILE *f, size_t i, double x, double y, const char *color, const char *cls);
+/* A legend for lines: a stretch of each series' line with its marker. */
+void gc_plot_legend_lines(gc_plot *p, const char *const *names, size_t n);
+/* The estimated width of text s at a font size, from GC_PLOT_EM. */
+double gc_plot_text_width(double size, const char *s);
 
 /* A legend in the right margin: a swatch and a name per series. */
 void gc_plot_legend(gc_plot *p, const char *const *names, size_t n);

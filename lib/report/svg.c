@@ -78,13 +78,39 @@ void gc_svg_line(FILE *f, double x1, double y1, double x2, double y2, const char
 void gc_svg_polyline(FILE *f, const double *xy, size_t n, const char *stroke, double width,
 		     const char *cls)
 {
+	gc_svg_polyline_dash(f, xy, n, stroke, width, NULL, cls);
+}
+
+void gc_svg_polyline_dash(FILE *f, const double *xy, size_t n, const char *stroke, double width,
+			  const char *dash, const char *cls)
+{
 	fputs("<polyline fill=\"none\"", f);
 	fprintf(f, " stroke=\"%s\" stroke-width=\"%.2f\"", stroke, width);
+	if (dash)
+		fprintf(f, " stroke-dasharray=\"%s\"", dash);
 	attr_class(f, cls);
 	fputs(" points=\"", f);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%.2f,%.2f", i ? " " : "", xy[2 * i], xy[2 * i + 1]);
 	fputs("\"/>\n", f);
+}
+
+void gc_svg_circle(FILE *f, double cx, double cy, double r, const char *fill, const char *stroke,
+		   double width, const char *cls)
+{
+	fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"%s\" stroke=\"%s\" "
+		"stroke-width=\"%.2f\"", cx, cy, r, fill, stroke, width);
+	attr_class(f, cls);
+	fputs("/>\n", f);
+}
+
+void gc_svg_path(FILE *f, const char *d, const char *fill, const char *stroke, double width,
+		 const char *cls)
+{
+	fprintf(f, "<path d=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%.2f\"", d, fill,
+		stroke, width);
+	attr_class(f, cls);
+	fputs("/>\n", f);
 }
 
 void gc_svg_text(FILE *f, double x, double y, const char *anchor, double size, double rotate,

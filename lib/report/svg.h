@@ -26,6 +26,15 @@ void gc_svg_line(FILE *f, double x1, double y1, double x2, double y2, const char
 /* A polyline through n points xy[0..2n). */
 void gc_svg_polyline(FILE *f, const double *xy, size_t n, const char *stroke, double width,
 		     const char *cls);
+/* A polyline with a dash array (NULL: solid, as gc_svg_polyline). */
+void gc_svg_polyline_dash(FILE *f, const double *xy, size_t n, const char *stroke, double width,
+			  const char *dash, const char *cls);
+/* A circle; fill and stroke are colours or "none". */
+void gc_svg_circle(FILE *f, double cx, double cy, double r, const char *fill, const char *stroke,
+		   double width, const char *cls);
+/* A path of SVG path data d ("M1,2 L3,4 Z"); fill and stroke as above. */
+void gc_svg_path(FILE *f, const char *d, const char *fill, const char *stroke, double width,
+		 const char *cls);
 /* Text at (x, y); anchor "start", "middle" or "end"; rotate in degrees
  * about (x, y) (0: none); the text is escaped. */
 void gc_svg_text(FILE *f, double x, double y, const char *anchor, double size, double rotate,

@@ -250,6 +250,14 @@ int gc_input_compressed(const gc_input *in) { return in->gz || in->xz; }
 const char *gc_input_codec(const gc_input *in) { return in->gz ? "gzip" : in->xz ? "xz" : NULL; }
 uint64_t gc_input_consumed(const gc_input *in) { return in->consumed; }
 
+uint64_t gc_input_size(const gc_input *in)
+{
+	struct stat st;
+	if (in->fd < 0 || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+		return 0;
+	return (uint64_t)st.st_size - (in->start > 0 ? (uint64_t)in->start : 0);
+}
+
 int gc_input_is_regular(const gc_input *in)
 {
 	struct stat st;

@@ -20,6 +20,9 @@ int gc_input_compressed(const gc_input *in);
 const char *gc_input_codec(const gc_input *in);
 int gc_input_is_regular(const gc_input *in);
 uint64_t gc_input_consumed(const gc_input *in); /* raw bytes read so far */
+/* The size of a regular file in bytes (compressed, as on disk); 0 for a
+ * pipe, a terminal or anything else. */
+uint64_t gc_input_size(const gc_input *in);
 /* Start again from the beginning of a regular file (decompression
  * restarted): 0, or -1 when the input cannot be rewound (a pipe). */
 int gc_input_rewind(gc_input *in);

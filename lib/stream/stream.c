@@ -545,6 +545,8 @@ const char *gc_reader_error(const gc_reader *r) { return r->err; }
 uint64_t gc_reader_records(const gc_reader *r) { return r->nrec; }
 uint64_t gc_reader_bytes(const gc_reader *r) { return r->off; }
 int gc_reader_compressed(const gc_reader *r) { return gc_input_compressed(r->in); }
+uint64_t gc_reader_raw_bytes(const gc_reader *r) { return gc_input_consumed(r->in); }
+uint64_t gc_reader_raw_size(const gc_reader *r) { return gc_input_size(r->in); }
 
 void gc_reader_close(gc_reader *r)
 {

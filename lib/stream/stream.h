@@ -44,6 +44,11 @@ const char *gc_reader_error(const gc_reader *r);
 uint64_t gc_reader_records(const gc_reader *r); /* records consumed */
 uint64_t gc_reader_bytes(const gc_reader *r);   /* stream bytes consumed */
 int gc_reader_compressed(const gc_reader *r);
+/* For progress: the input's bytes read so far as they are on disk
+ * (compressed ones for compressed input), and the size of the input when
+ * it is a regular file (0: a pipe, where the size is not known). */
+uint64_t gc_reader_raw_bytes(const gc_reader *r);
+uint64_t gc_reader_raw_size(const gc_reader *r);
 void gc_reader_close(gc_reader *r);
 
 /* ---- writing ---------------------------------------------------------- */

@@ -238,20 +238,73 @@ static void cmd_keys(void)
 	}
 }
 
+/* A text line of the page as it is made (roff_text appends to it,
+ * roff_flush writes it). */
+static char roff_line[4096];
+static size_t roff_len;
+
+static void roff_put(const char *s)
+{
+	size_t n = strlen(s);
+	if (roff_len + n < sizeof roff_line) {
+		memcpy(roff_line + roff_len, s, n + 1);
+		roff_len += n;
+	}
+}
+
 /* roff text: backslashes as \e, hyphens as \-; `breaks` lets a long
  * value break after '.', ';' and ','. */
 static void roff_text(const char *s, int breaks)
 {
+	char c[2] = {0, 0};
 	for (; *s; s++) {
 		if (*s == '\\')
-			fputs("\\e", stdout);
+			roff_put("\\e");
 		else if (*s == '-')
-			fputs("\\-", stdout);
+			roff_put("\\-");
 		else
-			putchar(*s);
+			roff_put((c[0] = *s, c));
 		if (breaks && strchr(".;,", *s))
-			fputs("\\:", stdout);
+			roff_put("\\:");
 	}
+}
+
+/* Write the line made so far, broken at spaces into lines of at most 79
+ * bytes (mandoc -Tlint's limit is 80); a piece that would start with '.'
+ * or '\'' (a request) gets \& first.  A filled paragraph reads the same. */
+static void roff_flush(void)
+{
+	char *p = roff_line;
+	while (*p) {
+		size_t n = strlen(p), cut = n;
+		int join = 0;
+		if (n > 79) {
+			cut = 0;
+			for (size_t i = 1; i < n && i <= 79; i++)
+				if (p[i] == ' ')
+					cut = i;
+			/* a word longer than a line: after its last break point
+			 * (\:) that fits, the next line joined on with \c */
+			for (size_t i = 1; !cut && i + 1 < n && i + 2 <= 77; i++)
+				if (p[i] == '\\' && p[i + 1] == ':')
+					join = (int)(i + 2);
+			if (!cut && join)
+				cut = (size_t)join;
+			if (!cut)
+				cut = strcspn(p + 1, " ") + 1;
+		}
+		if (p != roff_line && (*p == '.' || *p == '\''))
+			fputs("\\&", stdout);
+		fwrite(p, 1, cut, stdout);
+		if (join && cut == (size_t)join)
+			fputs("\\c", stdout);
+		putchar('\n');
+		p += cut;
+		if (*p == ' ')
+			p++;
+	}
+	roff_len = 0;
+	roff_line[0] = '\0';
 }
 
 static void roff(const char *s)
@@ -268,16 +321,18 @@ static void cmd_man(void)
 		gc_gpu_key_expected(i, exp, sizeof exp);
 		printf(".TP\n.B ");
 		roff(gc_gpu_key_name(i));
-		printf("\n");
+		roff_flush();
 		roff(gc_gpu_key_meaning(i));
-		printf("\n.br\n");
+		roff_flush();
+		printf(".br\n");
 		exp[0] = (char)(exp[0] >= 'a' && exp[0] <= 'z' ? exp[0] - 'a' + 'A' : exp[0]);
 		roff(exp);
 		if (gc_gpu_format(&d, i, def, sizeof def) >= 0) {
-			printf("; default ");
+			roff_put("; default ");
 			roff_text(def, strlen(def) > 40);
 		}
-		printf(".\n");
+		roff_put(".");
+		roff_flush();
 	}
 }
 

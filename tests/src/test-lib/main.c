@@ -28,6 +28,7 @@
 #include "stream/stream.h"
 
 #include <errno.h>
+#include <time.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -256,11 +257,42 @@ static int cmd_cli(int argc, char **argv)
 	return 0;
 }
 
+/* test-lib progress [--progress[=WHEN]] MIB: gc_progress over reading MIB
+ * MiB (0: a pipe, size unknown, 10 MiB read) in ten steps of 4096 calls,
+ * 0.3 s apart, then gc_progress_end. */
+static int cmd_progress(int argc, char **argv)
+{
+	static const char help[] = "Usage: test-lib progress [--progress[=WHEN]] MIB\n";
+	static const struct option longopts[] = {GC_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+	gc_common c;
+	memset(&c, 0, sizeof c);
+	argc--;
+	argv++;
+	int opt;
+	while ((opt = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1)
+		if (!gc_common_option(&c, opt, optarg, help))
+			gc_usage_error("unexpected option");
+	uint64_t mib = gc_num("MIB", gc_one_input(argc, argv), 0, 1u << 20);
+	for (uint64_t s = 1; s <= 10; s++) {
+		uint64_t done = (s * (mib ? mib : 10) << 20) / 10;
+		for (int i = 0; i < 4096; i++)
+			gc_progress(c.progress, done, mib << 20);
+		struct timespec ts = {0, 300000000L};
+		nanosleep(&ts, NULL);
+	}
+	gc_progress_end(c.progress);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "cli") == 0) {
 		gc_prog_init("test-lib", argc - 1, argv + 1);
 		return cmd_cli(argc, argv);
+	}
+	if (argc >= 2 && strcmp(argv[1], "progress") == 0) {
+		gc_prog_init("test-lib", argc - 1, argv + 1);
+		return cmd_progress(argc, argv);
 	}
 	gc_prog_init("test-lib", argc, argv);
 	if (argc == 1) {
