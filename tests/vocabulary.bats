@@ -102,7 +102,7 @@ undocumented() {
 	expect_empty "$output"
 	vocab >"$T/v"
 	for name in "* tool" "* input" "* gpu" "* config" "* kernels" "* kernel_count" \
-		"* registers" "options --kernel-boundary" "options --index" "gc-l1 top_pcs"; do
+		"* registers" "options --kernel-boundary" "options --index" "gc-l1 pcs"; do
 		grep -qxF "$name" "$T/v" || { echo "not in gc(7): $name" >&2; return 1; }
 	done
 	# no name twice in one group
@@ -123,7 +123,7 @@ undocumented() {
 }
 
 @test "vocabulary: every long option of every tool's --help is in gc(7)" {
-	for t in $TOOLS; do
+	for t in $TOOLS gc-config; do
 		"$t" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u | sed "s/^/$t /"
 	done >"$T/opts"
 	grep -qxF "gc-plot --stats" "$T/opts"

@@ -106,7 +106,7 @@ static const struct gopt options[] = {
 	IGN("-gpgpu_perf_sim_memcpy", "host-to-device copies do not fill gc's L2"),
 	IGN("-gpgpu_mem_address_mask", "preset masks; -gpgpu_mem_addr_mapping overrides them "
 	    "in every config that sets it"),
-	IGN("-gpgpu_dram_scheduler", "DRAM scheduling (gc-dram is FR-FCFS)"),
+	IGN("-gpgpu_dram_scheduler", "DRAM scheduling (gc-dram models no queues)"),
 	IGN("-gpgpu_frfcfs_dram_sched_queue_size", "DRAM queues: not modelled"),
 	IGN("-gpgpu_dram_return_queue_size", "DRAM queues: not modelled"),
 	IGN("-dram_bnk_indexing_policy", "bank indexing: gc-dram uses the mapping's B bits"),
