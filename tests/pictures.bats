@@ -86,7 +86,7 @@ E
 	# the command under the picture in the README, as written there
 	cmd=$(awk '/^!\[BFS reuse-distance/ { on = 1; next } on && /^    / { print substr($0, 5) }
 		on && /^## / { exit }' README | tr '\n' ' ')
-	expect_match "$cmd" "^gc-import .* \| +gc-sched \| gc-coalesce \| gc-rd .*--plot bfs-reuse-distance.svg"
+	expect_match "$cmd" "^gc-import .* \| +gc-sched .*\| gc-coalesce \| gc-rd .*--plot bfs-reuse-distance.svg"
 	(cd "$T" && ln -s "$GC_ROOT/tests" tests && sh -c "$cmd" >/dev/null)
 	cmp "$T/bfs-reuse-distance.svg" examples/pictures/bfs-reuse-distance.svg
 }
