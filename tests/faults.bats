@@ -334,3 +334,15 @@ flip() {
 		expect_match "${lines[0]}" "^gc-rd: --line"
 	done
 }
+
+# ---- 64-bit counts ------------------------------------------------------------
+
+@test "faults: counts past 2^32 and up to 2^64-1 are carried in full (test-lib counts-64, gc-stats --merge)" {
+	run_status 0 test-lib counts-64
+	expect_eq "$output" "1..1
+ok 1 counts-64"
+	# 2^32, 2^64-1, and 2^53+1 (no double holds it)
+	printf '{"accesses": 4294967296, "bytes": 18446744073709551615, "misses": 9007199254740993}\n' >"$T/big.json"
+	run_status 0 gc-stats --merge "$T/big.json"
+	expect_eq "${lines[1]}" "$T/big.json,4294967296,18446744073709551615,9007199254740993"
+}
