@@ -346,3 +346,15 @@ ok 1 counts-64"
 	run_status 0 gc-stats --merge "$T/big.json"
 	expect_eq "${lines[1]}" "$T/big.json,4294967296,18446744073709551615,9007199254740993"
 }
+
+# ---- what the fuzz targets found (their inputs are in tests/fuzz/corpus) ------
+
+@test "faults: fuzz finding: a profile whose last line is blanks without a newline (read past the text)" {
+	run_status 1 gc-clone "$GC_ROOT/tests/fuzz/corpus/profile/crash-blank-last-line"
+	expect_eq "$output" "gc-clone: $GC_ROOT/tests/fuzz/corpus/profile/crash-blank-last-line: line 3: cut short: the text ends where 'gc-profile' is wanted"
+	# a whole profile with blanks after its end line, unterminated, reads
+	gc-gen -n 64 vecadd | gc-profile >"$T/p.gcp"
+	printf ' \t ' >>"$T/p.gcp"
+	run_status 0 gc-clone -o "$T/c.gcs" "$T/p.gcp"
+	run_status 0 gc-stats "$T/c.gcs"
+}

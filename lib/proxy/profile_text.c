@@ -199,7 +199,9 @@ static int next_line(rd *r)
 		size_t n = (size_t)(e - s);
 		if (memchr(s, '\0', n))
 			return perr(r, "a NUL byte in the line");
-		size_t b = strspn(s, " \t");
+		size_t b = 0; /* not strspn: the last line may end the text, unterminated */
+		while (b < n && (s[b] == ' ' || s[b] == '\t'))
+			b++;
 		if (b >= n || s[b] == '#')
 			continue;
 		if (n + 1 > r->cap) {
