@@ -358,3 +358,11 @@ ok 1 counts-64"
 	run_status 0 gc-clone -o "$T/c.gcs" "$T/p.gcp"
 	run_status 0 gc-stats "$T/c.gcs"
 }
+
+@test "faults: fuzz finding: a profile line that ends at the label 'op' or 'space' (read past the line)" {
+	run_status 1 gc-clone "$GC_ROOT/tests/fuzz/corpus/profile/crash-op-at-line-end"
+	expect_eq "$output" "gc-clone: $GC_ROOT/tests/fuzz/corpus/profile/crash-op-at-line-end: line 20: space: want a memory space"
+	sed '20s/ op load space$/ op/' "$GC_ROOT/tests/fuzz/corpus/profile/crash-op-at-line-end" >"$T/op.gcp"
+	run_status 1 gc-clone "$T/op.gcp"
+	expect_eq "$output" "gc-clone: $T/op.gcp: line 20: op: want load, store or atomic"
+}
