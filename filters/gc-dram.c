@@ -112,6 +112,13 @@ struct chan {
 	uint64_t reads, writes, read_bytes, write_bytes, hits;
 };
 
+/* One kernel's transactions (gc-dram(1), "kernels"). */
+struct kstat {
+	uint32_t id;
+	char *name;
+	uint64_t reads, writes, read_bytes, write_bytes;
+};
+
 struct dram {
 	gc_gpu_config gpu;
 	gc_addrmap am;
@@ -122,6 +129,9 @@ struct dram {
 	uint64_t records, kernels;
 	uint64_t reads, writes, read_bytes, write_bytes;
 	uint64_t hits, conflicts, empty;
+	struct kstat *ks;     /* the kernels so far, in order */
+	size_t nks, kscap;
+	struct kstat kbase;   /* the totals at the open kernel's begin */
 };
 
 /* n transactions in a row to one bank: the first meets the open row, the
@@ -216,6 +226,66 @@ static double bus_time(const struct dram *d, uint64_t n, double share)
 static double ratio(uint64_t n, uint64_t t)
 {
 	return t ? (double)n / (double)t : 0.0;
+}
+
+/* ---- kernels ------------------------------------------------------------------ */
+
+/* The totals so far, over the channels. */
+static void kernel_totals(const struct dram *d, struct kstat *t)
+{
+	memset(t, 0, sizeof *t);
+	for (unsigned c = 0; c < d->channels; c++) {
+		t->reads += d->ch[c].reads;
+		t->writes += d->ch[c].writes;
+		t->read_bytes += d->ch[c].read_bytes;
+		t->write_bytes += d->ch[c].write_bytes;
+	}
+}
+
+static void kernel_begin(struct dram *d, const gc_kernel *k)
+{
+	if (d->nks == d->kscap) {
+		d->kscap = d->kscap ? 2 * d->kscap : 16;
+		d->ks = realloc(d->ks, d->kscap * sizeof *d->ks);
+		if (!d->ks)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+	struct kstat *e = &d->ks[d->nks++];
+	memset(e, 0, sizeof *e);
+	e->id = k->id;
+	e->name = strdup(k->name);
+	if (!e->name)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	kernel_totals(d, &d->kbase);
+}
+
+static void kernel_end(struct dram *d)
+{
+	if (!d->nks)
+		return;
+	struct kstat now, *e = &d->ks[d->nks - 1];
+	kernel_totals(d, &now);
+	e->reads = now.reads - d->kbase.reads;
+	e->writes = now.writes - d->kbase.writes;
+	e->read_bytes = now.read_bytes - d->kbase.read_bytes;
+	e->write_bytes = now.write_bytes - d->kbase.write_bytes;
+}
+
+static void json_kernels(gc_json *j, const struct dram *d)
+{
+	gc_json_arr(j, "kernels");
+	for (size_t i = 0; i < d->nks; i++) {
+		const struct kstat *k = &d->ks[i];
+		gc_json_obj(j, NULL);
+		gc_json_u64(j, "id", k->id);
+		gc_json_str(j, "name", k->name);
+		gc_json_u64(j, "reads", k->reads);
+		gc_json_u64(j, "writes", k->writes);
+		gc_json_u64(j, "read_bytes", k->read_bytes);
+		gc_json_u64(j, "write_bytes", k->write_bytes);
+		gc_json_close(j);
+	}
+	gc_json_close(j);
 }
 
 /* ---- setup ------------------------------------------------------------------- */
@@ -330,7 +400,7 @@ static void json(FILE *f, const struct dram *d, const char *input)
 	gc_json_str(&j, "mapping", d->gpu.l2.mapping);
 	gc_json_close(&j);
 	gc_json_u64(&j, "records", d->records);
-	gc_json_u64(&j, "kernels", d->kernels);
+	gc_json_u64(&j, "kernel_count", d->kernels);
 	gc_json_u64(&j, "transactions", n);
 	gc_json_u64(&j, "reads", d->reads);
 	gc_json_u64(&j, "writes", d->writes);
@@ -344,6 +414,7 @@ static void json(FILE *f, const struct dram *d, const char *input)
 	gc_json_u64(&j, "busiest_channel", b);
 	gc_json_num(&j, "busiest_share", ratio(bn, n));
 	gc_json_num(&j, "busiest_time_s", bus_time(d, bn, 1.0 / d->channels));
+	json_kernels(&j, d);
 	gc_json_arr(&j, "per_channel");
 	for (unsigned c = 0; c < d->channels; c++) {
 		const struct chan *p = &d->ch[c];
@@ -405,9 +476,11 @@ int main(int argc, char **argv)
 				die_write(w);
 		} else if (ev == GC_KBEGIN) {
 			d.kernels++;
+			kernel_begin(&d, gc_reader_kernel(r));
 			if (w && gc_write_kbegin(w, gc_reader_kernel(r)) < 0)
 				die_write(w);
 		} else if (ev == GC_KEND) {
+			kernel_end(&d);
 			if (w && gc_write_kend(w, rec.kernel) < 0)
 				die_write(w);
 		} else if (ev == GC_EOF) {
@@ -438,6 +511,9 @@ int main(int argc, char **argv)
 	}
 	free(d.bk);
 	free(d.ch);
+	for (size_t i = 0; i < d.nks; i++)
+		free(d.ks[i].name);
+	free(d.ks);
 	gc_reader_close(r);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
+#include "report/pcreport.h"
 #include "stream/stream.h"
 
 #include <stdio.h>
@@ -57,7 +58,8 @@ static const char help[] =
 	"      --mshr-kind K      assoc (an entry a line) or sector-assoc (a sector)\n"
 	"      --mshr-merge N     requests one MSHR entry serves\n"
 	"      --mshr-per-warp N  MSHR entries one warp may hold (0: no limit)\n"
-	"      --top N            PCs listed in the statistics (default 10)\n"
+	"      --top N            (kernel, PC) rows listed in the statistics, most\n"
+	"                         misses first (default 10; 0: all)\n"
 	"  -o, --output FILE      write to FILE (default: stdout)\n"
 	"  -z, --gzip             compress the output\n"
 	"      --force            write binary output to a terminal\n"
@@ -156,7 +158,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_TIMING: cl->timing = 1; break;
 		case OPT_SEED: cl->seed = gc_num("--seed", optarg, 0, UINT64_MAX); break;
 		case OPT_WINDOW: cl->window = gc_num("--window", optarg, 1, UINT64_C(1) << 40); break;
-		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 100000); break;
+		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
 		case OPT_BOUNDARY:
 			if (strcmp(optarg, "flush") == 0)
 				cl->flush = 1;
@@ -418,7 +420,24 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
-/* Hit rates, per request and per sector. */
+/* The sectors of one operation: requested, hits, misses, and the misses
+ * split as GPGPU-Sim's per-sector lookups count them (gc-l1(1)). */
+static void json_op_sectors(gc_json *j, const char *key, const uint64_t *o)
+{
+	uint64_t misses = o[GC_L1_SEC_REQUESTED] - o[GC_L1_SEC_HITS];
+	gc_json_obj(j, key);
+	gc_json_u64(j, "requested", o[GC_L1_SEC_REQUESTED]);
+	gc_json_u64(j, "hits", o[GC_L1_SEC_HITS]);
+	gc_json_u64(j, "misses", misses);
+	gc_json_u64(j, "line_misses", o[GC_L1_SEC_LINE_MISSES]);
+	gc_json_u64(j, "sector_misses",
+		    misses - o[GC_L1_SEC_LINE_MISSES] - o[GC_L1_SEC_MERGED]);
+	gc_json_u64(j, "merged", o[GC_L1_SEC_MERGED]);
+	gc_json_close(j);
+}
+
+/* Hit rates, per request and per sector; sectors and warp instructions
+ * by operation. */
 static void json_rates(gc_json *j, const gc_l1_counts *n)
 {
 	gc_json_num(j, "hit_rate", ratio(n->hits, n->hits + n->misses));
@@ -426,8 +445,16 @@ static void json_rates(gc_json *j, const gc_l1_counts *n)
 	gc_json_u64(j, "requested", n->sec_requested);
 	gc_json_u64(j, "hits", n->sec_hits);
 	gc_json_u64(j, "misses", n->sec_requested - n->sec_hits);
+	json_op_sectors(j, "loads", n->op_sec[GC_LOAD]);
+	json_op_sectors(j, "stores", n->op_sec[GC_STORE]);
+	json_op_sectors(j, "atomics", n->op_sec[GC_ATOMIC]);
 	gc_json_close(j);
 	gc_json_num(j, "sector_hit_rate", ratio(n->sec_hits, n->sec_requested));
+	gc_json_obj(j, "instructions");
+	gc_json_u64(j, "loads", n->insts[GC_LOAD]);
+	gc_json_u64(j, "stores", n->insts[GC_STORE]);
+	gc_json_u64(j, "atomics", n->insts[GC_ATOMIC]);
+	gc_json_close(j);
 }
 
 static void json_counters(gc_json *j, const gc_l1_counts *n)
@@ -539,16 +566,7 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		gc_json_close(&j);
 	}
 	gc_json_close(&j);
-	gc_json_arr(&j, "top_pcs");
-	for (size_t i = 0; i < st->npcs && i < (size_t)cl->top; i++) {
-		gc_json_obj(&j, NULL);
-		snprintf(buf, sizeof buf, "0x%x", st->pcs[i].pc);
-		gc_json_str(&j, "pc", buf);
-		gc_json_u64(&j, "requests", st->pcs[i].requests);
-		gc_json_u64(&j, "misses", st->pcs[i].misses);
-		gc_json_close(&j);
-	}
-	gc_json_close(&j);
+	gc_pcreport_json(&j, st->pctab, st->pcs, st->npcs, (size_t)cl->top);
 	gc_json_end(&j);
 }
 
@@ -597,10 +615,7 @@ static void report(FILE *f, const struct cmdline *cl, const gc_gpu_config *gpu,
 			s->sm, (unsigned long long)s->n.requests, (unsigned long long)s->n.hits,
 			(unsigned long long)s->n.misses, ratio(s->n.hits, s->n.hits + s->n.misses));
 	}
-	for (size_t i = 0; i < st->npcs && i < (size_t)cl->top; i++)
-		fprintf(f, "%s: pc 0x%x: %llu requests, %llu misses\n", p, st->pcs[i].pc,
-			(unsigned long long)st->pcs[i].requests,
-			(unsigned long long)st->pcs[i].misses);
+	gc_pcreport_text(f, p, st->pctab, st->pcs, st->npcs, (size_t)cl->top);
 }
 
 static void write_stats(const struct io *io, const gc_gpu_config *gpu)

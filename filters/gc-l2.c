@@ -25,6 +25,7 @@
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
+#include "report/pcreport.h"
 #include "stream/stream.h"
 
 #include <stdio.h>
@@ -57,6 +58,8 @@ static const char help[] =
 	"                          (default: the preset's l2.kernel_flush)\n"
 	"      --emit WHAT         dram (default): DRAM transactions; all: every\n"
 	"                          request annotated with its outcome\n"
+	"      --top N             (kernel, PC) rows listed in the statistics, most\n"
+	"                          misses first (default 10; 0: all)\n"
 	"  -o, --output FILE       write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip              compress the output\n"
 	"      --stats FILE        write a JSON summary to FILE\n"
@@ -83,6 +86,7 @@ enum {
 	OPT_FLUSH,
 	OPT_WARM,
 	OPT_EMIT,
+	OPT_TOP,
 };
 
 /* Options that set a GPU key, in the order they are applied. */
@@ -108,6 +112,7 @@ struct cmdline {
 	const char *keyval[NKEYOPTS]; /* NULL: not given */
 	int flush;                    /* 1 --flush, 0 --warm, -1 the preset */
 	int emit_all;
+	int top;                      /* --top: rows of the per-PC table (0: all) */
 };
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -129,11 +134,13 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"flush", no_argument, NULL, OPT_FLUSH},
 		{"warm", no_argument, NULL, OPT_WARM},
 		{"emit", required_argument, NULL, OPT_EMIT},
+		{"top", required_argument, NULL, OPT_TOP},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	memset(cl, 0, sizeof *cl);
 	cl->flush = -1; /* the preset's l2.kernel_flush */
+	cl->top = 10;
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
@@ -149,6 +156,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		switch (c) {
 		case OPT_FLUSH: cl->flush = 1; break;
 		case OPT_WARM: cl->flush = 0; break;
+		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
 		case OPT_EMIT:
 			if (strcmp(optarg, "all") == 0)
 				cl->emit_all = 1;
@@ -192,7 +200,31 @@ struct slice_stats {
 	struct sector_stats sec;
 };
 
+/* Sectors of one operation (GC_LOAD, GC_STORE, GC_ATOMIC): requested;
+ * hits as the model counts them (present at the lookup); line misses
+ * (one a request that finds its line absent: GPGPU-Sim's MISS, its other
+ * missing sectors being SECTOR_MISS); hits as the hardware counts them
+ * (a store sector allocated without a DRAM read is a hit too). */
+struct op_sectors {
+	uint64_t requested, hits, line_misses, hw_hits;
+};
+
+/* What a kernel's entry in "kernels" reports: the counters at its begin
+ * and at its end (after the flush), differenced. */
+struct kcounts {
+	uint64_t requests, hits, sec_requested, sec_hits;
+	uint64_t dram_reads, dram_read_bytes, dram_writes, dram_write_bytes;
+	struct op_sectors op[4];
+};
+
+struct kstat {
+	uint32_t id;
+	char *name;
+	struct kcounts n;
+};
+
 struct stats {
+	struct op_sectors op[4];
 	uint64_t requests, results[4];
 	uint64_t ops[4], op_hits[4];
 	uint64_t dram_reads, dram_read_bytes, dram_writes, dram_write_bytes;
@@ -215,6 +247,11 @@ struct l2 {
 	gc_rec last;              /* the latest request, for flush records */
 	struct stats s;
 	struct slice_stats *sl;
+	int by_pc;                /* count pcs (--stats or -v) */
+	gc_pctab pcs;             /* (kernel name, pc) -> requests, hits, misses */
+	struct kstat *ks;         /* the kernels so far, in order */
+	size_t nks, kscap;
+	struct kcounts kbase;     /* the counters at the open kernel's begin */
 };
 
 #define PARTIAL(l) ((uint8_t)((l)->aux & 0xffu))
@@ -377,6 +414,11 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	m->sl[slice].requests++;
 	m->s.sec.requested += pc8(mask);
 	m->s.sec.hits += pc8(have);
+	struct op_sectors *os = &m->s.op[op & 3];
+	os->requested += pc8(mask);
+	os->hits += pc8(have);
+	os->hw_hits += pc8(have);
+	os->line_misses += !l;
 	m->sl[slice].sec.requested += pc8(mask);
 	m->sl[slice].sec.hits += pc8(have);
 	if (res == GC_R_HIT) {
@@ -478,6 +520,8 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 		fetch = missing; /* seed 003 Fig. 4: a write miss reads the sector first */
 	else if (m->walloc == GC_WALLOC_FETCH_ON_WRITE && !full)
 		fetch = missing;
+	/* the hardware's write hit: allocated without reading DRAM */
+	m->s.op[GC_STORE].hw_hits += pc8(missing & ~fetch);
 	if (fetch) {
 		m->s.rd[CAUSE_WRITE_FETCH] += pc8(fetch);
 		dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch), out,
@@ -572,6 +616,54 @@ static uint64_t dirty_sectors(const struct l2 *m)
 	return n;
 }
 
+/* ---- kernels ------------------------------------------------------------------ */
+
+static void snapshot(const struct l2 *m, struct kcounts *k)
+{
+	const struct stats *s = &m->s;
+	k->requests = s->requests;
+	k->hits = s->results[GC_R_HIT];
+	k->sec_requested = s->sec.requested;
+	k->sec_hits = s->sec.hits;
+	k->dram_reads = s->dram_reads;
+	k->dram_read_bytes = s->dram_read_bytes;
+	k->dram_writes = s->dram_writes;
+	k->dram_write_bytes = s->dram_write_bytes;
+	memcpy(k->op, s->op, sizeof k->op);
+}
+
+static void kernel_begin(struct l2 *m, const gc_kernel *k)
+{
+	if (m->nks == m->kscap) {
+		m->kscap = m->kscap ? 2 * m->kscap : 16;
+		m->ks = realloc(m->ks, m->kscap * sizeof *m->ks);
+		if (!m->ks)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+	struct kstat *e = &m->ks[m->nks++];
+	memset(e, 0, sizeof *e);
+	e->id = k->id;
+	e->name = strdup(k->name);
+	if (!e->name)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	snapshot(m, &m->kbase);
+}
+
+/* The open kernel ends (its flush done): its counts are the difference. */
+static void kernel_end(struct l2 *m)
+{
+	if (!m->nks)
+		return;
+	struct kcounts now;
+	snapshot(m, &now);
+	uint64_t *x = (uint64_t *)&now;
+	const uint64_t *b = (const uint64_t *)&m->kbase;
+	for (size_t i = 0; i < sizeof now / sizeof(uint64_t); i++)
+		x[i] -= b[i];
+	m->ks[m->nks - 1].n = now;
+	snapshot(m, &m->kbase);
+}
+
 /* ---- setup ------------------------------------------------------------------ */
 
 static unsigned log2u(uint64_t v)
@@ -624,6 +716,8 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	m->lazy = g->walloc == GC_WALLOC_LAZY_FETCH_ON_READ;
 	m->flush = cl->flush < 0 ? g->kernel_flush : cl->flush;
 	m->emit_all = cl->emit_all;
+	m->by_pc = cl->c.stats || cl->c.verbose;
+	gc_pctab_init(&m->pcs);
 	m->lshift = log2u(m->line);
 	m->sshift = log2u(m->sector);
 	m->nsectors = m->line / m->sector;
@@ -699,18 +793,71 @@ static void rate(gc_json *j, const char *key, uint64_t n, uint64_t d)
 		gc_json_null(j, key);
 }
 
-/* "sectors": {requested, hits, misses} and "sector_hit_rate" beside it. */
-static void sectors(gc_json *j, const struct sector_stats *sec)
+/* The sectors of one operation (gc-l2(1), STATISTICS). */
+static void op_sectors(gc_json *j, const char *key, const struct op_sectors *o)
+{
+	gc_json_obj(j, key);
+	gc_json_u64(j, "requested", o->requested);
+	gc_json_u64(j, "hits", o->hits);
+	gc_json_u64(j, "misses", o->requested - o->hits);
+	gc_json_u64(j, "line_misses", o->line_misses);
+	gc_json_u64(j, "sector_misses", o->requested - o->hits - o->line_misses);
+	gc_json_u64(j, "merged", 0);
+	gc_json_u64(j, "hardware_hits", o->hw_hits);
+	gc_json_close(j);
+}
+
+/* "sectors": {requested, hits, misses[, loads, stores, atomics]} and
+ * "sector_hit_rate" beside it. */
+static void sectors(gc_json *j, const struct sector_stats *sec, const struct op_sectors *op)
 {
 	gc_json_obj(j, "sectors");
 	gc_json_u64(j, "requested", sec->requested);
 	gc_json_u64(j, "hits", sec->hits);
 	gc_json_u64(j, "misses", sec->requested - sec->hits);
+	if (op) {
+		op_sectors(j, "loads", &op[GC_LOAD]);
+		op_sectors(j, "stores", &op[GC_STORE]);
+		op_sectors(j, "atomics", &op[GC_ATOMIC]);
+	}
 	gc_json_close(j);
 	rate(j, "sector_hit_rate", sec->hits, sec->requested);
 }
 
-static void json(FILE *f, const struct l2 *m, const char *input)
+/* The per-PC rows, most misses first (the caller frees them). */
+static gc_pcrow *sorted_pcs(const struct l2 *m, size_t *n)
+{
+	gc_pcrow *rows = gc_pctab_sorted(&m->pcs, n);
+	if (!rows && *n)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	return rows;
+}
+
+/* "kernels": a list, each kernel's counts from its begin to its end. */
+static void json_kernels(gc_json *j, const struct l2 *m)
+{
+	gc_json_arr(j, "kernels");
+	for (size_t i = 0; i < m->nks; i++) {
+		const struct kstat *k = &m->ks[i];
+		struct sector_stats sec = {k->n.sec_requested, k->n.sec_hits};
+		gc_json_obj(j, NULL);
+		gc_json_u64(j, "id", k->id);
+		gc_json_str(j, "name", k->name);
+		gc_json_u64(j, "requests", k->n.requests);
+		gc_json_u64(j, "hits", k->n.hits);
+		gc_json_u64(j, "misses", k->n.requests - k->n.hits);
+		rate(j, "hit_rate", k->n.hits, k->n.requests);
+		sectors(j, &sec, k->n.op);
+		gc_json_u64(j, "dram_reads", k->n.dram_reads);
+		gc_json_u64(j, "dram_read_bytes", k->n.dram_read_bytes);
+		gc_json_u64(j, "dram_writes", k->n.dram_writes);
+		gc_json_u64(j, "dram_write_bytes", k->n.dram_write_bytes);
+		gc_json_close(j);
+	}
+	gc_json_close(j);
+}
+
+static void json(FILE *f, const struct l2 *m, const char *input, int top)
 {
 	const struct stats *s = &m->s;
 	gc_json j;
@@ -737,14 +884,14 @@ static void json(FILE *f, const struct l2 *m, const char *input)
 	}
 	gc_json_str(&j, "flush", m->flush ? "kernel-end" : "never");
 	gc_json_close(&j);
-	gc_json_u64(&j, "kernels", s->kernels);
+	gc_json_u64(&j, "kernel_count", s->kernels);
 	gc_json_u64(&j, "requests", s->requests);
 	gc_json_u64(&j, "hits", s->results[GC_R_HIT]);
 	gc_json_u64(&j, "misses", s->results[GC_R_SECTOR_MISS] + s->results[GC_R_MISS]);
 	gc_json_u64(&j, "sector_misses", s->results[GC_R_SECTOR_MISS]);
 	gc_json_u64(&j, "line_misses", s->results[GC_R_MISS]);
 	rate(&j, "hit_rate", s->results[GC_R_HIT], s->requests);
-	sectors(&j, &s->sec);
+	sectors(&j, &s->sec, s->op);
 	gc_json_u64(&j, "reads", s->ops[GC_LOAD]);
 	gc_json_u64(&j, "read_hits", s->op_hits[GC_LOAD]);
 	rate(&j, "read_hit_rate", s->op_hits[GC_LOAD], s->ops[GC_LOAD]);
@@ -771,6 +918,11 @@ static void json(FILE *f, const struct l2 *m, const char *input)
 	gc_json_u64(&j, "dirty_evictions", s->dirty_evictions);
 	gc_json_u64(&j, "flushes", s->flushes);
 	gc_json_u64(&j, "dirty_sectors_left", s->dirty_left);
+	json_kernels(&j, m);
+	size_t n;
+	gc_pcrow *rows = sorted_pcs(m, &n);
+	gc_pcreport_json(&j, &m->pcs, rows, n, (size_t)top);
+	free(rows);
 	gc_json_arr(&j, "per_slice");
 	for (unsigned i = 0; i < m->nslices; i++) {
 		const struct slice_stats *p = &m->sl[i];
@@ -781,7 +933,7 @@ static void json(FILE *f, const struct l2 *m, const char *input)
 		gc_json_u64(&j, "hits", p->hits);
 		gc_json_u64(&j, "misses", p->misses);
 		rate(&j, "hit_rate", p->hits, p->requests);
-		sectors(&j, &p->sec);
+		sectors(&j, &p->sec, NULL);
 		gc_json_u64(&j, "dram_reads", p->dram_reads);
 		gc_json_u64(&j, "dram_writes", p->dram_writes);
 		gc_json_close(&j);
@@ -790,7 +942,7 @@ static void json(FILE *f, const struct l2 *m, const char *input)
 	gc_json_end(&j);
 }
 
-static void summary(FILE *f, const struct l2 *m)
+static void summary(FILE *f, const struct l2 *m, int top)
 {
 	const struct stats *s = &m->s;
 	uint64_t hits = s->results[GC_R_HIT];
@@ -804,6 +956,10 @@ static void summary(FILE *f, const struct l2 *m)
 		s->sec.requested ? 100.0 * (double)s->sec.hits / (double)s->sec.requested : 0.0,
 		(unsigned long long)s->dram_reads, (unsigned long long)s->dram_read_bytes,
 		(unsigned long long)s->dram_writes, (unsigned long long)s->dram_write_bytes);
+	size_t n;
+	gc_pcrow *rows = sorted_pcs(m, &n);
+	gc_pcreport_text(f, "gc-l2", &m->pcs, rows, n, (size_t)top);
+	free(rows);
 }
 
 /* ---- main -------------------------------------------------------------------- */
@@ -847,6 +1003,12 @@ int main(int argc, char **argv)
 		gc_rec *rec = &cur->rec;
 		if (cur->ev == GC_DATA) {
 			uint8_t out = l2_access(&m, rec, cur->slice, cur->set);
+			if (m.by_pc) {
+				unsigned res = GC_OUT_RESULT(out);
+				if (gc_pctab_count(&m.pcs, rec->pc, res == GC_R_HIT,
+						   res >= GC_R_SECTOR_MISS) < 0)
+					gc_die(GC_EXIT_DATA, "out of memory");
+			}
 			m.last = *rec;
 			if (m.emit_all) {
 				rec->outcome = out;
@@ -855,11 +1017,15 @@ int main(int argc, char **argv)
 			}
 		} else if (cur->ev == GC_KBEGIN) {
 			m.s.kernels++;
+			if (m.by_pc && gc_pctab_kernel(&m.pcs, cur->k->name) < 0)
+				gc_die(GC_EXIT_DATA, "out of memory");
+			kernel_begin(&m, cur->k);
 			if (gc_write_kbegin(m.w, cur->k) < 0)
 				die_write(&m);
 		} else if (cur->ev == GC_KEND) {
 			if (m.flush)
 				flush_all(&m, rec->kernel);
+			kernel_end(&m);
 			if (gc_write_kend(m.w, rec->kernel) < 0)
 				die_write(&m);
 		}
@@ -874,16 +1040,20 @@ int main(int argc, char **argv)
 	m.s.dirty_left = dirty_sectors(&m);
 	gc_close_output(m.w);
 	if (cl.c.verbose)
-		summary(stderr, &m);
+		summary(stderr, &m, cl.top);
 	if (cl.c.stats) {
 		FILE *f = gc_open_text(cl.c.stats);
-		json(f, &m, gc_reader_name(r));
+		json(f, &m, gc_reader_name(r), cl.top);
 		gc_close_text(f, cl.c.stats);
 	}
 	gc_header_free(&h);
 	gc_cache_free(&m.c);
+	gc_pctab_free(&m.pcs);
 	free(m.pbytes);
 	free(m.sl);
+	for (size_t i = 0; i < m.nks; i++)
+		free(m.ks[i].name);
+	free(m.ks);
 	gc_reader_close(r);
 	return 0;
 }

@@ -13,10 +13,12 @@
  */
 #include "base/bits.h"
 #include "base/hash.h"
+#include "base/pctab.h"
 #include "base/rowmap.h"
 #include "prog/prog.h"
 #include "report/json.h"
 #include "report/jsonflat.h"
+#include "report/metrics.h"
 #include "stream/dump.h"
 #include "stream/stream.h"
 
@@ -28,15 +30,21 @@
 static const char help[] =
 	"Usage: gc-stats [options] [file]\n"
 	"       gc-stats --merge [-o FILE] [--arrays] JSON-FILE...\n"
+	"       gc-stats --metrics ncu|accelsim [-o FILE] JSON-FILE...\n"
+	"       gc-stats --compare NCU-CSV [-o FILE] JSON-FILE...\n"
 	"Count, classify and dump the records of a gc stream; merge --stats files.\n"
 	"\n"
 	"      --json           print one JSON object instead of the report\n"
 	"      --dump           print every record as CSV (gc-import restores it)\n"
-	"      --by KEY         add a breakdown by kernel, sm, pc or warp\n"
+	"      --by KEY         add a breakdown by kernel, launch, sm, pc or warp;\n"
+	"                       --by pc --by launch: by PC of each launch\n"
 	"      --line N         line size in bytes (default: header line_size, else 128)\n"
 	"      --sector N       sector size in bytes (default: header sector_size, else 32)\n"
 	"      --merge          JSON files (--stats output) to one CSV table, a row each\n"
 	"      --arrays         with --merge, also the array elements (per_sm.0.hits, ...)\n"
+	"      --metrics KIND   the --stats of gc-l1, gc-l2, gc-dram as Nsight Compute\n"
+	"                       metrics (ncu) or GPGPU-Sim log lines (accelsim)\n"
+	"      --compare CSV    those metrics against a CSV export of ncu, per kernel\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
 	"      --stats FILE     also write the JSON summary to FILE\n"
 	"      --progress       show progress on a terminal\n"
@@ -45,18 +53,24 @@ static const char help[] =
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
-enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS };
-enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE };
-enum by { BY_NONE, BY_KERNEL, BY_SM, BY_PC, BY_WARP };
-static const char *const by_names[] = {NULL, "kernel", "sm", "pc", "warp"};
+enum { OPT_JSON = GC_OPT_TOOL, OPT_DUMP, OPT_BY, OPT_LINE, OPT_SECTOR, OPT_MERGE, OPT_ARRAYS,
+       OPT_METRICS, OPT_COMPARE };
+enum mode { M_REPORT, M_JSON, M_DUMP, M_MERGE, M_METRICS };
+/* kernel: by kernel function (name), its launches together; launch: by
+ * kernel launch (id); pc: by (kernel function, PC), or with --by launch
+ * by (launch, PC). */
+enum by { BY_NONE, BY_KERNEL, BY_LAUNCH, BY_SM, BY_PC, BY_WARP };
+static const char *const by_names[] = {NULL, "kernel", "launch", "sm", "pc", "warp"};
 
 struct cmdline {
 	gc_common c;
 	const char *input;
 	char **files;   /* --merge: the JSON files */
 	int nfiles, arrays;
+	const char *metrics, *compare; /* --metrics KIND, --compare CSV */
 	enum mode mode;
 	enum by by;
+	int per_launch;        /* --by pc --by launch */
 	uint64_t line, sector; /* 0: from the header */
 };
 
@@ -69,7 +83,8 @@ struct kern {
 
 /* One row of the --by breakdown. */
 struct row {
-	uint32_t kernel;
+	uint32_t kernel;  /* the launch's id, or by kernel function its name id */
+	uint32_t name;    /* the name id of its kernel (first launch) */
 	uint64_t key;
 	uint64_t records, ops[4], bytes, hits, misses;
 	/* Reuse distances (streams with GC_OPT_DISTANCE, from gc-rd): first
@@ -112,10 +127,36 @@ struct stats {
 	struct kern *cur;
 
 	enum by by;
+	int named;            /* rows by kernel function: row.kernel is a name id */
+	int per_launch;       /* --by pc --by launch */
+	gc_names names;       /* kernel names -> ids */
+	uint32_t cur_name;    /* the name id of the kernel running */
 	gc_rowmap byrows;     /* breakdown key -> struct row, while reading */
 	struct row *rows;     /* the rows once read (finish_rows) */
 	size_t nrows;
 };
+
+/* --by KEY: one key, or pc and launch together (in either order). */
+static void by_option(struct cmdline *cl, const char *arg)
+{
+	enum by by = BY_NONE;
+	for (int i = BY_KERNEL; i <= BY_WARP; i++)
+		if (strcmp(arg, by_names[i]) == 0)
+			by = (enum by)i;
+	if (!by)
+		gc_usage_error("--by: '%s' is not kernel, launch, sm, pc or warp", arg);
+	if (!cl->by || cl->by == by) {
+		cl->by = by;
+		return;
+	}
+	if ((cl->by == BY_PC && by == BY_LAUNCH) || (cl->by == BY_LAUNCH && by == BY_PC)) {
+		cl->by = BY_PC;
+		cl->per_launch = 1;
+		return;
+	}
+	gc_usage_error("--by %s and --by %s: one breakdown at a time (launch goes with pc)",
+		       by_names[cl->by], arg);
+}
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
@@ -130,6 +171,8 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sector", required_argument, NULL, OPT_SECTOR},
 		{"merge", no_argument, NULL, OPT_MERGE},
 		{"arrays", no_argument, NULL, OPT_ARRAYS},
+		{"metrics", required_argument, NULL, OPT_METRICS},
+		{"compare", required_argument, NULL, OPT_COMPARE},
 		{NULL, 0, NULL, 0},
 	};
 	int c, json = 0, dump = 0, merge = 0;
@@ -142,13 +185,13 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_DUMP: dump = 1; break;
 		case OPT_MERGE: merge = 1; break;
 		case OPT_ARRAYS: cl->arrays = 1; break;
-		case OPT_BY:
-			for (int i = BY_KERNEL; i <= BY_WARP; i++)
-				if (strcmp(optarg, by_names[i]) == 0)
-					cl->by = (enum by)i;
-			if (!cl->by)
-				gc_usage_error("--by: '%s' is not kernel, sm, pc or warp", optarg);
+		case OPT_METRICS:
+			if (strcmp(optarg, "ncu") && strcmp(optarg, "accelsim"))
+				gc_usage_error("--metrics: '%s' is not ncu or accelsim", optarg);
+			cl->metrics = optarg;
 			break;
+		case OPT_COMPARE: cl->compare = optarg; break;
+		case OPT_BY: by_option(cl, optarg); break;
 		case OPT_LINE: cl->line = gc_num("--line", optarg, 1, 1u << 30); break;
 		case OPT_SECTOR: cl->sector = gc_num("--sector", optarg, 1, 1u << 30); break;
 		default: gc_usage_error("unexpected option");
@@ -156,6 +199,19 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	}
 	if (json && dump)
 		gc_usage_error("--json and --dump exclude each other");
+	if (cl->metrics || cl->compare) {
+		if (json || dump || merge || cl->arrays || cl->by || cl->line || cl->sector ||
+		    cl->c.stats || (cl->metrics && cl->compare))
+			gc_usage_error("--metrics and --compare take only -o and JSON files, one of "
+				       "them at a time");
+		if (optind >= argc)
+			gc_usage_error("%s: no JSON files given", cl->metrics ? "--metrics"
+									 : "--compare");
+		cl->mode = M_METRICS;
+		cl->files = argv + optind;
+		cl->nfiles = argc - optind;
+		return;
+	}
 	if (merge) {
 		if (json || dump || cl->by || cl->line || cl->sector || cl->c.stats)
 			gc_usage_error("--merge takes only -o and --arrays");
@@ -201,6 +257,9 @@ static void stats_init(struct stats *s, const struct cmdline *cl, const gc_reade
 	s->h = gc_reader_header(r);
 	s->kind = s->h->kind;
 	s->by = cl->by;
+	s->per_launch = cl->per_launch;
+	s->named = s->by == BY_KERNEL || (s->by == BY_PC && !s->per_launch);
+	gc_names_init(&s->names);
 	s->line_size = geometry(r, cl->line, "line_size", 128);
 	s->sector_size = geometry(r, cl->sector, "sector_size", 32);
 	int from_opts = cl->line || cl->sector;
@@ -350,8 +409,9 @@ static uint64_t count_lines(const struct stats *s)
 static uint64_t by_key(const struct stats *s, const gc_rec *r)
 {
 	switch (s->by) {
+	case BY_KERNEL: return s->cur_name;
 	case BY_SM: return r->sm;
-	case BY_PC: return r->pc;
+	case BY_PC: return s->named ? (uint64_t)s->cur_name << 32 | r->pc : r->pc;
 	case BY_WARP: return (uint64_t)r->block << 16 | r->warp;
 	default: return 0;
 	}
@@ -365,8 +425,9 @@ static void count_by(struct stats *s, const gc_rec *r, int hit, int miss)
 	if (!w)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (added) {
-		w->kernel = s->by == BY_SM ? 0 : r->kernel;
-		w->key = s->by == BY_KERNEL ? r->kernel : key;
+		w->kernel = s->by == BY_SM ? 0 : s->named ? s->cur_name : r->kernel;
+		w->name = s->cur_name;
+		w->key = s->by == BY_LAUNCH ? r->kernel : s->by == BY_PC ? r->pc : key;
 	}
 	w->records++;
 	w->ops[r->op]++;
@@ -422,7 +483,11 @@ static void kernel_begin(struct stats *s, const gc_kernel *k)
 	e->first = s->records;
 	e->records = 0;
 	s->cur = e;
-	if (s->by != BY_NONE && s->by != BY_SM) {
+	long id = gc_names_id(&s->names, k->name);
+	if (id < 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	s->cur_name = (uint32_t)id;
+	if (s->by != BY_NONE && s->by != BY_SM && !s->named) {
 		/* Keys are per kernel launch: forget the last launch's. */
 		gc_rowmap_forget(&s->byrows);
 	}
@@ -440,9 +505,17 @@ static int annotated(const struct stats *s)
 	return (s->h->optional & GC_OPT_ANNOTATED) || s->outcomes_seen;
 }
 
+/* qsort has no context argument: the names, when rows are by name. */
+static const gc_names *sort_names;
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
+	if (x->kernel != y->kernel && sort_names) {
+		int c = strcmp(gc_names_get(sort_names, x->kernel), gc_names_get(sort_names, y->kernel));
+		if (c)
+			return c < 0 ? -1 : 1;
+	}
 	if (x->kernel != y->kernel)
 		return x->kernel < y->kernel ? -1 : 1;
 	return x->key < y->key ? -1 : x->key > y->key;
@@ -455,6 +528,7 @@ static void finish_rows(struct stats *s)
 	s->rows = gc_rowmap_take(&s->byrows, &s->nrows);
 	if (!s->nrows)
 		return;
+	sort_names = s->named ? &s->names : NULL;
 	qsort(s->rows, s->nrows, sizeof *s->rows, row_cmp);
 	size_t n = 1;
 	for (size_t i = 1; i < s->nrows; i++) {
@@ -581,78 +655,93 @@ static double dist_mean(const struct row *r)
 	return n ? r->dsum / (double)n : -1;
 }
 
+/* Does the breakdown end with the kernel's name?  Rows by kernel
+ * function, by launch, and by PC. */
+static int name_column(const struct stats *s)
+{
+	return s->by == BY_KERNEL || s->by == BY_LAUNCH || s->by == BY_PC;
+}
+
+/* The breakdown's key columns of row r (NULL: the headers) into v[] and
+ * the headers into kc[]; how many.  A PC is written in hexadecimal. */
+static int key_columns(const struct stats *s, const struct row *r, const char **kc, char v[][24])
+{
+	int n = 0;
+	if (s->by == BY_SM) {
+		kc[n] = "sm";
+		if (r)
+			snprintf(v[n], 24, "%llu", (unsigned long long)r->key);
+		n++;
+	}
+	if (s->by == BY_LAUNCH || s->by == BY_WARP || (s->by == BY_PC && s->per_launch)) {
+		kc[n] = s->by == BY_WARP ? "kernel" : "launch";
+		if (r)
+			snprintf(v[n], 24, "%u", r->kernel);
+		n++;
+	}
+	if (s->by == BY_PC) {
+		kc[n] = "pc";
+		if (r)
+			snprintf(v[n], 24, "0x%llx", (unsigned long long)r->key);
+		n++;
+	}
+	if (s->by == BY_WARP) {
+		kc[n] = "block";
+		kc[n + 1] = "warp";
+		if (r) {
+			snprintf(v[n], 24, "%llu", (unsigned long long)(r->key >> 16));
+			snprintf(v[n + 1], 24, "%llu", (unsigned long long)(r->key & 0xffff));
+		}
+		n += 2;
+	}
+	return n;
+}
+
 static void report_rows(FILE *f, const struct stats *s)
 {
 	int dist = (s->h->optional & GC_OPT_DISTANCE) != 0;
 	int ann = annotated(s);
-	/* Key columns, then the counters. */
-	const char *kc[3];
-	int nk = 0;
-	if (s->by != BY_SM)
-		kc[nk++] = "kernel";
-	if (s->by == BY_SM)
-		kc[nk++] = "sm";
-	if (s->by == BY_PC)
-		kc[nk++] = "pc";
-	if (s->by == BY_WARP) {
-		kc[nk++] = "block";
-		kc[nk++] = "warp";
-	}
+	/* Key columns, then the counters, then the kernel's name. */
+	const char *kc[4];
+	char kv[4][24];
+	int nk = key_columns(s, NULL, kc, kv);
 	static const char *const vc[] = {"records", "loads", "stores", "atomics", "bytes",
 					 "hits", "misses"};
 	int nv = ann ? 7 : 5;
-	int w[10];
-	char cell[24];
+	int w[12];
 	for (int i = 0; i < nk; i++)
 		w[i] = (int)strlen(kc[i]);
 	for (int i = 0; i < nv; i++)
 		w[nk + i] = (int)strlen(vc[i]);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct row *r = &s->rows[i];
-		uint64_t v[10];
-		int n = 0;
-		if (s->by != BY_SM)
-			v[n++] = r->kernel;
-		if (s->by == BY_SM)
-			v[n++] = r->key;
-		if (s->by == BY_WARP) {
-			v[n++] = r->key >> 16;
-			v[n++] = r->key & 0xffff;
-		}
-		for (int j = 0; j < n; j++)
-			w[j] = max_int(w[j], digits(v[j]));
-		if (s->by == BY_PC)
-			w[n] = max_int(w[n], snprintf(cell, sizeof cell, "0x%llx",
-						    (unsigned long long)r->key));
+		key_columns(s, r, kc, kv);
+		for (int j = 0; j < nk; j++)
+			w[j] = max_int(w[j], (int)strlen(kv[j]));
 		uint64_t c[7] = {r->records, r->ops[GC_LOAD], r->ops[GC_STORE], r->ops[GC_ATOMIC],
 				 r->bytes, r->hits, r->misses};
 		for (int j = 0; j < nv; j++)
 			w[nk + j] = max_int(w[nk + j], digits(c[j]));
 	}
-	fprintf(f, "\nby %s\n ", by_names[s->by]);
+	if (s->by == BY_PC && s->per_launch)
+		fprintf(f, "\nby pc and launch\n ");
+	else
+		fprintf(f, "\nby %s\n ", by_names[s->by]);
 	for (int i = 0; i < nk; i++)
 		fprintf(f, " %*s", w[i] + 1, kc[i]);
 	for (int i = 0; i < nv; i++)
 		fprintf(f, " %*s", w[nk + i] + 1, vc[i]);
 	if (dist)
 		fprintf(f, " %11s %10s %12s", "first-uses", "mean-dist", "median-dist");
+	if (name_column(s))
+		fprintf(f, "  kernel");
 	fputc('\n', f);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct row *r = &s->rows[i];
-		int n = 0;
 		fputc(' ', f);
-		if (s->by != BY_SM)
-			fprintf(f, " %*u", w[n++] + 1, r->kernel);
-		if (s->by == BY_SM)
-			fprintf(f, " %*llu", w[n++] + 1, (unsigned long long)r->key);
-		if (s->by == BY_PC) {
-			snprintf(cell, sizeof cell, "0x%llx", (unsigned long long)r->key);
-			fprintf(f, " %*s", w[n++] + 1, cell);
-		}
-		if (s->by == BY_WARP) {
-			fprintf(f, " %*llu", w[n++] + 1, (unsigned long long)(r->key >> 16));
-			fprintf(f, " %*llu", w[n++] + 1, (unsigned long long)(r->key & 0xffff));
-		}
+		key_columns(s, r, kc, kv);
+		for (int j = 0; j < nk; j++)
+			fprintf(f, " %*s", w[j] + 1, kv[j]);
 		uint64_t c[7] = {r->records, r->ops[GC_LOAD], r->ops[GC_STORE], r->ops[GC_ATOMIC],
 				 r->bytes, r->hits, r->misses};
 		for (int j = 0; j < nv; j++)
@@ -666,6 +755,11 @@ static void report_rows(FILE *f, const struct stats *s)
 			else
 				fprintf(f, " %10.2f", dist_mean(r));
 			fprintf(f, " %12s", med);
+		}
+		if (name_column(s)) {
+			const char *name = gc_names_get(&s->names, r->name);
+			fputs("  ", f);
+			put_name(f, *name ? name : "-");
 		}
 		fputc('\n', f);
 	}
@@ -817,17 +911,24 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	}
 	gc_json_close(&j);
 	if (s->by) {
-		gc_json_str(&j, "by", by_names[s->by]);
+		gc_json_str(&j, "by", s->by == BY_PC && s->per_launch ? "pc+launch" : by_names[s->by]);
 		gc_json_arr(&j, "breakdown");
 		for (size_t i = 0; i < s->nrows; i++) {
 			const struct row *r = &s->rows[i];
 			gc_json_obj(&j, NULL);
 			if (s->by == BY_SM)
 				gc_json_u64(&j, "sm", r->key);
-			else
+			else if (s->by == BY_WARP)
 				gc_json_u64(&j, "kernel", r->kernel);
-			if (s->by == BY_PC)
-				gc_json_u64(&j, "pc", r->key);
+			else if (name_column(s))
+				gc_json_str(&j, "kernel", gc_names_get(&s->names, r->name));
+			if (s->by == BY_LAUNCH || (s->by == BY_PC && s->per_launch))
+				gc_json_u64(&j, "launch", r->kernel);
+			if (s->by == BY_PC) {
+				char pc[24];
+				snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)r->key);
+				gc_json_str(&j, "pc", pc);
+			}
 			if (s->by == BY_WARP) {
 				gc_json_u64(&j, "block", r->key >> 16);
 				gc_json_u64(&j, "warp", r->key & 0xffff);
@@ -980,6 +1081,46 @@ static void merge_main(const struct cmdline *cl)
 	free(widths);
 }
 
+/* ---- --metrics, --compare ------------------------------------------------------ */
+
+/* The stages' --stats files through report/metrics.h; nothing is
+ * written before every file has been read. */
+static void metrics_main(const struct cmdline *cl)
+{
+	char err[512];
+	gc_metrics *M = gc_metrics_new();
+	if (!M)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	for (int i = 0; i < cl->nfiles; i++) {
+		size_t len;
+		char *text = gc_read_text_file(cl->files[i], &len);
+		if (gc_metrics_add(M, cl->files[i], text, len, err, sizeof err) < 0)
+			gc_die(GC_EXIT_DATA, "%s", err);
+		free(text);
+	}
+	size_t clen = 0;
+	char *csv = cl->compare ? gc_read_text_file(cl->compare, &clen) : NULL;
+	/* the report is made in memory: an error leaves nothing written */
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *mem = open_memstream(&buf, &blen);
+	if (!mem)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	int rc = csv ? gc_metrics_compare(M, cl->compare, csv, clen, mem, err, sizeof err)
+	       : strcmp(cl->metrics, "ncu") == 0 ? gc_metrics_ncu(M, mem, err, sizeof err)
+						 : gc_metrics_accelsim(M, mem, err, sizeof err);
+	if (fclose(mem) != 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (rc < 0)
+		gc_die(GC_EXIT_DATA, "%s", err);
+	FILE *out = gc_open_text(cl->c.out);
+	fwrite(buf, 1, blen, out);
+	gc_close_text(out, cl->c.out);
+	free(buf);
+	free(csv);
+	gc_metrics_free(M);
+}
+
 /* ---- main ------------------------------------------------------------------ */
 
 static void dump_check(gc_csv_out *d, int rc)
@@ -998,6 +1139,10 @@ int main(int argc, char **argv)
 	parse_cmdline(argc, argv, &cl);
 	if (cl.mode == M_MERGE) {
 		merge_main(&cl);
+		return 0;
+	}
+	if (cl.mode == M_METRICS) {
+		metrics_main(&cl);
 		return 0;
 	}
 	gc_reader *r = gc_open_stream(cl.input);
@@ -1077,6 +1222,7 @@ int main(int argc, char **argv)
 	gc_hset_free(&s.wide_lines);
 	gc_hset_free(&s.bare);
 	gc_rowmap_free(&s.byrows);
+	gc_names_free(&s.names);
 	gc_reader_close(r);
 	return 0;
 }

@@ -623,7 +623,8 @@ policy() {
 	gc-l1 -v "$T/r.gcs" 2>"$T/err" >/dev/null
 	gc-l1 --stats "$T/s.json" "$T/r.gcs" >/dev/null
 	expect_match "$(sed -n 2p "$T/err")" "^gc-l1: requests $(jget "$T/s.json" requests): hits $(jget "$T/s.json" hits), misses $(jget "$T/s.json" misses) "
-	grep -q "^gc-l1: pc 0x" "$T/err"
+	grep -q "^gc-l1: per PC, by misses: [0-9]* of [0-9]* (kernel, PC) rows, $(jget "$T/s.json" misses) misses in all$" "$T/err"
+	grep -q "^gc-l1: *0x[0-9a-f]* *- " "$T/err"
 }
 
 @test "timing: skipping the steps of blocked warps changes nothing (GC_L1_STEP_ALL)" {

@@ -279,7 +279,10 @@ randreq() {
 	expect_eq "$(slice_sum sectors.hits "$T/j")" 3
 	expect_eq "$(slice_field 0 sector_hit_rate "$T/j")" 0.214286
 	gc-l2 $TINY --write-alloc fetch-on-write --flush -v "$T/seq.gcs" 2>"$T/e" >/dev/null
-	expect_eq "$(cat "$T/e")" "gc-l2: volta-v100, 1 slices of 2 x 2 x 128 B: 7 requests, 2 hits (28.57%), 14 sectors, 3 sector hits (21.43%), DRAM 6 sector reads (192 B), 7 sector writes (224 B)"
+	expect_eq "$(head -1 "$T/e")" "gc-l2: volta-v100, 1 slices of 2 x 2 x 128 B: 7 requests, 2 hits (28.57%), 14 sectors, 3 sector hits (21.43%), DRAM 6 sector reads (192 B), 7 sector writes (224 B)"
+	# then the per-PC table: one PC a request here, the 5 misses among them
+	expect_eq "$(sed -n 2p "$T/e")" "gc-l2: per PC, by misses: 7 of 7 (kernel, PC) rows, 5 misses in all"
+	expect_eq "$(wc -l <"$T/e")" 10
 }
 
 @test "gc-l2: sectors under write-validate: a partial sector is a hit for a store only" {
@@ -403,7 +406,7 @@ randreq() {
 	gc-l2 --gpu volta-v100 --flush --stats "$T/j" "$T/r.gcs" >"$T/o"
 	expect_eq "$(jv flushes "$T/j")" 2
 	expect_eq "$(jv dirty_sectors_left "$T/j")" 0
-	expect_eq "$(jv kernels "$T/j")" 2
+	expect_eq "$(jv kernel_count "$T/j")" 2
 	# 64 KB in a 6 MB L2: no eviction, so every write-back is a flush,
 	# and every kernel's dirty sectors are written once at its end
 	expect_eq "$(jv evictions "$T/j")" 0
@@ -569,7 +572,7 @@ randreq() {
 	expect_eq "$(jv reads "$T/k1")" "$(jv dram_reads "$T/j1")"
 	expect_eq "$(jv writes "$T/k1")" "$(jv dram_writes "$T/j1")"
 	expect_eq "$(jv records <(gc-stats --json "$T/mid"))" "$req"
-	expect_eq "$(jv kernels "$T/j1")" 16
+	expect_eq "$(jv kernel_count "$T/j1")" 16
 	expect_eq "$(jv flushes "$T/j1")" 16
 	expect_eq "$(jv dirty_sectors_left "$T/j1")" 0
 }

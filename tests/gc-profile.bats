@@ -327,6 +327,48 @@ jnum_in() {
 	grep -m1 "\"$2\":" "$1" | sed 's/.*: *//; s/,$//'
 }
 
+@test "gc-profile: P_E built in thread order equals P_E from the threads sorted at the end" {
+	# P_E is built as the stream goes while an instruction's threads come
+	# in thread order (gc-gen's stream), else from all of them sorted at
+	# the kernel's end (the scheduled stream, first instruction seen out of
+	# thread order): the same profile, byte for byte, the 2-D contexts of
+	# a 3x3 grid included.
+	gc-gen stencil2d -n 48 >"$T/s"
+	gc-sched --policy gto "$T/s" >"$T/g"
+	back=$(gc-stats --dump "$T/g" | awk -F, '$1 ~ /^[0-9]/ && $8 != "kbegin" && $8 != "kend" &&
+		$5 == 0 && $6 == "0x10" { t = $3 * 1000 + $4; if (t < last) n++; last = t }
+		END { print n + 0 }')
+	[ "$back" -gt 0 ]
+	gc-profile "$T/s" >"$T/a"
+	gc-profile "$T/g" >"$T/b"
+	expect_same "$T/a" "$T/b" "trace order and scheduled"
+	# and from the retired warps' packed state: all but P_R
+	gc-profile --live-warps 3 --stats "$T/j" "$T/g" >"$T/c"
+	expect_same <(grep -v '^pr ' "$T/a") <(grep -v '^pr ' "$T/c") "scheduled, 3 live warps"
+	[ "$(jnum_in "$T/j" resurrected_warps)" -gt 100 ]
+}
+
+@test "gc-profile: a retired thread of ten instructions comes back whole, by hand" {
+	# Two one-thread blocks, interleaved record by record, each running ten
+	# instructions (pc 0x10 ... 0xa0; the first eight pinned in its warp's
+	# live entry, the last two in the map) at block * 0x10000 + i * 0x100,
+	# then twice again, 8 bytes on each time.  At one live warp every
+	# record but the first two finds its warp retired (58 come back): the
+	# same profile, P_A 8 four times per instruction and P_E 0x10000 in bx.
+	awk 'BEGIN { for (p = 0; p < 3; p++) for (i = 0; i < 10; i++) for (b = 0; b < 2; b++)
+		printf "%d 0 0 0x%x %d load global 0x%x 4\n", b, 16 * (i + 1), 10 * p + i,
+			b * 65536 + i * 256 + p * 8 }' | acsv 2x1x1 1x1x1 >"$T/s"
+	gc-profile "$T/s" >"$T/a"
+	gc-profile --live-warps 1 --stats "$T/j" "$T/s" >"$T/b"
+	expect_same "$T/a" "$T/b" "one live warp"
+	expect_eq "$(jnum_in "$T/j" resurrected_warps)" 58
+	for i in 0 7 8 9; do
+		has "$T/b" "pa $i total 4 none 0 align 1 exact 8:4"
+		has "$T/b" "pe $i bx total 1 none 0 align 1 exact 65536:1"
+	done
+	has "$T/b" "pr 0 total 40 none 40 align 1"
+}
+
 @test "gc-profile: --live-warps: warps retired and seen again keep P_E and P_A, lose reuses" {
 	# Two one-thread blocks interleaved, each at 0x100 (0x900) twice: a
 	# reuse at distance 0 each.  With one live warp each block's second

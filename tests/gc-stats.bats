@@ -163,7 +163,7 @@ jv() {
 	expect_eq "$(jv hits "$T/j")" 2
 }
 
-@test "gc-stats: --by sm, kernel, pc and warp" {
+@test "gc-stats: --by sm, kernel, launch, pc and warp" {
 	mk request
 	gc-stats --by sm "$T/request.gcs" | sed -n '/^by sm$/,$p' >"$T/r"
 	cat >"$T/want" <<-'EOF'
@@ -175,18 +175,31 @@ jv() {
 	    5        1      1       0        0     32     0       1
 	EOF
 	diff -u "$T/want" "$T/r"
+	# by kernel function (name; kernel 8 has none, "-"), names in byte order
 	gc-stats --by kernel "$T/request.gcs" | sed -n '/^by kernel$/,$p' >"$T/r"
 	cat >"$T/want" <<-'EOF'
 	by kernel
-	   kernel  records  loads  stores  atomics  bytes  hits  misses
-	        7        9      7       1        1    708     2       6
-	        8        1      1       0        0     32     0       1
+	   records  loads  stores  atomics  bytes  hits  misses  kernel
+	         1      1       0        0     32     0       1  -
+	         9      7       1        1    708     2       6  void gemm<float, 128>(float const*, float*, "tile")
 	EOF
 	diff -u "$T/want" "$T/r"
-	gc-stats --by pc "$T/request.gcs" | grep -E '^ +7 +0x100 ' >"$T/r"
-	expect_eq "$(tr -s ' ' <"$T/r")" " 7 0x100 5 5 0 0 576 2 3"
+	gc-stats --by launch "$T/request.gcs" | sed -n '/^by launch$/,$p' >"$T/r"
+	cat >"$T/want" <<-'EOF'
+	by launch
+	   launch  records  loads  stores  atomics  bytes  hits  misses  kernel
+	        7        9      7       1        1    708     2       6  void gemm<float, 128>(float const*, float*, "tile")
+	        8        1      1       0        0     32     0       1  -
+	EOF
+	diff -u "$T/want" "$T/r"
+	gc-stats --by pc --by launch "$T/request.gcs" | grep -E '^ +7 +0x100 ' >"$T/r"
+	expect_eq "$(tr -s ' ' <"$T/r")" ' 7 0x100 5 5 0 0 576 2 3 void gemm<float, 128>(float const*, float*, "tile")'
+	gc-stats --by pc "$T/request.gcs" | grep -E '^ +0x100 .* void gemm' >"$T/r"
+	expect_eq "$(tr -s ' ' <"$T/r")" ' 0x100 5 5 0 0 576 2 3 void gemm<float, 128>(float const*, float*, "tile")'
 	# pc 0x100 in kernel 8 is another instruction
 	gc-stats --by pc "$T/request.gcs" | grep -cE '0x100 ' >"$T/r"
+	expect_eq "$(cat "$T/r")" 2
+	gc-stats --by pc --by launch "$T/request.gcs" | grep -cE '0x100 ' >"$T/r"
 	expect_eq "$(cat "$T/r")" 2
 	gc-stats --json --by warp "$T/request.gcs" | tr -d ' \n' >"$T/flat"
 	grep -q '"by":"warp","breakdown":\[{"kernel":7,"block":0,"warp":0,"records":2,' "$T/flat"
@@ -207,8 +220,12 @@ jv() {
 
 @test "gc-stats: a kernel id that occurs twice has its --by rows added" {
 	sed -e 's/^8,/7,/' "$FIX/csv/request.csv" | gc-import >"$T/twice.gcs"
-	gc-stats --by pc "$T/twice.gcs" | grep -E '^ +7 +0x100 ' | tr -s ' ' >"$T/r"
-	expect_eq "$(cat "$T/r")" " 7 0x100 6 6 0 0 608 2 4"
+	gc-stats --by pc --by launch "$T/twice.gcs" | grep -E '^ +7 +0x100 ' | tr -s ' ' >"$T/r"
+	expect_eq "$(cat "$T/r")" ' 7 0x100 6 6 0 0 608 2 4 void gemm<float, 128>(float const*, float*, "tile")'
+	# by kernel function the two launches (one named, one not) stay apart
+	gc-stats --by pc "$T/twice.gcs" | grep -E '^ +0x100 ' | tr -s ' ' >"$T/r"
+	expect_eq "$(cat "$T/r")" ' 0x100 1 1 0 0 32 0 1 -
+ 0x100 5 5 0 0 576 2 3 void gemm<float, 128>(float const*, float*, "tile")'
 	gc-stats --json "$T/twice.gcs" >"$T/j"
 	expect_eq "$(jv kernels "$T/j")" 2 "launches"
 }
@@ -216,7 +233,7 @@ jv() {
 @test "gc-stats: --by with an unknown key is a usage error" {
 	mk access
 	sh_status 2 "gc-stats --by lane '$T/access.gcs'"
-	expect_eq "$(head -1 "$T/err")" "gc-stats: --by: 'lane' is not kernel, sm, pc or warp"
+	expect_eq "$(head -1 "$T/err")" "gc-stats: --by: 'lane' is not kernel, launch, sm, pc or warp"
 	expect_match "$(cat "$T/err")" "Try 'gc-stats --help'"
 	[ ! -s "$T/out" ]
 }

@@ -219,7 +219,7 @@ gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 	}
 	R->sms = calloc(65536, sizeof *R->sms);
 	R->smlist = calloc(65536, sizeof *R->smlist);
-	gc_rowmap_init(&R->pcs, sizeof(gc_l1_pcstat), 256);
+	gc_pctab_init(&R->pcs);
 	if (!R->sms || !R->smlist ||
 	    gc_hmap_init(&R->warpmap, 0) < 0 || gc_hmap_init(&R->blockmap, 0) < 0 ||
 	    gc_hset_init(&R->doneblocks, 0) < 0) {
@@ -243,7 +243,7 @@ void gc_l1_free(gc_l1 *L)
 	}
 	free(L->sms);
 	free(L->smlist);
-	gc_rowmap_free(&L->pcs);
+	gc_pctab_free(&L->pcs);
 	free(L->pcsorted);
 	free(L->ks);
 	free(L->smstat);
@@ -322,7 +322,7 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	int policy = R->wpolicy[r->space];
 	int partial = r->size < sector_bytes(R, m);
 
-	count_sectors(s, m, present);
+	count_sectors(s, r->op, m, present, l != NULL);
 	if (R->classify) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
 		if (missing)
@@ -422,11 +422,12 @@ static void access_now(gc_l1 *R, const gc_rec *r)
 	uint8_t m = R->maskmap[r->mask];
 	uint8_t outcome;
 	count_request(s, r);
+	count_inst(R, s, r);
 	if (!bypass(R, s, r, r->time, &outcome))
 		outcome = r->op == GC_LOAD ? load_now(R, s, r, m, r->time)
 					   : l1_store(R, s, r, m, r->time);
 	if (R->classify)
-		l1_count_pc(R, r->pc, is_miss(outcome));
+		l1_count_pc(R, r->pc, outcome);
 	if (R->emit_all) {
 		gc_rec *o = out_slot(R);
 		*o = *r;
@@ -547,7 +548,10 @@ int gc_l1_kernel_begin(gc_l1 *R, const gc_kernel *k)
 		memcpy(ks->name, k->name, len);
 		ks->name[len] = 0;
 	}
+	if (R->classify && gc_pctab_kernel(&R->pcs, k ? k->name : "") < 0)
+		l1_fail(R, "out of memory");
 	sum_counters(R, &R->kbase);
+	R->inst_valid = 0;
 
 	unsigned sets = R->geom.sets, ways = R->geom.ways, active = 0;
 	uint64_t shmem = R->gpu.sm.shmem;
@@ -636,7 +640,8 @@ int gc_l1_finish(gc_l1 *R)
 	st->sms = R->smstat;
 	st->nsms = R->nsms;
 	st->pcs = R->pcsorted;
-	st->npcs = gc_rowmap_count(&R->pcs);
+	st->npcs = R->pcsorted ? gc_pctab_count_rows(&R->pcs) : 0;
+	st->pctab = &R->pcs;
 	st->cycles = R->cycles;
 	st->peak_buffered = R->peak_buffered;
 	return 0;

@@ -27,6 +27,7 @@
 #ifndef GC_MODEL_L1_H
 #define GC_MODEL_L1_H
 
+#include "base/pctab.h"
 #include "config/gpu.h"
 #include "stream/format.h"
 
@@ -54,7 +55,7 @@ typedef struct gc_l1_params {
 	unsigned in_line;      /* the stream's line bytes (0: the L1's; must be the L1's) */
 	unsigned in_sector;    /* the stream's sector bytes (0: min(32, line)) */
 	int timing;            /* the timing model (else functional) */
-	int classify;          /* classes and per-PC counts (slower) */
+	int classify;          /* classes and per-(kernel, PC) counts (slower) */
 	int emit_all;          /* emit every request with its outcome, not what goes to L2 */
 	int flush;             /* invalidate the L1s at each kernel end */
 	uint64_t seed;         /* random replacement and miss latencies */
@@ -68,6 +69,12 @@ typedef struct gc_l1_params {
 	void *read_ctx;
 } gc_l1_params;
 
+/* op_sec[op][...]: the operations (0 unused, GC_LOAD, GC_STORE,
+ * GC_ATOMIC) and the sector counts of each. */
+#define GC_L1_NOPS 4
+enum { GC_L1_SEC_REQUESTED, GC_L1_SEC_HITS, GC_L1_SEC_LINE_MISSES, GC_L1_SEC_MERGED,
+       GC_L1_NSECS };
+
 /* Counts of one SM, one kernel or the whole run. */
 typedef struct gc_l1_counts {
 	uint64_t requests, loads, stores, atomics;
@@ -80,6 +87,16 @@ typedef struct gc_l1_counts {
 	/* Per sector, over the requests L1 looks up: the L1 sectors of their
 	 * masks, and those valid when the request arrived. */
 	uint64_t sec_requested, sec_hits;
+	/* The same by operation (GC_LOAD, GC_STORE, GC_ATOMIC: atomics are
+	 * never looked up, their sectors count as misses), with the missing
+	 * sectors split as GPGPU-Sim's per-sector lookups see them: a request
+	 * finding its line absent has one line miss (its first missing
+	 * sector), its other missing sectors are sector misses; sectors of
+	 * an in-flight miss (timing) are merged.  And warp instructions by
+	 * operation (a run of requests of one warp and dynamic instruction;
+	 * shared memory not counted). */
+	uint64_t op_sec[GC_L1_NOPS][GC_L1_NSECS];
+	uint64_t insts[GC_L1_NOPS];
 } gc_l1_counts;
 
 typedef struct gc_l1_kstat {
@@ -95,11 +112,6 @@ typedef struct gc_l1_smstat {
 	gc_l1_counts n;
 } gc_l1_smstat;
 
-typedef struct gc_l1_pcstat {
-	uint32_t pc;
-	uint64_t requests, misses;
-} gc_l1_pcstat;
-
 typedef struct gc_l1_statistics {
 	/* from gc_l1_new on */
 	unsigned line, sector, sets, ways; /* the L1 as configured */
@@ -111,8 +123,11 @@ typedef struct gc_l1_statistics {
 	size_t nkernels;
 	const gc_l1_smstat *sms;           /* the SMs seen, by number */
 	size_t nsms;
-	const gc_l1_pcstat *pcs;           /* with classify: by misses, most first */
+	/* With classify: one row per (kernel name, PC), by misses, most
+	 * first (gc_pctab_sorted); the names are pctab's. */
+	const gc_pcrow *pcs;
 	size_t npcs;
+	const gc_pctab *pctab;
 	uint64_t cycles;                   /* timing: the last time */
 	uint64_t peak_buffered;            /* timing: most records buffered */
 } gc_l1_statistics;

@@ -139,34 +139,19 @@ int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t miss
 	return fa_hit ? GC_C_CONFLICT : GC_C_CAPACITY;
 }
 
-/* Per-PC counts. */
-void l1_count_pc(gc_l1 *R, uint32_t pc, int miss)
+/* Per-(kernel, PC) counts: the kernel is the one gc_l1_kernel_begin named. */
+void l1_count_pc(gc_l1 *R, uint32_t pc, uint8_t outcome)
 {
-	int added;
-	gc_l1_pcstat *p = gc_rowmap_row(&R->pcs, pc, &added);
-	if (!p)
+	if (gc_pctab_count(&R->pcs, pc, GC_OUT_RESULT(outcome) == GC_R_HIT, is_miss(outcome)) < 0)
 		l1_fail(R, "out of memory");
-	if (added)
-		p->pc = pc;
-	p->requests++;
-	p->misses += miss != 0;
 }
 
-static int by_misses(const void *a, const void *b)
-{
-	const gc_l1_pcstat *x = a, *y = b;
-	if (x->misses != y->misses)
-		return x->misses > y->misses ? -1 : 1;
-	return x->pc < y->pc ? -1 : x->pc > y->pc;
-}
-
-/* The PCs by misses, most first (a copy: the counts go on by index). */
+/* The rows by misses, most first (a copy: the counts go on by index). */
 void l1_pcs_sorted(gc_l1 *R)
 {
-	size_t n = gc_rowmap_count(&R->pcs);
-	if (!n)
-		return;
-	R->pcsorted = l1_alloc(R, R->pcsorted, n * sizeof *R->pcsorted);
-	memcpy(R->pcsorted, gc_rowmap_rows(&R->pcs), n * sizeof *R->pcsorted);
-	qsort(R->pcsorted, n, sizeof *R->pcsorted, by_misses);
+	size_t n;
+	free(R->pcsorted);
+	R->pcsorted = gc_pctab_sorted(&R->pcs, &n);
+	if (!R->pcsorted && n)
+		l1_fail(R, "out of memory");
 }

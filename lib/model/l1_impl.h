@@ -7,6 +7,7 @@
 #define GC_MODEL_L1_IMPL_H
 
 #include "base/hash.h"
+#include "base/pctab.h"
 #include "base/rowmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
@@ -163,13 +164,16 @@ struct gc_l1 {
 	uint16_t *smlist;     /* SM numbers in order of first use */
 	unsigned nsms;
 
-	gc_rowmap pcs;        /* pc -> its gc_l1_pcstat */
+	gc_pctab pcs;         /* (kernel name, pc) -> its gc_pcrow */
 	gc_l1_kstat *ks;
 	size_t nks, kscap;
 	gc_l1_counts kbase;
 	gc_l1_smstat *smstat; /* the snapshot of gc_l1_finish */
-	gc_l1_pcstat *pcsorted;
+	gc_pcrow *pcsorted;
 	uint64_t last_time;   /* functional: the last request's time */
+	uint64_t inst_key;    /* count_inst: the last record's block and warp */
+	uint32_t inst_seq;    /* and its instruction */
+	int inst_valid;
 	uint64_t cycles;      /* timing: the last time */
 
 	/* timing */
@@ -238,7 +242,7 @@ void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want);
 int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now);
 void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m);
 int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, int policy);
-void l1_count_pc(gc_l1 *R, uint32_t pc, int miss);
+void l1_count_pc(gc_l1 *R, uint32_t pc, uint8_t outcome);
 void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g);
 void l1_class_clear(struct sm *s);
 void l1_class_free(struct sm *s);
@@ -394,12 +398,33 @@ static inline void count_miss(struct sm *s, int result, int cls)
 	s->n.cls[cls]++;
 }
 
-/* A request for sectors m that L1 looks up, `valid` of them valid on
- * arrival: the per-sector counts. */
-static inline void count_sectors(struct sm *s, uint8_t m, uint8_t valid)
+/* A request of operation op for sectors m that L1 looks up, `valid` of
+ * them valid on arrival, its line present or not: the per-sector counts
+ * (a line miss when the line is absent and a sector is missing). */
+static inline void count_sectors(struct sm *s, int op, uint8_t m, uint8_t valid, int present)
 {
-	s->n.sec_requested += popcount8(m);
-	s->n.sec_hits += popcount8(m & valid);
+	unsigned n = popcount8(m), h = popcount8(m & valid);
+	uint64_t *o = s->n.op_sec[op & 3];
+	s->n.sec_requested += n;
+	s->n.sec_hits += h;
+	o[GC_L1_SEC_REQUESTED] += n;
+	o[GC_L1_SEC_HITS] += h;
+	o[GC_L1_SEC_LINE_MISSES] += !present && h < n;
+}
+
+/* Warp instructions by operation: a record of another warp or dynamic
+ * instruction than the record before starts one (the rule the timing
+ * model's input groups them by); shared memory is not counted. */
+static inline void count_inst(gc_l1 *R, struct sm *s, const gc_rec *r)
+{
+	uint64_t key = ((uint64_t)r->block << 16) | r->warp;
+	if (R->inst_valid && R->inst_key == key && R->inst_seq == r->seq)
+		return;
+	R->inst_valid = 1;
+	R->inst_key = key;
+	R->inst_seq = r->seq;
+	if (r->space != GC_SHARED)
+		s->n.insts[r->op & 3]++;
 }
 
 /* A load's lookup of line l (NULL: absent) at addr for sectors m: counts
@@ -408,7 +433,7 @@ static inline void count_sectors(struct sm *s, uint8_t m, uint8_t valid)
  * outcome), 0 for a miss of some sector (the caller goes on). */
 static inline int load_hit(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m)
 {
-	count_sectors(s, m, l ? l->valid : 0);
+	count_sectors(s, GC_LOAD, m, l ? l->valid : 0, l != NULL);
 	if (!l || (l->valid & m) != m)
 		return 0;
 	s->n.hits++;
@@ -456,6 +481,12 @@ static inline int bypass(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time,
 		return 1;
 	}
 	s->n.bypassed++;
+	if (r->op == GC_ATOMIC) {
+		/* not looked up: every sector a miss */
+		unsigned n = popcount8(R->maskmap[r->mask]);
+		s->n.op_sec[GC_ATOMIC][GC_L1_SEC_REQUESTED] += n;
+		s->n.op_sec[GC_ATOMIC][GC_L1_SEC_LINE_MISSES] += n;
+	}
 	to_l2(R, s, r, r->op, r->addr, RAW_MASK, r->size, time, 0);
 	*outcome = GC_OUT_BYPASS;
 	return 1;

@@ -213,6 +213,7 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 static void take(gc_l1 *R, const gc_rec *rec)
 {
 	R->nread++;
+	count_inst(R, get_sm(R, rec->sm), rec);
 	uint32_t widx = warp_of(R, rec);
 	/* Requests of one instruction come together: a record of another
 	 * warp or instruction closes the open one. */

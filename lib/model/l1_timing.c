@@ -266,6 +266,11 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		struct mshr *x = &s->m[*ev];
 		uint8_t extra = missing & ~x->mask;
 		x->merged++;
+		/* its sectors in flight are merged; with the line reserved by
+		 * the miss in flight, no line miss */
+		s->n.op_sec[GC_LOAD][GC_L1_SEC_MERGED] += popcount8(missing & x->mask);
+		if (!l)
+			s->n.op_sec[GC_LOAD][GC_L1_SEC_LINE_MISSES]--;
 		note_change(s, tag);
 		if (extra) {
 			to_l2(R, s, r, GC_LOAD, addr, extra, sector_bytes(R, extra), t, 0);
@@ -469,7 +474,7 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 		if (effect > ready)
 			ready = effect;
 		if (R->classify)
-			l1_count_pc(R, r.pc, is_miss(outcome));
+			l1_count_pc(R, r.pc, outcome);
 		if (R->emit_all) {
 			gc_rec *o = out_slot(R);
 			*o = r;

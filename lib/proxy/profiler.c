@@ -3,23 +3,31 @@
  * a kernel streams by, and the kernel's section at its end.  The
  * clustering of the distinct profiles is profiler_cluster.c's.
  *
- * Hot path, per access record: the thread (its warp's slot, cached while
- * the lanes of one warp instruction go by), the static instruction
+ * Hot path, per access record: the thread (its warp's slot, by a table
+ * of the grid's warps, or a map for a grid of more than 2^24, cached
+ * while the lanes of one warp instruction go by), the static instruction
  * (cached likewise), the thread's next node in the prefix tree (a map
  * from (node, (instruction, seq delta)) to the child, cached for the next
  * lane, which usually takes the same step), its (thread, instruction)
  * pair (its first instructions pinned in its warp's live entry, the
- * others in a map), P_A (runs of equal strides counted at once) and the
- * LRU stack (none while every access was a first instance in a pin).
- * Nothing is allocated per record: the arrays grow geometrically and the
- * maps by doubling.
+ * others in a map), P_E when the pair is new (new_exec), P_A (runs of
+ * equal strides counted at once) and the LRU stack (none while every
+ * access was a first instance in a pin).  Nothing is allocated per
+ * record: the arrays grow geometrically and the maps by doubling.
  *
- * Live warps: a ring of live_warps entries, each the pins and LRU stacks
- * of one warp's threads; a warp not live takes the next entry, retiring
- * its owner (the warp made live longest ago).  A new warp's entry is
- * cleared lane by lane (three fields); a retired warp seen again gets its
- * pins back by scanning the pairs its threads made (the range kept in its
- * slot) and starts with empty stacks.
+ * Why this shape: a stream of 4M threads makes 12M pairs, and keeping
+ * them for the kernel (28 bytes each) cost more in first touches of new
+ * memory (page faults) than all the rest.  So nothing is kept per pair
+ * that the end needs: P_E is built online, and a retired warp's pins go
+ * to the spill, packed by differences from the previous lane.
+ *
+ * Live warps: a ring of live_warps entries, each the state, pins and LRU
+ * stacks of one warp's threads; a warp not live takes the next entry,
+ * retiring its owner (the warp made live longest ago: its nodes to
+ * tnode, its counts of non-first accesses to nnf, the rest to the spill).
+ * A new warp's entry is cleared lane by lane; a retired warp seen again
+ * gets its state back from its last chunk in the spill (its counts taken
+ * back from nnf) and starts with empty stacks.
  */
 #include "proxy/profiler.h"
 
@@ -36,34 +44,47 @@
 #define DIST_BITS 9                       /* reuse distances: < 2^9 */
 
 #define NONE UINT32_MAX
+#define WSLOT_MAX (UINT64_C(1) << 24)        /* warps of a grid that a table indexes */
 
-/* What a thread keeps for the whole kernel. */
-struct thr {
-	uint32_t node;           /* in the prefix tree */
-	uint32_t lastseq;
-	uint64_t nonfirst;       /* accesses that were no first instance */
-};
-
-/* What a thread keeps while its warp is live. */
+/* What a thread keeps while its warp is live: its first NPIN (thread,
+ * instruction) pairs, the pins. */
 struct lthr {
 	uint8_t npin;
 	uint8_t stacked;         /* its LRU stack is kept; else every access so far was
 				  * a first instance, each in a pin, in order */
 	uint16_t nstack;         /* addresses on its LRU stack */
+	uint32_t node;           /* in the prefix tree */
+	uint32_t lastseq;
+	uint64_t nonfirst;       /* accesses that were no first instance */
 	uint32_t pinst[NPIN];    /* its first instructions ... */
-	uint32_t ppair[NPIN];    /* ... and their pairs */
+	struct {
+		uint64_t first;  /* ... their first addresses (P_E's, for an
+				  * instruction not in thread order) ... */
+		uint64_t last;   /* ... and last addresses (P_A's) */
+	} pin[NPIN];
 };
 
 /* A warp of the kernel. */
 struct slot {
 	uint64_t base;           /* its lane 0's thread */
 	uint32_t live;           /* its live entry, or NONE */
-	uint32_t plo, phi;       /* the pairs its threads made: indices plo..phi-1 */
+	uint32_t pad;
+	uint64_t spill;          /* its pins as retired last: offset + 1 in the spill
+				  * bytes; 0 while never retired */
 };
 
+/* A pair past its thread's first NPIN: in the M_PAIR map, for the kernel. */
 struct pair {
 	uint32_t tidx, inst;
-	uint64_t last;           /* its last address */
+	uint64_t first, last;    /* its first and last addresses */
+};
+
+/* P_E's walk over one instruction's executors in thread order
+ * (gc_panchor_ctx with the coordinates carried from one to the next). */
+struct cwalk {
+	uint64_t c[GC_PE_NCTX];
+	uint64_t last;
+	int seen;
 };
 
 struct inst {
@@ -71,20 +92,24 @@ struct inst {
 	uint64_t lo, hi;         /* lowest address, highest address + size */
 	uint64_t accesses;
 	gc_pdist_builder pa;
-	/* its executors (its pairs) in the order made: thread and first address */
-	uint32_t *etidx;
-	uint64_t *efirst;
-	size_t nex, cex;
+	/* P_E built as the executors come, while they come in thread order */
+	uint64_t nex;            /* executors */
+	int unsorted;            /* one came out of order: P_E from all of them at the end */
+	uint64_t base;           /* the first executor's first address */
+	struct cwalk cw;
+	gc_panchor a;
+	gc_pdist_builder pe[GC_PE_NCTX];
 };
 
-/* (thread, first address) of one executor, for P_E. */
+/* One executor of an instruction not in thread order, for P_E at the end. */
 struct exec {
 	uint64_t thread, addr;
+	uint32_t inst;
 };
 
 /* The maps of a kernel. */
 enum {
-	M_SLOT,  /* block << 16 | warp -> slot */
+	M_SLOT,  /* block << 16 | warp -> slot, for a grid of more than WSLOT_MAX warps */
 	M_INST,  /* instruction key -> index */
 	M_STEP,  /* inst << 32 | dseq -> step id */
 	M_TREE,  /* node << 32 | step -> child */
@@ -107,8 +132,12 @@ struct gc_profiler {
 	/* threads: warp slots of ws thread states each */
 	struct slot *slot;
 	size_t nslot, cslot;
-	struct thr *thr;         /* slot * ws + lane */
-	size_t cthr;
+	uint32_t *wslot;         /* block * wpb + warp -> slot + 1 (0: none yet), for a
+				  * grid of at most WSLOT_MAX warps; else M_SLOT */
+	uint64_t wpb;            /* warps per block */
+	uint32_t *tnode;         /* slot * ws + lane: its node in the prefix tree, as its
+				  * warp was retired last (live warps: at the end) */
+	size_t ctnode;
 
 	/* the live warps: a ring of live_warps entries, taken in activation
 	 * order (the oldest retired for a new one) */
@@ -128,11 +157,20 @@ struct gc_profiler {
 	uint32_t nstep;
 	gc_pnode *node;
 	size_t nnode, cnode;
+	uint64_t *nnf;           /* node -> non-first accesses of the retired threads on it */
+	size_t cnnf;
 
-	/* (thread, instruction) pairs */
+	/* (thread, instruction) pairs past a thread's first NPIN */
 	struct pair *pair;
 	size_t npair, cpair;
 
+	/* the pins of the retired warps, a chunk per retirement (spill_warp) */
+	uint8_t *spill;
+	size_t nspill, cspill;
+
+	/* P_E's coordinate extents (dims) and instructions not in thread order */
+	uint64_t dim[GC_PE_NCTX];
+	uint32_t nunsorted;
 
 	/* caches of the hot path */
 	uint64_t c_wkey, c_ikey, c_skey, c_nkey;
@@ -238,17 +276,19 @@ static void free_insts(gc_profiler *p)
 {
 	for (size_t i = 0; i < p->ninst; i++) {
 		gc_pdist_builder_free(&p->inst[i].pa);
-		free(p->inst[i].etidx);
-		free(p->inst[i].efirst);
+		for (int c = 0; c < GC_PE_NCTX; c++)
+			gc_pdist_builder_free(&p->inst[i].pe[c]);
 	}
 }
 
 static void reset(gc_profiler *p)
 {
 	free_insts(p);
-	p->ninst = p->nslot = p->npair = 0;
+	p->ninst = p->nslot = p->npair = p->nspill = 0;
+	p->nunsorted = 0;
 	p->nnode = 1;
 	p->node[0] = (gc_pnode){0, 0, 0, 0};
+	p->nnf[0] = 0;
 	p->nstep = 0;
 	for (int m = 0; m < NMAP; m++)
 		gc_hmap_clear(&p->map[m]);
@@ -276,7 +316,9 @@ void gc_profiler_free(gc_profiler *p)
 		gc_pdist_builder_free(&p->pe[c]);
 	gc_pdist_builder_free(&p->pr);
 	free(p->slot);
-	free(p->thr);
+	free(p->tnode);
+	free(p->wslot);
+	free(p->nnf);
 	if (p->lstack)
 		for (uint32_t e = 0; e < p->nlive; e++)
 			free(p->lstack[e]);
@@ -286,14 +328,60 @@ void gc_profiler_free(gc_profiler *p)
 	free(p->inst);
 	free(p->node);
 	free(p->pair);
+	free(p->spill);
 	free(p);
+}
+
+static uint64_t dim1(uint64_t v)
+{
+	return v ? v : 1;
+}
+
+/* gc_panchor_ctx of executor t after those walked so far (in thread
+ * order), its coordinates kept from one to the next: the next thread's by
+ * carrying, another's by division (gc_pthread_coords). */
+static int cwalk_ctx(const gc_profiler *p, struct cwalk *w, uint64_t t)
+{
+	int c = GC_PE_TX;
+	if (w->seen && t == w->last + 1) {
+		while (c > GC_PE_BZ && w->c[c] + 1 == p->dim[c])
+			w->c[c--] = 0;
+		w->c[c]++;
+	} else if (!w->seen || t != w->last) {
+		uint64_t n[GC_PE_NCTX];
+		gc_pthread_coords(&p->k, t, n);
+		c = -1;
+		if (w->seen)
+			for (c = 0; c < GC_PE_TX && n[c] == w->c[c]; c++)
+				;
+		memcpy(w->c, n, sizeof n);
+	}
+	w->last = t;
+	w->seen = 1;
+	return c;
+}
+
+/* Executor t of instruction in at addr into its P_E: stride from the
+ * anchor of its context (B for the first).  An executor out of thread
+ * order marks the instruction for the exact path at the end. */
+static int pe_walk(gc_profiler *p, struct inst *in, gc_pdist_builder *pe, uint64_t t,
+		   uint64_t addr)
+{
+	int c = cwalk_ctx(p, &in->cw, t);
+	if (c < 0)
+		in->base = addr;
+	else if (gc_pdist_add(&pe[c], (int64_t)(addr - in->a.first[c]), 1) < 0)
+		return -1;
+	gc_panchor_set(&in->a, c, t, addr);
+	return 0;
 }
 
 int gc_profiler_kbegin(gc_profiler *p, const gc_kernel *k)
 {
 	if (p->in_kernel)
 		return fail(p, "kernel %u begins inside kernel %u", k->id, p->k.id);
-	if (!p->node && grow((void **)&p->node, &p->cnode, 1, sizeof *p->node) < 0)
+	if (!p->node && (grow((void **)&p->node, &p->cnode, 1, sizeof *p->node) < 0 ||
+			 grow((void **)&p->nnf, &p->cnnf, 1, sizeof *p->nnf) < 0))
 		return oom(p);
 	reset(p);
 	p->k = *k;
@@ -303,6 +391,18 @@ int gc_profiler_kbegin(gc_profiler *p, const gc_kernel *k)
 		return fail(p, "kernel %u: an empty grid or block", k->id);
 	if (__builtin_mul_overflow(p->blocks, p->bsize, &p->threads))
 		return fail(p, "kernel %u: more than 2^64 threads", k->id);
+	p->wpb = (p->bsize + p->ws - 1) / p->ws;
+	free(p->wslot);
+	p->wslot = NULL;
+	if (p->blocks <= WSLOT_MAX / p->wpb &&
+	    !(p->wslot = calloc(p->blocks * p->wpb, sizeof *p->wslot)))
+		return oom(p);
+	p->dim[GC_PE_BZ] = UINT64_MAX;
+	p->dim[GC_PE_BY] = dim1(k->grid[1]);
+	p->dim[GC_PE_BX] = dim1(k->grid[0]);
+	p->dim[GC_PE_TZ] = dim1(k->block[2]);
+	p->dim[GC_PE_TY] = dim1(k->block[1]);
+	p->dim[GC_PE_TX] = dim1(k->block[0]);
 	p->in_kernel = 1;
 	return 0;
 }
@@ -318,41 +418,187 @@ static uint64_t *entry_stack(gc_profiler *p, uint32_t e)
 	return p->lstack[e];
 }
 
-/* Slot s made live: the oldest live warp retired when the ring is full;
- * a retired warp coming back gets its pins back from its pairs (the first
- * NPIN of each thread, in the order made) and empty LRU stacks. */
+/* ---- the spill: the state of retired warps -------------------------------------
+ *
+ * A warp retired leaves its threads' nodes in tnode, their non-first
+ * accesses in nnf (by node), and the rest (last seq, non-first accesses,
+ * pins) as a chunk of bytes, lane after lane: a byte of flags (the pin
+ * count; whether a last seq, a count of non-first accesses and last
+ * addresses other than the first follow), those that do as varints (the
+ * last seq as the zigzag difference from the previous lane's), then per
+ * pin the zigzag differences of its instruction and first address from
+ * the same pin of the previous lane, and of its last address from its
+ * first when the flag says so.  In a stream in thread order neighbouring
+ * threads run the same instructions at neighbouring addresses: a thread of
+ * gc-gen gather takes about 10 bytes where its pairs took 84. */
+
+#define SP_NPIN 0x0f     /* the pin count */
+#define SP_SEQ 0x10      /* a last seq other than the previous lane's follows */
+#define SP_NONFIRST 0x20 /* a count of non-first accesses other than 0 follows */
+#define SP_LAST 0x40     /* each pin's last address follows */
+#define SP_INST 0x80     /* the pins' instructions differ from the previous lane's */
+#define SP_LANE_MAX (1 + 2 * 10 + NPIN * 30)
+
+static uint8_t *put_varint(uint8_t *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		*b++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*b++ = (uint8_t)v;
+	return b;
+}
+
+static const uint8_t *get_varint(const uint8_t *b, uint64_t *v)
+{
+	uint64_t x = 0;
+	unsigned sh = 0;
+	while (*b & 0x80) {
+		x |= (uint64_t)(*b++ & 0x7f) << sh;
+		sh += 7;
+	}
+	*v = x | (uint64_t)*b++ << sh;
+	return b;
+}
+
+static uint64_t zz(uint64_t d)
+{
+	return d << 1 ^ (uint64_t)((int64_t)d >> 63);
+}
+
+static uint64_t unzz(uint64_t z)
+{
+	return z >> 1 ^ (uint64_t)-(int64_t)(z & 1);
+}
+
+/* The threads of live entry e, slot s's, into tnode and nnf. */
+static void park_warp(gc_profiler *p, uint32_t e, size_t s)
+{
+	const struct lthr *lt = &p->lthr[(size_t)e * p->ws];
+	uint32_t *tn = &p->tnode[s * p->ws];
+	for (unsigned l = 0; l < p->ws; l++) {
+		tn[l] = lt[l].node;
+		p->nnf[lt[l].node] += lt[l].nonfirst;
+	}
+}
+
+/* Live entry e, slot s's, retired: parked and spilled. */
+static int spill_warp(gc_profiler *p, uint32_t e, size_t s)
+{
+	const struct lthr *lt = &p->lthr[(size_t)e * p->ws];
+	park_warp(p, e, s);
+	if (grow((void **)&p->spill, &p->cspill, p->nspill + (size_t)p->ws * SP_LANE_MAX, 1) < 0)
+		return oom(p);
+	uint8_t *b = p->spill + p->nspill;
+	uint64_t pi[NPIN] = {0}, pf[NPIN] = {0};
+	uint32_t seq = 0;
+	for (unsigned l = 0; l < p->ws; l++) {
+		const struct lthr *t = &lt[l];
+		unsigned fl = t->npin;
+		if (t->lastseq != seq)
+			fl |= SP_SEQ;
+		if (t->nonfirst)
+			fl |= SP_NONFIRST;
+		for (unsigned j = 0; j < t->npin; j++) {
+			if (t->pin[j].last != t->pin[j].first)
+				fl |= SP_LAST;
+			if (t->pinst[j] != pi[j])
+				fl |= SP_INST;
+		}
+		*b++ = (uint8_t)fl;
+		if (fl & SP_SEQ)
+			b = put_varint(b, zz((uint64_t)(int64_t)(int32_t)(t->lastseq - seq)));
+		if (fl & SP_NONFIRST)
+			b = put_varint(b, t->nonfirst);
+		seq = t->lastseq;
+		for (unsigned j = 0; j < t->npin; j++) {
+			if (fl & SP_INST)
+				b = put_varint(b, zz(t->pinst[j] - pi[j]));
+			b = put_varint(b, zz(t->pin[j].first - pf[j]));
+			if (fl & SP_LAST)
+				b = put_varint(b, zz(t->pin[j].last - t->pin[j].first));
+			pi[j] = t->pinst[j];
+			pf[j] = t->pin[j].first;
+		}
+	}
+	p->slot[s].spill = p->nspill + 1;
+	p->nspill = (size_t)(b - p->spill);
+	return 0;
+}
+
+/* Slot s's threads as spilled into lt (ws threads; their nodes from
+ * tnode). */
+static void unspill_warp(const gc_profiler *p, size_t s, struct lthr *lt)
+{
+	const uint8_t *b = p->spill + p->slot[s].spill - 1;
+	uint64_t pi[NPIN] = {0}, pf[NPIN] = {0}, v;
+	uint32_t seq = 0;
+	for (unsigned l = 0; l < p->ws; l++) {
+		struct lthr *t = &lt[l];
+		unsigned fl = *b++;
+		t->npin = (uint8_t)(fl & SP_NPIN);
+		t->node = p->tnode[s * p->ws + l];
+		if (fl & SP_SEQ) {
+			b = get_varint(b, &v);
+			seq += (uint32_t)unzz(v);
+		}
+		t->lastseq = seq;
+		t->nonfirst = 0;
+		if (fl & SP_NONFIRST)
+			b = get_varint(b, &t->nonfirst);
+		for (unsigned j = 0; j < t->npin; j++) {
+			if (fl & SP_INST) {
+				b = get_varint(b, &v);
+				pi[j] += unzz(v);
+			}
+			b = get_varint(b, &v);
+			pf[j] += unzz(v);
+			t->pinst[j] = (uint32_t)pi[j];
+			t->pin[j].first = t->pin[j].last = pf[j];
+			if (fl & SP_LAST) {
+				b = get_varint(b, &v);
+				t->pin[j].last += unzz(v);
+			}
+		}
+	}
+}
+
+/* Slot s made live: the oldest live warp retired (spill_warp) when the
+ * ring is full; a retired warp coming back gets its state back from the
+ * spill (its non-first accesses taken back from nnf) and empty LRU
+ * stacks. */
 static int activate(gc_profiler *p, size_t s)
 {
 	uint32_t e = (uint32_t)(p->nact++ % p->nlive);
-	if (p->lslot[e] != NONE)
+	if (p->lslot[e] != NONE) {
+		if (spill_warp(p, e, p->lslot[e]) < 0)
+			return -1;
 		p->slot[p->lslot[e]].live = NONE;
+	}
 	p->lslot[e] = (uint32_t)s;
 	struct slot *sl = &p->slot[s];
 	sl->live = e;
 	struct lthr *lt = &p->lthr[(size_t)e * p->ws];
-	for (unsigned l = 0; l < p->ws; l++) {
-		lt[l].npin = 0;
-		lt[l].stacked = 0;
-		lt[l].nstack = 0;
-	}
-	if (sl->plo == NONE)
+	if (!sl->spill) {
+		for (unsigned l = 0; l < p->ws; l++) {
+			lt[l].npin = 0;
+			lt[l].stacked = 0;
+			lt[l].nstack = 0;
+			lt[l].node = 0;
+			lt[l].lastseq = 0;
+			lt[l].nonfirst = 0;
+		}
 		return 0;
+	}
 	p->resurrected++;
 	if (!entry_stack(p, e))
 		return oom(p);
-	uint32_t t0 = (uint32_t)(s * p->ws);
-	for (uint32_t j = sl->plo; j < sl->phi; j++) {
-		uint32_t l = p->pair[j].tidx - t0;
-		if (l >= p->ws)
-			continue;
-		struct lthr *t = &lt[l];
-		if (t->npin < NPIN) {
-			t->pinst[t->npin] = p->pair[j].inst;
-			t->ppair[t->npin++] = j;
-		}
-	}
-	for (unsigned l = 0; l < p->ws; l++)
+	unspill_warp(p, s, lt);
+	for (unsigned l = 0; l < p->ws; l++) {
 		lt[l].stacked = 1;
+		lt[l].nstack = 0;
+		p->nnf[lt[l].node] -= lt[l].nonfirst;
+	}
 	return 0;
 }
 
@@ -366,21 +612,28 @@ static int warp_slot(gc_profiler *p, const gc_rec *r, uint64_t wkey)
 		return fail(p, "warp %u outside the block of %llu threads (warp size %u)", r->warp,
 			    (unsigned long long)p->bsize, p->ws);
 	int added;
-	uint64_t *v = gc_hmap_put(&p->map[M_SLOT], wkey, &added);
-	if (!v)
+	uint64_t sv, *v = &sv;
+	uint32_t *w = NULL;
+	if (p->wslot) {
+		w = &p->wslot[r->block * p->wpb + r->warp];
+		added = !*w;
+		sv = (uint64_t)*w - 1;
+	} else if (!(v = gc_hmap_put(&p->map[M_SLOT], wkey, &added))) {
 		return oom(p);
+	}
 	if (added) {
 		size_t s = p->nslot;
 		if ((uint64_t)(s + 1) * p->ws > UINT32_MAX)
 			return fail(p, "more than 2^32 threads in one kernel");
 		if (grow((void **)&p->slot, &p->cslot, s + 1, sizeof *p->slot) < 0 ||
-		    grow((void **)&p->thr, &p->cthr, (s + 1) * p->ws, sizeof *p->thr) < 0)
+		    grow((void **)&p->tnode, &p->ctnode, (s + 1) * p->ws, sizeof *p->tnode) < 0)
 			return oom(p);
 		p->slot[s] = (struct slot){(uint64_t)r->block * p->bsize + (uint64_t)r->warp * p->ws,
-					   NONE, NONE, 0};
-		memset(&p->thr[s * p->ws], 0, p->ws * sizeof *p->thr);
+					   NONE, 0, 0};
 		p->nslot++;
 		*v = s;
+		if (w)
+			*w = (uint32_t)(s + 1);
 	}
 	size_t s = (size_t)*v;
 	if (p->slot[s].live == NONE && activate(p, s) < 0)
@@ -409,7 +662,10 @@ static int new_inst(gc_profiler *p, uint64_t ikey)
 		memset(in, 0, sizeof *in);
 		in->key = ikey;
 		in->lo = UINT64_MAX;
-		if (gc_pdist_builder_init(&in->pa) < 0)
+		int bad = gc_pdist_builder_init(&in->pa);
+		for (int c = 0; c < GC_PE_NCTX; c++)
+			bad |= gc_pdist_builder_init(&in->pe[c]);
+		if (bad)
 			return oom(p);
 		*v = p->ninst++;
 	}
@@ -444,9 +700,11 @@ static int tree_step(gc_profiler *p, uint32_t node, uint32_t inst, uint32_t dseq
 		if (added) {
 			if (p->nnode >= UINT32_MAX)
 				return fail(p, "more than 2^32 profile prefixes");
-			if (grow((void **)&p->node, &p->cnode, p->nnode + 1, sizeof *p->node) < 0)
+			if (grow((void **)&p->node, &p->cnode, p->nnode + 1, sizeof *p->node) < 0 ||
+			    grow((void **)&p->nnf, &p->cnnf, p->nnode + 1, sizeof *p->nnf) < 0)
 				return oom(p);
 			p->node[p->nnode] = (gc_pnode){node, inst, dseq, p->node[node].depth + 1};
+			p->nnf[p->nnode] = 0;
 			*v = p->nnode++;
 		}
 		p->c_nkey = nkey;
@@ -455,50 +713,47 @@ static int tree_step(gc_profiler *p, uint32_t node, uint32_t inst, uint32_t dseq
 	return 0;
 }
 
-/* A new pair of (thread tidx, inst) at addr: its index in *idx. */
-static int new_pair(gc_profiler *p, uint32_t tidx, uint32_t inst, uint64_t addr, size_t *idx)
+/* A new executor of inst: lane's thread of the current warp, at addr.
+ * P_E takes it now while the instruction's executors come in thread
+ * order; one out of order leaves P_E to the end (finish_unsorted). */
+static int new_exec(gc_profiler *p, uint32_t inst, unsigned lane, uint64_t addr)
 {
-	if (p->npair >= UINT32_MAX)
-		return fail(p, "more than 2^32 (thread, instruction) pairs");
-	if (grow((void **)&p->pair, &p->cpair, p->npair + 1, sizeof *p->pair) < 0)
-		return oom(p);
 	struct inst *in = &p->inst[inst];
-	if (in->nex == in->cex) {
-		size_t c = in->cex;
-		if (grow((void **)&in->etidx, &c, in->nex + 1, sizeof *in->etidx) < 0 ||
-		    grow((void **)&in->efirst, &in->cex, in->nex + 1, sizeof *in->efirst) < 0)
-			return oom(p);
+	in->nex++;
+	if (in->unsorted)
+		return 0;
+	uint64_t t = p->slot[p->c_slot].base + lane;
+	if (in->cw.seen && t <= in->cw.last) {
+		in->unsorted = 1;
+		p->nunsorted++;
+		return 0;
 	}
-	in->etidx[in->nex] = tidx;
-	in->efirst[in->nex++] = addr;
-	p->pair[p->npair] = (struct pair){tidx, inst, addr};
-	struct slot *s = &p->slot[p->c_slot];
-	if (s->plo == NONE)
-		s->plo = (uint32_t)p->npair;
-	s->phi = (uint32_t)p->npair + 1;
-	*idx = p->npair++;
+	if (pe_walk(p, in, in->pe, t, addr) < 0)
+		return oom(p);
 	return 0;
 }
 
-/* The pair of (thread tidx, inst): its index, *isnew when made now.  The
- * thread's first NPIN instructions are kept in the thread itself (so a
- * miss there is a new pair while it has fewer); the others in the map. */
-static int find_pair(gc_profiler *p, struct lthr *t, uint32_t tidx, uint32_t inst,
-		     uint64_t addr, size_t *idx, int *isnew)
+/* The pair of (thread tidx, inst): where its last address is, *isnew
+ * when made now (its first and last addresses addr).  The thread's first
+ * NPIN instructions are its pins (so a miss there is a new pair while it
+ * has fewer); the others are in the map. */
+static int find_pair(gc_profiler *p, struct lthr *t, unsigned lane, uint32_t tidx,
+		     uint32_t inst, uint64_t addr, uint64_t **last, int *isnew)
 {
 	unsigned n = t->npin;
 	for (unsigned i = 0; i < n; i++)
 		if (t->pinst[i] == inst) {
-			*idx = t->ppair[i];
+			*last = &t->pin[i].last;
 			*isnew = 0;
 			return 0;
 		}
 	if (n < NPIN) {
-		if (new_pair(p, tidx, inst, addr, idx) < 0)
+		if (new_exec(p, inst, lane, addr) < 0)
 			return -1;
 		t->pinst[n] = inst;
-		t->ppair[n] = (uint32_t)*idx;
+		t->pin[n].first = t->pin[n].last = addr;
 		t->npin = (uint8_t)(n + 1);
+		*last = &t->pin[n].last;
 		*isnew = 1;
 		return 0;
 	}
@@ -506,11 +761,17 @@ static int find_pair(gc_profiler *p, struct lthr *t, uint32_t tidx, uint32_t ins
 	uint64_t *v = gc_hmap_put(&p->map[M_PAIR], (uint64_t)tidx << INST_BITS | inst, &added);
 	if (!v)
 		return oom(p);
-	if (added && new_pair(p, tidx, inst, addr, idx) < 0)
-		return -1;
-	if (added)
-		*v = *idx;
-	*idx = (size_t)*v;
+	if (added) {
+		if (p->npair >= UINT32_MAX)
+			return fail(p, "more than 2^32 (thread, instruction) pairs");
+		if (grow((void **)&p->pair, &p->cpair, p->npair + 1, sizeof *p->pair) < 0)
+			return oom(p);
+		p->pair[p->npair] = (struct pair){tidx, inst, addr, addr};
+		*v = p->npair++;
+		if (new_exec(p, inst, lane, addr) < 0)
+			return -1;
+	}
+	*last = &p->pair[*v].last;
 	*isnew = added;
 	return 0;
 }
@@ -555,7 +816,7 @@ static int stack_start(gc_profiler *p, struct lthr *lt, unsigned lane, unsigned 
 	uint64_t *st = &p->c_stack[(size_t)lane * p->o.reuse_depth];
 	unsigned n = 0;
 	for (unsigned j = 0; j < npin; j++)
-		n = lru_push(st, n, p->o.reuse_depth, p->pair[lt->ppair[j]].last); /* = first */
+		n = lru_push(st, n, p->o.reuse_depth, lt->pin[j].last); /* = first */
 	lt->nstack = (uint16_t)n;
 	lt->stacked = 1;
 	return 0;
@@ -575,7 +836,6 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 			    r->lane, r->warp, (unsigned long long)r->warp * p->ws + r->lane,
 			    (unsigned long long)p->bsize);
 	uint32_t tidx = (uint32_t)(p->c_slot * p->ws + r->lane);
-	struct thr *t = &p->thr[tidx];
 	struct lthr *lt = &p->c_lthr[r->lane];
 
 	uint64_t ikey = (uint64_t)r->pc << 32 | (uint64_t)r->size << 16 |
@@ -595,17 +855,17 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 	p->accesses++;
 
 	/* the profile: one more entry */
-	uint32_t dseq = r->seq - t->lastseq;
-	t->lastseq = r->seq;
-	if (tree_step(p, t->node, inst, dseq) < 0)
+	uint32_t dseq = r->seq - lt->lastseq;
+	lt->lastseq = r->seq;
+	if (tree_step(p, lt->node, inst, dseq) < 0)
 		return -1;
-	t->node = p->c_child;
+	lt->node = p->c_child;
 
 	/* first instance, or a stride for P_A */
-	size_t pi = 0;
+	uint64_t *last = NULL;
 	int first = 0;
 	unsigned npin = lt->npin;
-	if (find_pair(p, lt, tidx, inst, addr, &pi, &first) < 0)
+	if (find_pair(p, lt, r->lane, tidx, inst, addr, &last, &first) < 0)
 		return -1;
 	/* no LRU stack kept while every access was a first instance held in a
 	 * pin: made now, from the pins, before their last addresses move */
@@ -613,10 +873,9 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 	if (!lt->stacked && !stackless && stack_start(p, lt, r->lane, npin) < 0)
 		return -1;
 	if (!first) {
-		struct pair *pr = &p->pair[pi];
-		int64_t stride = (int64_t)(addr - pr->last);
-		pr->last = addr;
-		t->nonfirst++;
+		int64_t stride = (int64_t)(addr - *last);
+		*last = addr;
+		lt->nonfirst++;
 		if (p->pa_n && (p->pa_inst != inst || p->pa_val != stride) && flush_pa(p) < 0)
 			return -1;
 		p->pa_inst = inst;
@@ -652,59 +911,66 @@ int gc_profiler_add(gc_profiler *p, const gc_rec *r)
 
 /* ---- the kernel's end --------------------------------------------------------- */
 
-static int by_thread(const void *pa, const void *pb)
+static int by_inst_thread(const void *pa, const void *pb)
 {
 	const struct exec *a = pa, *b = pb;
+	if (a->inst != b->inst)
+		return (a->inst > b->inst) - (a->inst < b->inst);
 	return (a->thread > b->thread) - (a->thread < b->thread);
 }
 
-/* gc_panchor_ctx of a sequence of executors, their coordinates kept from
- * one to the next: the next thread's by carrying, another's by division
- * (gc_pthread_coords). */
-struct cwalk {
-	const gc_kernel *k;
-	uint64_t dim[GC_PE_NCTX]; /* each coordinate's extent (BZ's unused) */
-	uint64_t c[GC_PE_NCTX];
-	uint64_t last;
-	int seen;
-};
-
-static uint64_t dim1(uint64_t v)
+/* Executor (thread t, first address addr) of instruction inst into ex
+ * when the instruction is not in thread order. */
+static void exec_put(const gc_profiler *p, struct exec *ex, size_t *n, uint32_t inst,
+		     uint64_t t, uint64_t addr)
 {
-	return v ? v : 1;
+	if (p->inst[inst].unsorted)
+		ex[(*n)++] = (struct exec){t, addr, inst};
 }
 
-static void cwalk_init(struct cwalk *w, const gc_kernel *k)
+/* P_E of the instructions whose executors did not all come in thread
+ * order, from all their executors (the pins of the live warps and of the
+ * retired ones, and the pairs of the map) sorted by thread: B in each
+ * one's base, P_E in out.  ex holds all their executors. */
+static int finish_unsorted(gc_profiler *p, gc_pkernel *out, struct exec *ex)
 {
-	w->k = k;
-	w->dim[GC_PE_BZ] = UINT64_MAX;
-	w->dim[GC_PE_BY] = dim1(k->grid[1]);
-	w->dim[GC_PE_BX] = dim1(k->grid[0]);
-	w->dim[GC_PE_TZ] = dim1(k->block[2]);
-	w->dim[GC_PE_TY] = dim1(k->block[1]);
-	w->dim[GC_PE_TX] = dim1(k->block[0]);
-	w->seen = 0;
-}
-
-static int cwalk_ctx(struct cwalk *w, uint64_t t)
-{
-	int c = GC_PE_TX;
-	if (w->seen && t == w->last + 1) {
-		while (c > GC_PE_BZ && w->c[c] + 1 == w->dim[c])
-			w->c[c--] = 0;
-		w->c[c]++;
-	} else if (!w->seen || t != w->last) {
-		uint64_t n[GC_PE_NCTX];
-		gc_pthread_coords(w->k, t, n);
-		c = -1;
-		if (w->seen)
-			for (c = 0; c < GC_PE_TX && n[c] == w->c[c]; c++)
-				;
-		memcpy(w->c, n, sizeof n);
+	size_t n = 0;
+	struct lthr *tmp = malloc(p->ws * sizeof *tmp);
+	if (!tmp)
+		return -1;
+	for (size_t s = 0; s < p->nslot; s++) {
+		const struct slot *sl = &p->slot[s];
+		const struct lthr *lt = tmp;
+		if (sl->live != NONE)
+			lt = &p->lthr[(size_t)sl->live * p->ws];
+		else
+			unspill_warp(p, s, tmp);
+		for (unsigned l = 0; l < p->ws; l++)
+			for (unsigned j = 0; j < lt[l].npin; j++)
+				exec_put(p, ex, &n, lt[l].pinst[j], sl->base + l, lt[l].pin[j].first);
 	}
-	w->last = t;
-	w->seen = 1;
-	return c;
+	free(tmp);
+	for (size_t i = 0; i < p->npair; i++) {
+		const struct pair *pr = &p->pair[i];
+		exec_put(p, ex, &n, pr->inst, p->slot[pr->tidx / p->ws].base + pr->tidx % p->ws,
+			 pr->first);
+	}
+	qsort(ex, n, sizeof *ex, by_inst_thread);
+	for (size_t j = 0; j < n;) {
+		uint32_t i = ex[j].inst;
+		struct inst *in = &p->inst[i];
+		memset(&in->cw, 0, sizeof in->cw);
+		memset(&in->a, 0, sizeof in->a);
+		for (int c = 0; c < GC_PE_NCTX; c++)
+			gc_pdist_builder_clear(&p->pe[c]);
+		for (; j < n && ex[j].inst == i; j++)
+			if (pe_walk(p, in, p->pe, ex[j].thread, ex[j].addr) < 0)
+				return -1;
+		for (int c = 0; c < GC_PE_NCTX; c++)
+			if (gc_pdist_finish(&p->pe[c], p->o.max_exact, &out->inst[i].pe[c]) < 0)
+				return -1;
+	}
+	return 0;
 }
 
 /* B, the extent and P_E of every instruction, and P_A. */
@@ -712,7 +978,6 @@ static int finish_insts(gc_profiler *p, gc_pkernel *out)
 {
 	size_t ni = p->ninst;
 	struct exec *ex = NULL;
-	size_t cex = 0;
 	out->inst = calloc(ni ? ni : 1, sizeof *out->inst);
 	int rc = -1;
 	if (!out->inst)
@@ -724,50 +989,21 @@ static int finish_insts(gc_profiler *p, gc_pkernel *out)
 			gc_pdist_init(&o->pe[c]);
 		gc_pdist_init(&o->pa);
 	}
+	if (p->nunsorted) {
+		uint64_t nex = 0;
+		for (size_t i = 0; i < ni; i++)
+			if (p->inst[i].unsorted)
+				nex += p->inst[i].nex;
+		if (nex > SIZE_MAX / sizeof *ex || !(ex = malloc((size_t)nex * sizeof *ex)))
+			goto out;
+		if (finish_unsorted(p, out, ex) < 0)
+			goto out;
+	}
 
 	for (size_t i = 0; i < ni; i++) {
 		const struct inst *in = &p->inst[i];
 		gc_pinst *o = &out->inst[i];
-		size_t n = in->nex;
-		/* the executors in thread order: as made, else sorted */
-		int sorted = 1;
-		uint64_t prev = 0;
-		for (size_t j = 0; j < n && sorted; j++) {
-			uint64_t t = p->slot[in->etidx[j] / p->ws].base + in->etidx[j] % p->ws;
-			sorted = !j || t >= prev;
-			prev = t;
-		}
-		if (!sorted) {
-			if (grow((void **)&ex, &cex, n, sizeof *ex) < 0)
-				goto out;
-			for (size_t j = 0; j < n; j++)
-				ex[j] = (struct exec){p->slot[in->etidx[j] / p->ws].base +
-							      in->etidx[j] % p->ws,
-						      in->efirst[j]};
-			qsort(ex, n, sizeof *ex, by_thread);
-		}
-		gc_panchor a;
-		memset(&a, 0, sizeof a);
-		struct cwalk cw;
-		cwalk_init(&cw, &p->k);
-		for (int c = 0; c < GC_PE_NCTX; c++)
-			gc_pdist_builder_clear(&p->pe[c]);
-		for (size_t j = 0; j < n; j++) {
-			uint64_t t, addr;
-			if (sorted) {
-				t = p->slot[in->etidx[j] / p->ws].base + in->etidx[j] % p->ws;
-				addr = in->efirst[j];
-			} else {
-				t = ex[j].thread;
-				addr = ex[j].addr;
-			}
-			int c = cwalk_ctx(&cw, t);
-			if (c < 0)
-				o->base = addr;
-			else if (gc_pdist_add(&p->pe[c], (int64_t)(addr - a.first[c]), 1) < 0)
-				goto out;
-			gc_panchor_set(&a, c, t, addr);
-		}
+		o->base = in->base;
 		o->pc = (uint32_t)(in->key >> 32);
 		o->size = (uint16_t)(in->key >> 16);
 		o->flags = (uint8_t)(in->key >> 8);
@@ -776,9 +1012,10 @@ static int finish_insts(gc_profiler *p, gc_pkernel *out)
 		o->lo = (int64_t)(in->lo - o->base);
 		o->hi = (int64_t)(in->hi - o->base);
 		o->accesses = in->accesses;
-		for (int c = 0; c < GC_PE_NCTX; c++)
-			if (gc_pdist_finish(&p->pe[c], p->o.max_exact, &o->pe[c]) < 0)
-				goto out;
+		if (!in->unsorted)
+			for (int c = 0; c < GC_PE_NCTX; c++)
+				if (gc_pdist_finish(&in->pe[c], p->o.max_exact, &o->pe[c]) < 0)
+					goto out;
 		if (gc_pdist_finish(&in->pa, p->o.max_exact, &o->pa) < 0)
 			goto out;
 	}
@@ -810,14 +1047,14 @@ static int walk_threads(const struct walk *w, walk_fn fn, void *ctx)
 	uint64_t next = 0;
 	for (size_t s = 0; s < p->nslot; s++) {
 		uint64_t base = w->order[2 * s];
-		const struct thr *t = &p->thr[w->order[2 * s + 1] * p->ws];
+		const uint32_t *t = &p->tnode[w->order[2 * s + 1] * p->ws];
 		if (base > next && fn(ctx, next, base - next, 0) < 0)
 			return -1;
 		uint64_t inblock = base % p->bsize, lanes = p->bsize - inblock;
 		if (lanes > p->ws)
 			lanes = p->ws;
 		for (uint64_t l = 0; l < lanes; l++)
-			if (fn(ctx, base + l, 1, t[l].node) < 0)
+			if (fn(ctx, base + l, 1, t[l]) < 0)
 				return -1;
 		next = base + lanes;
 	}
@@ -910,13 +1147,13 @@ static int finish_profiles(gc_profiler *p, gc_pkernel *out)
 	out->nprof = (uint32_t)ncl;
 	for (long j = 0; j < ncl; j++)
 		gc_pdist_init(&out->prof[j].pr);
-	for (size_t tidx = 0; tidx < p->nslot * p->ws; tidx++)
-		if (p->thr[tidx].node)
-			nonfirst[cluster[candof[p->thr[tidx].node]]] += p->thr[tidx].nonfirst;
+	for (size_t i = 1; i < nn; i++)
+		if (cnt[i])
+			nonfirst[cluster[candof[i]]] += p->nnf[i];
 	size_t it = 0;
 	uint64_t key, val;
 	while (gc_hmap_next(&p->map[M_REUSE], &it, &key, &val)) {
-		uint32_t node = p->thr[key >> DIST_BITS].node;
+		uint32_t node = p->tnode[key >> DIST_BITS];
 		rcnt[(size_t)cluster[candof[node]] * depth + (key & ((1u << DIST_BITS) - 1))] += val;
 	}
 	for (size_t i = 0; i < nc; i++)
@@ -977,6 +1214,9 @@ int gc_profiler_kend(gc_profiler *p, gc_pkernel *out)
 	p->in_kernel = 0;
 	if (flush_pa(p) < 0)
 		return -1;
+	for (uint32_t e = 0; e < p->nlive; e++)
+		if (p->lslot[e] != NONE)
+			park_warp(p, e, p->lslot[e]);
 	out->k = p->k;
 	out->threads = p->threads;
 	out->accesses = p->accesses;

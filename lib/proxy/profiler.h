@@ -6,25 +6,34 @@
  * Records may come in any interleaving of warps (a raw trace in arrival
  * order), but each thread's records in program order, as every stream is.
  *
- * State per kernel: per thread seen, for the whole kernel (16 bytes),
- * its node in a prefix tree of the profiles (threads on one path share
- * it), its last seq and its count of non-first accesses; per (thread,
- * static instruction) pair its first address (with its instruction's
- * executors, for P_E) and last address (about 28 bytes; 24 more past a
- * thread's first 8 instructions, in a map); the prefix tree; one
- * distribution builder per (instruction, context) and per instruction
- * for P_A (each bounded, pdist.h).  The rest of a thread's state, its
- * first 8 (instruction, pair) pins and its LRU stack of reuse_depth
- * addresses (made at its first access that is no first instance, from
- * the pins), lives in its warp's live entry: at most live_warps of them,
- * the one made live first retired for a new warp.  Measured peaks: 0.1 KB
- * per thread on gc-gen gather -n 4M, 0.37 KB on matmul -n 256 --inner 96
- * (all 2048 warps live, with their LRU stacks).  So memory grows
- * with the threads of the largest kernel, the pairs and the distinct
- * profile prefixes, not with the number of accesses.
+ * State per kernel: per thread seen, for the whole kernel, its node in a
+ * prefix tree of the profiles (4 bytes; threads on one path share the
+ * node); per warp retired, its threads' state as a chunk of bytes (the
+ * spill: last seq, count of non-first accesses, and their first 8
+ * (instruction, first address, last address) pins, each a difference
+ * from the previous thread's: about 10 bytes a thread in a stream in
+ * thread order); per (thread, static instruction) pair past a thread's
+ * first 8, its first and last address (24 bytes, and a map entry); the
+ * prefix tree, with each node's count of non-first accesses; one
+ * distribution builder per instruction for P_A and one per (instruction,
+ * context) for P_E (each bounded, pdist.h).  A thread's state proper (its
+ * node, last seq, non-first accesses, pins, and its LRU stack of
+ * reuse_depth addresses, made at its first access that is no first
+ * instance, from the pins) lives in its warp's live entry: at most
+ * live_warps of them, the one made live first retired (spilled) for a new
+ * warp.  Measured peaks: 19 bytes per thread on gc-gen gather -n 4M, 0.38
+ * KB on matmul -n 256 --inner 96 (all 2048 warps live, with their LRU
+ * stacks).  So memory grows with the threads of the largest kernel and
+ * the distinct profile prefixes, not with the number of accesses.
+ *
+ * P_E is built as the executors of an instruction come (their first
+ * instances), while they come in thread order (a stream in trace order);
+ * an instruction whose executors come out of order gets its P_E at the
+ * kernel's end from all of them (the live entries' pins, the spill and
+ * the map), sorted: the same distributions either way.
  *
  * A warp seen again after its retirement (a stream interleaving more
- * than live_warps warps) gets its pins back from its pairs, so profiles,
+ * than live_warps warps) gets its state back from the spill, so profiles,
  * P_E and P_A stay exact, but its LRU stacks restart empty: P_R counts
  * the reuses of addresses from before the retirement as none
  * (gc_profiler_resurrected counts such warps).

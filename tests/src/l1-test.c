@@ -183,6 +183,8 @@ static void t_lru_2x2(void)
 	CHECK_U64(s->nsms, 1);
 	CHECK_U64(s->npcs, 1);
 	CHECK_U64(s->pcs[0].misses, 7);
+	CHECK_U64(s->pcs[0].hits, 1);
+	CHECK_U64(s->pcs[0].requests, 8);
 	gc_l1_free(L);
 	free(o);
 }
