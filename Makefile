@@ -5,6 +5,9 @@
 #   make examples     run every script in examples/ at full size
 #   make check        install missing Debian packages, run every test
 #   make bench        throughput figures against their targets
+#   make fuzz         every libFuzzer target of tests/fuzz for SECONDS each
+#   make check-long   more than 2^32 records through gc-gen | gc-stats
+#   make check-valgrind  a short chain of every stage under memcheck
 #   make install      PREFIX, DESTDIR, BINDIR, MANDIR, DATADIR honoured
 #
 # User CFLAGS/LDFLAGS are respected; the project's own flags always apply.
@@ -128,7 +131,50 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man7/gc.7
 	rm -rf $(DESTDIR)$(DATADIR)/gc
 
-clean:
-	rm -rf build build-san
+# ---- hardening (issue 22) ---------------------------------------------------
+#
+# The libFuzzer targets of tests/fuzz, built with clang, ASan and UBSan
+# into build-fuzz/ (its own libgc.a); `make fuzz SECONDS=N` runs each for N
+# seconds over a copy of its corpus (tests/fuzz/corpus/TARGET, read only)
+# and prints executions and coverage per target.  FUZZ=NAME runs one.
+FUZZ_CC ?= clang
+FUZZ_O := build-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_TARGETS := $(sort $(filter-out fuzz fuzz_import,$(basename $(notdir $(wildcard tests/fuzz/*.c)))))
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz/%)
+SECONDS ?= 10
 
-.PHONY: all deps check check-lib tests demo examples bench install uninstall clean
+comma := ,
+ifneq ($(O),$(FUZZ_O))
+$(FUZZ_O)/libgc.a: $(LIB_SRC) lib/*/*.h
+	@$(MAKE) --no-print-directory O=$(FUZZ_O) SANITIZE= CC=$(FUZZ_CC) \
+		CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_O)/libgc.a
+endif
+
+$(FUZZ_O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.c tests/fuzz/fuzz_import.c tests/fuzz/*.h $(FUZZ_O)/libgc.a
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(GC_CFLAGS) -D_XOPEN_SOURCE=700 -Itests/fuzz -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
+		$(if $(filter plot-csv,$*),-Wl$(comma)--wrap=exit) -o $@ $< tests/fuzz/fuzz.c \
+		tests/fuzz/fuzz_import.c $(FUZZ_O)/libgc.a $(GC_LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run $(FUZZ_O)/fuzz $(SECONDS) $(FUZZ)
+
+# More than 2^32 records (N, default 4.4 G) through gc-gen | gc-stats: the
+# 64-bit counts end to end.  Minutes of one core; not part of `make check`.
+check-long: all
+	@sh tests/check-long $(O)/bin $(N)
+
+# Every stage of a short chain under valgrind's memcheck (installed by
+# tools/install-deps valgrind): no error, nothing definitely lost.
+check-valgrind: all
+	@CC="$(CC)" sh tools/install-deps valgrind
+	@sh tests/check-valgrind $(O)/bin
+
+clean:
+	rm -rf build build-san build-fuzz
+
+.PHONY: all deps check check-lib tests demo examples bench install uninstall clean \
+	fuzz fuzz-build check-long check-valgrind

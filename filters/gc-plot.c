@@ -693,6 +693,7 @@ static void free_job(struct job *j)
 	for (size_t i = 0; i < t->ncols; i++)
 		free(t->cols[i]);
 	free(t->cols);
+	free((char *)t->name);
 	free(j->keep);
 	free(j->xs.v);
 	free(j->ys.v);

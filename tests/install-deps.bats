@@ -121,3 +121,27 @@ apt-get install -y -qq bats parallel"
 	expect_eq "$(cat "$T/calls")" "apt-get update -qq
 apt-get install -y -qq librsvg2-bin mandoc"
 }
+
+@test "install-deps: on Debian, clang is one of the packages, and arguments add more (valgrind)" {
+	tools
+	printf '#!/bin/sh\ncase "$3" in clang|valgrind) exit 1;; esac\nprintf "install ok installed"\n' >"$B/dpkg-query"
+	printf '#!/bin/sh\necho "apt-get $*" >>"%s"\n' "$T/calls" >"$B/apt-get"
+	printf '#!/bin/sh\n"$@"\n' >"$B/sudo"
+	chmod +x "$B/dpkg-query" "$B/apt-get" "$B/sudo"
+	run env -u CC PATH="$B" /bin/sh "$GC_ROOT/tools/install-deps" valgrind
+	expect_eq "$status" 0 "exit status"
+	expect_eq "$output" "install-deps: installing clang valgrind"
+	expect_eq "$(tail -n 1 "$T/calls")" "apt-get install -y -qq clang valgrind"
+}
+
+@test "install-deps: without dpkg and apt-get, an argument is a command looked for (valgrind)" {
+	tools
+	run env -u CC PATH="$B" /bin/sh "$GC_ROOT/tools/install-deps" valgrind
+	expect_eq "$status" 1 "exit status"
+	expect_match "$output" "^install-deps: missing: valgrind "
+	printf '#!/bin/sh\n' >"$B/valgrind"
+	chmod +x "$B/valgrind"
+	run env -u CC PATH="$B" /bin/sh "$GC_ROOT/tools/install-deps" valgrind
+	expect_eq "$status" 0 "exit status"
+	expect_empty "$output"
+}

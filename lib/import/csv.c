@@ -513,7 +513,8 @@ static int dims(const char *v, const uint64_t max[3], uint64_t out[3])
 			*x = 0;
 		if (parse_u64(p, &out[i]) < 0 || out[i] > max[i])
 			return -1;
-		p = x + 1;
+		if (x) /* the last has none: x + 1 would be NULL + 1 */
+			p = x + 1;
 	}
 	return 0;
 }

@@ -284,7 +284,7 @@ static int read_by_thread(gc_import *im, gc_lines *in, struct trc *f)
 	int rc = 0;
 	for (size_t i = 0; i < f->na && rc == 0; i++) {
 		struct acc *e = &f->a[i];
-		int added;
+		int added = 0;
 		uint64_t *c = gc_hmap_put(&count, e->gid, NULL);
 		uint64_t *r = c ? gc_hmap_put(&rank, e->block, &added) : NULL;
 		if (!r)

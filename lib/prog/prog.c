@@ -1,5 +1,6 @@
 /* prog.c - program support: messages, options, numbers, outputs, JSON. */
 #include "prog/prog.h"
+#include "base/atomic.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -313,7 +314,9 @@ FILE *gc_open_text(const char *path)
 {
 	if (!path || strcmp(path, "-") == 0)
 		return stdout;
-	FILE *f = fopen(path, "w");
+	/* Under a temporary name until gc_close_text (base/atomic.h). */
+	int fd = gc_atomic_open(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f)
 		gc_die(GC_EXIT_DATA, "%s: %s", path, strerror(errno));
 	return f;
@@ -325,8 +328,13 @@ void gc_close_text(FILE *f, const char *path)
 		gc_close_stdout();
 		return;
 	}
-	if (fflush(f) != 0 || ferror(f) || fclose(f) != 0)
+	int fd = fileno(f);
+	if (fflush(f) != 0 || ferror(f) || fclose(f) != 0) {
+		gc_atomic_discard(fd);
 		gc_die(GC_EXIT_DATA, "%s: write error: %s", path, strerror(errno));
+	}
+	if (gc_atomic_commit(fd) < 0)
+		gc_die(GC_EXIT_DATA, "%s: rename: %s", path, strerror(errno));
 }
 
 /* ---- progress --------------------------------------------------------- */

@@ -199,7 +199,9 @@ static int next_line(rd *r)
 		size_t n = (size_t)(e - s);
 		if (memchr(s, '\0', n))
 			return perr(r, "a NUL byte in the line");
-		size_t b = strspn(s, " \t");
+		size_t b = 0; /* not strspn: the last line may end the text, unterminated */
+		while (b < n && (s[b] == ' ' || s[b] == '\t'))
+			b++;
 		if (b >= n || s[b] == '#')
 			continue;
 		if (n + 1 > r->cap) {
@@ -509,6 +511,8 @@ static int read_inst(rd *r, uint32_t i, gc_pinst *in)
 	if (label(r, "op", "pc") < 0)
 		return -1;
 	char w[32];
+	if (*r->p != ' ') /* the line ends at the label: nothing after it to read */
+		return perr(r, "op: want load, store or atomic");
 	snprintf(w, sizeof w, "%.*s", (int)strcspn(r->p + 1, " "), r->p + 1);
 	int op = gc_op_parse(w);
 	if (op < 0)
@@ -517,6 +521,8 @@ static int read_inst(rd *r, uint32_t i, gc_pinst *in)
 	r->p += 1 + strlen(w);
 	if (label(r, "space", "op") < 0)
 		return -1;
+	if (*r->p != ' ')
+		return perr(r, "space: want a memory space");
 	snprintf(w, sizeof w, "%.*s", (int)strcspn(r->p + 1, " "), r->p + 1);
 	int sp = gc_space_parse(w);
 	if (sp < 0)
@@ -557,7 +563,7 @@ static int read_inst(rd *r, uint32_t i, gc_pinst *in)
 		if (idx != i)
 			return perr(r, "pe: instruction %u, want %u", idx, i);
 		const char *s = r->p + 1;
-		size_t n = strcspn(s, " ");
+		size_t n = r->p[0] == ' ' ? strcspn(s, " ") : 0; /* not past the line's end */
 		int c = -1;
 		for (int j = 0; j < GC_PE_NCTX && r->p[0] == ' '; j++)
 			if (strlen(gc_pe_ctx_name[j]) == n && strncmp(s, gc_pe_ctx_name[j], n) == 0)

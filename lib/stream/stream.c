@@ -7,6 +7,7 @@
  * record) and an error naming the input, the record and its offset.
  */
 #include "stream/stream.h"
+#include "base/atomic.h"
 #include "base/endian.h"
 #include "stream/input.h"
 
@@ -688,7 +689,7 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 	if (!path || strcmp(path, "-") == 0) {
 		w->fd = 1;
 	} else {
-		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		w->fd = gc_atomic_open(path); /* renamed to path by gc_writer_close */
 		if (w->fd < 0) {
 			wfail(w, "%s", strerror(errno));
 			return w;
@@ -933,6 +934,10 @@ int gc_writer_close(gc_writer *w)
 	if (w->own && w->fd >= 0) {
 		if (close(w->fd) < 0 && rc == 0)
 			rc = wfail(w, "close: %s", strerror(errno));
+		if (rc == 0 && gc_atomic_commit(w->fd) < 0)
+			rc = wfail(w, "rename: %s", strerror(errno));
+		if (rc < 0)
+			gc_atomic_discard(w->fd);
 		w->fd = -1;
 	}
 	if (rc < 0)
@@ -945,8 +950,10 @@ void gc_writer_abandon(gc_writer *w)
 {
 	if (!w)
 		return;
-	if (w->own && w->fd >= 0)
+	if (w->own && w->fd >= 0) {
 		close(w->fd);
+		gc_atomic_discard(w->fd); /* no end record: no file */
+	}
 	wfree(w);
 }
 
