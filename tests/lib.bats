@@ -153,7 +153,8 @@ get(name)=test"
 
 @test "gc_gpu_load: no such preset, no such file" {
 	GC_GPU_PATH="$FIX/gpus" sh_status 2 "test-lib gpu no-such-gpu"
-	usage_error "--gpu: no preset or file named 'no-such-gpu' (set GC_GPU_PATH, or give a path)"
+	# the names on the search path: GC_GPU_PATH's, then the shipped presets
+	usage_error "--gpu: no preset or file named 'no-such-gpu' (presets: ampere-a100, ampere-rtx3070, bad-line, empty-value, fermi-gtx470-16k, fermi-gtx470-48k, hopper-h100, intervals, no-key, pascal-gtx1080, repeated, test, turing-rtx2060, volta-titanv, volta-v100; or give a file, a folder with gpgpusim.config, or set GC_GPU_PATH)"
 	sh_status 2 "test-lib gpu '$T/nope.gpu'"
 	expect_eq "$(cat "$T/err")" "test-lib: $T/nope.gpu: No such file or directory"
 	[ ! -s "$T/out" ]
