@@ -42,6 +42,9 @@ static const char help[] =
 	"                       (default: from the GPU's coalesce.arch)\n"
 	"      --gpu NAME|FILE  GPU preset or file (default: the input's, else fermi-gtx470-16k)\n"
 	"      --list-gpus      list the GPU presets and exit\n"
+	"      --emit WHAT      requests (default): write the stream; none: no stream,\n"
+	"                       the report on stdout (or -o FILE) instead\n"
+	"      --report FILE    write the report (-v's) to FILE\n"
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip           write gzip-compressed output\n"
 	"      --force          write binary output to a terminal\n"
@@ -106,6 +109,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
 		GC_COMMON_LONGOPTS,
+		GC_REPORT_LONGOPTS,
 		{"arch", required_argument, NULL, OPT_ARCH},
 		{NULL, 0, NULL, 0},
 	};
@@ -124,6 +128,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			else
 				gc_usage_error("--arch: '%s' is not sector or fermi", optarg);
 			break;
+		case GC_OPT_EMIT: {
+			static const char *const emits[] = {"requests", NULL};
+			(void)gc_emit_option(&cl->c, optarg, emits);
+			break;
+		}
 		default: gc_usage_error("unexpected option");
 		}
 	}
@@ -318,7 +327,7 @@ static uint8_t sector_mask(const struct coal *k, const uint64_t *bits)
 
 static void write_rec(struct coal *k, const gc_rec *q)
 {
-	if (gc_write(k->w, q) < 0)
+	if (k->w && gc_write(k->w, q) < 0)
 		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(k->w));
 }
 
@@ -449,18 +458,19 @@ static void write_stats(const struct coal *k, FILE *f)
 	gc_json_end(&j);
 }
 
-static void report(const struct coal *k)
+static void report(FILE *f, const void *ctx)
 {
+	const struct coal *k = ctx;
 	const struct stats *s = &k->s;
-	fprintf(stderr, "%s: %llu accesses, %llu warp instructions -> %llu requests, "
+	fprintf(f, "%s: %llu accesses, %llu warp instructions -> %llu requests, "
 		"%llu sectors, %llu bytes (%s rule, %u-byte lines, %u-byte sectors)\n",
 		gc_progname, (unsigned long long)s->accesses,
 		(unsigned long long)s->instructions, (unsigned long long)s->requests,
 		(unsigned long long)s->sectors, (unsigned long long)s->bytes,
 		arch_names[k->arch], k->line, k->sector);
-	fprintf(stderr, "%s: %llu accesses straddle a line; %llu atomic requests\n", gc_progname,
+	fprintf(f, "%s: %llu accesses straddle a line; %llu atomic requests\n", gc_progname,
 		(unsigned long long)s->straddling, (unsigned long long)s->atomics);
-	fprintf(stderr, "%s: shared memory: %llu accesses in %llu instructions, %llu "
+	fprintf(f, "%s: shared memory: %llu accesses in %llu instructions, %llu "
 		"wavefronts (%llu bank conflicts, %llu instructions conflicted, at most %llu-way)\n",
 		gc_progname, (unsigned long long)s->space_accesses[GC_SHARED],
 		(unsigned long long)s->sh_insts, (unsigned long long)s->sh_wavefronts,
@@ -497,10 +507,10 @@ int main(int argc, char **argv)
 		}
 		flush(&k);
 		if (ev == GC_KBEGIN) {
-			if (gc_write_kbegin(k.w, gc_reader_kernel(k.r)) < 0)
+			if (k.w && gc_write_kbegin(k.w, gc_reader_kernel(k.r)) < 0)
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(k.w));
 		} else if (ev == GC_KEND) {
-			if (gc_write_kend(k.w, rec.kernel) < 0)
+			if (k.w && gc_write_kend(k.w, rec.kernel) < 0)
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(k.w));
 		} else if (ev == GC_EOF) {
 			break;
@@ -514,8 +524,7 @@ int main(int argc, char **argv)
 	}
 	gc_progress_end(cl.c.progress);
 	gc_close_output(k.w);
-	if (cl.c.verbose)
-		report(&k);
+	gc_write_report(&cl.c, report, &k);
 	if (cl.c.stats) {
 		FILE *f = gc_open_text(cl.c.stats);
 		write_stats(&k, f);

@@ -53,8 +53,7 @@ static const char help[] =
 	"  -h, --help              show this help and exit\n"
 	"  -V, --version           show versions and exit\n";
 
-enum { OPT_BANDWIDTH = GC_OPT_TOOL, OPT_CHANNELS, OPT_SUBS, OPT_PINDEX, OPT_MAPPING, OPT_EMIT,
-       OPT_REPORT };
+enum { OPT_BANDWIDTH = GC_OPT_TOOL, OPT_CHANNELS, OPT_SUBS, OPT_PINDEX, OPT_MAPPING };
 
 static const gc_gpu_keyopt keyopts[] = {
 	{OPT_BANDWIDTH, "--bandwidth", "dram.bandwidth"},
@@ -69,8 +68,6 @@ struct cmdline {
 	gc_common c;
 	const char *input;
 	const char *keyval[NKEYOPTS];
-	int emit_none;      /* --emit none */
-	const char *report; /* --report FILE */
 };
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -82,8 +79,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sub-partitions", required_argument, NULL, OPT_SUBS},
 		{"partition-index", required_argument, NULL, OPT_PINDEX},
 		{"mapping", required_argument, NULL, OPT_MAPPING},
-		{"emit", required_argument, NULL, OPT_EMIT},
-		{"report", required_argument, NULL, OPT_REPORT},
+		GC_REPORT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -91,12 +87,9 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
-		if (c == OPT_EMIT) {
-			cl->emit_none = gc_choose("--emit", optarg, "dram", "none");
-			continue;
-		}
-		if (c == OPT_REPORT) {
-			cl->report = optarg;
+		if (c == GC_OPT_EMIT) {
+			static const char *const emits[] = {"dram", NULL};
+			(void)gc_emit_option(&cl->c, optarg, emits);
 			continue;
 		}
 		int i = gc_gpu_keyopt_find(keyopts, NKEYOPTS, c);
@@ -138,6 +131,7 @@ struct kstat {
 };
 
 struct dram {
+	const char *input;    /* its name, for the report */
 	gc_gpu_config gpu;
 	gc_addrmap am;
 	unsigned channels, banks, sector, sshift, nsectors;
@@ -364,8 +358,10 @@ static void setup(struct dram *d, const struct cmdline *cl, const gc_reader *r)
 
 /* ---- reports ---------------------------------------------------------------- */
 
-static void report(FILE *f, const struct dram *d, const char *input)
+static void report(FILE *f, const void *ctx)
 {
+	const struct dram *d = ctx;
+	const char *input = d->input;
 	uint64_t n = d->reads + d->writes;
 	unsigned b = busiest(d);
 	uint64_t bn = d->ch[b].reads + d->ch[b].writes;
@@ -483,9 +479,7 @@ int main(int argc, char **argv)
 	setup(&d, &cl, r);
 	/* The stream goes on, unchanged, wherever stdout is, unless --emit
 	 * none (gc(7): the output rule). */
-	gc_writer *w = NULL;
-	if (!cl.emit_none)
-		w = gc_open_output(&cl.c, gc_reader_header(r));
+	gc_writer *w = gc_open_output(&cl.c, gc_reader_header(r));
 
 	for (;;) {
 		int ev = gc_read(r, &rec);
@@ -514,20 +508,9 @@ int main(int argc, char **argv)
 	gc_progress_end(cl.c.progress);
 	totals(&d);
 	const char *input = gc_reader_name(r);
-	if (w) {
-		gc_close_output(w);
-	} else {
-		FILE *f = gc_open_text(cl.c.out);
-		report(f, &d, input);
-		gc_close_text(f, cl.c.out);
-	}
-	if (cl.report) {
-		FILE *f = gc_open_text(cl.report);
-		report(f, &d, input);
-		gc_close_text(f, cl.report);
-	}
-	if (cl.c.verbose)
-		report(stderr, &d, input);
+	gc_close_output(w);
+	d.input = input;
+	gc_write_report(&cl.c, report, &d);
 	if (cl.c.stats) {
 		FILE *f = gc_open_text(cl.c.stats);
 		json(f, &d, input);

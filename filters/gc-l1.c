@@ -29,7 +29,9 @@ static const char help[] =
 	"Model one private L1 data cache per SM over a request stream.\n"
 	"\n"
 	"      --emit WHAT        l2: the requests that go on to L2 (default);\n"
-	"                         all: every request, annotated with its outcome\n"
+	"                         all: every request, annotated with its outcome;\n"
+	"                         none: no stream, the report on stdout (or -o FILE)\n"
+	"      --report FILE      write the report (-v's) to FILE\n"
 	"      --timing           the seed-000 timing model (warp queue, latencies, MSHRs)\n"
 	"      --seed N           seed of the miss-latency generator (default 1)\n"
 	"      --window N         --timing: a warp with no request in the next N input\n"
@@ -72,8 +74,7 @@ static const char help[] =
 	"  -V, --version          show versions and exit\n";
 
 enum {
-	OPT_EMIT = GC_OPT_TOOL,
-	OPT_TIMING,
+	OPT_TIMING = GC_OPT_TOOL,
 	OPT_SEED,
 	OPT_WINDOW,
 	OPT_BOUNDARY,
@@ -124,7 +125,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	struct option longopts[16 + 8 + NKEYOPTS] = {
 		GC_COMMON_LONGOPTS,
-		{"emit", required_argument, NULL, OPT_EMIT},
+		GC_REPORT_LONGOPTS,
 		{"timing", no_argument, NULL, OPT_TIMING},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"window", required_argument, NULL, OPT_WINDOW},
@@ -148,7 +149,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
 		switch (c) {
-		case OPT_EMIT: cl->emit_all = gc_choose("--emit", optarg, "l2", "all"); break;
+		case GC_OPT_EMIT: {
+			static const char *const emits[] = {"l2", "all", NULL};
+			cl->emit_all = gc_emit_option(&cl->c, optarg, emits);
+			break;
+		}
 		case OPT_TIMING: cl->timing = 1; break;
 		case OPT_SEED: cl->seed = gc_num("--seed", optarg, 0, UINT64_MAX); break;
 		case OPT_WINDOW: cl->window = gc_num("--window", optarg, 1, UINT64_C(1) << 40); break;
@@ -258,6 +263,8 @@ struct io {
 static int emit(void *ctx, const gc_rec *r, size_t n, char *err, size_t len)
 {
 	struct io *io = ctx;
+	if (!io->w) /* --emit none */
+		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (gc_write(io->w, &r[i]) < 0) {
 			snprintf(err, len, "%s", gc_writer_error(io->w));
@@ -319,13 +326,13 @@ static long next_records(void *ctx, gc_rec *rec, uint64_t *recno, size_t max, ch
 
 static void write_kbegin(struct io *io, const gc_kernel *k)
 {
-	if (gc_write_kbegin(io->w, k) < 0)
+	if (io->w && gc_write_kbegin(io->w, k) < 0)
 		fail(io, gc_writer_error(io->w));
 }
 
 static void write_kend(struct io *io, uint32_t id)
 {
-	if (gc_write_kend(io->w, id) < 0)
+	if (io->w && gc_write_kend(io->w, id) < 0)
 		fail(io, gc_writer_error(io->w));
 }
 
@@ -557,9 +564,19 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 	gc_json_end(&j);
 }
 
-static void report(FILE *f, const struct cmdline *cl, const gc_gpu_config *gpu,
-		   const gc_l1_statistics *st)
+/* What the report is of (gc_write_report's ctx). */
+struct report_of {
+	const struct cmdline *cl;
+	const gc_gpu_config *gpu;
+	const gc_l1_statistics *st;
+};
+
+static void report(FILE *f, const void *ctx)
 {
+	const struct report_of *of = ctx;
+	const struct cmdline *cl = of->cl;
+	const gc_gpu_config *gpu = of->gpu;
+	const gc_l1_statistics *st = of->st;
 	const gc_l1_counts *n = &st->total;
 	const char *p = gc_progname;
 	fprintf(f, "%s: %s L1, %llu x %llu x %u B (%s), %s model\n", p, gpu->name,
@@ -614,8 +631,8 @@ static void write_stats(const struct io *io, const gc_gpu_config *gpu)
 		write_json(f, gc_reader_name(io->r), cl, gpu, st);
 		gc_close_text(f, cl->c.stats);
 	}
-	if (cl->c.verbose)
-		report(stderr, cl, gpu, st);
+	const struct report_of of = {cl, gpu, st};
+	gc_write_report(&cl->c, report, &of);
 }
 
 /* The engine's parameters for this command line, stream and GPU. */
@@ -629,7 +646,7 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.in_line = header_size(in, "line_size", gpu->l1.line);
 	p.in_sector = header_size(in, "sector_size", p.in_line < 32 ? p.in_line : 32);
 	p.timing = cl->timing;
-	p.classify = cl->emit_all || cl->c.stats || cl->c.verbose;
+	p.classify = cl->emit_all || cl->c.stats || gc_report_wanted(&cl->c);
 	p.emit_all = cl->emit_all;
 	p.flush = cl->flush;
 	p.seed = cl->seed;

@@ -63,7 +63,9 @@ static const char help[] =
 	"                          preset's l2.kernel_flush)\n"
 	"      --flush, --warm     deprecated: --kernel-boundary flush, keep\n"
 	"      --emit WHAT         dram (default): DRAM transactions; all: every\n"
-	"                          request annotated with its outcome\n"
+	"                          request annotated with its outcome; none: no\n"
+	"                          stream, the report on stdout (or -o FILE)\n"
+	"      --report FILE       write the report (-v's) to FILE\n"
 	"      --top N             (kernel, PC) rows listed in the statistics, most\n"
 	"                          misses first (default 10; 0: all)\n"
 	"  -o, --output FILE       write the stream to FILE (default: stdout)\n"
@@ -95,7 +97,6 @@ enum {
 	OPT_CACHE,
 	OPT_FLUSH,
 	OPT_WARM,
-	OPT_EMIT,
 	OPT_TOP,
 };
 
@@ -150,7 +151,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"kernel-boundary", required_argument, NULL, OPT_BOUNDARY},
 		{"flush", no_argument, NULL, OPT_FLUSH},
 		{"warm", no_argument, NULL, OPT_WARM},
-		{"emit", required_argument, NULL, OPT_EMIT},
+		GC_REPORT_LONGOPTS,
 		{"top", required_argument, NULL, OPT_TOP},
 		{NULL, 0, NULL, 0},
 	};
@@ -181,7 +182,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			gc_warn("--warm is deprecated: use --kernel-boundary keep");
 			cl->flush = 0;
 			break;
-		case OPT_EMIT: cl->emit_all = gc_choose("--emit", optarg, "dram", "all"); break;
+		case GC_OPT_EMIT: {
+			static const char *const emits[] = {"dram", "all", NULL};
+			cl->emit_all = gc_emit_option(&cl->c, optarg, emits);
+			break;
+		}
 		default: gc_usage_error("unexpected option");
 		}
 	}
@@ -258,6 +263,7 @@ struct l2 {
 	unsigned sets, nslices, line, sector, nsectors, lshift, sshift, set_bits;
 	gc_ipoly_table ipoly;     /* l2.index ipoly: the set index by table */
 	int index, write, walloc, lazy, flush, emit_all;
+	int top;                  /* --top, for the report */
 	uint8_t *pbytes;          /* lazy: bytes written per partial sector (only
 				   a sector whose partial bit is set has one) */
 	gc_writer *w;
@@ -301,7 +307,7 @@ static void dram(struct l2 *m, const gc_rec *r, int op, uint64_t line_addr, uint
 		m->s.write_records++;
 		m->sl[slice].dram_writes += n;
 	}
-	if (m->emit_all)
+	if (m->emit_all || !m->w) /* --emit all, none */
 		return;
 	gc_rec d = *r;
 	d.op = (uint8_t)op;
@@ -752,7 +758,8 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	m->lazy = g->walloc == GC_WALLOC_LAZY_FETCH_ON_READ;
 	m->flush = cl->flush < 0 ? g->kernel_flush : cl->flush;
 	m->emit_all = cl->emit_all;
-	m->by_pc = cl->c.stats || cl->c.verbose;
+	m->by_pc = cl->c.stats || gc_report_wanted(&cl->c);
+	m->top = cl->top;
 	gc_pctab_init(&m->pcs);
 	m->lshift = log2u(m->line);
 	m->sshift = log2u(m->sector);
@@ -978,8 +985,10 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 	gc_json_end(&j);
 }
 
-static void summary(FILE *f, const struct l2 *m, int top)
+static void summary(FILE *f, const void *ctx)
 {
+	const struct l2 *m = ctx;
+	int top = m->top;
 	const struct stats *s = &m->s;
 	uint64_t hits = s->results[GC_R_HIT];
 	fprintf(f, "gc-l2: %s, %u slices of %u x %u x %u B: %llu requests, %llu hits (%.2f%%), "
@@ -1046,7 +1055,7 @@ int main(int argc, char **argv)
 					gc_die(GC_EXIT_DATA, "out of memory");
 			}
 			m.last = *rec;
-			if (m.emit_all) {
+			if (m.emit_all && m.w) {
 				rec->outcome = out;
 				if (gc_write(m.w, rec) < 0)
 					die_write(&m);
@@ -1056,13 +1065,13 @@ int main(int argc, char **argv)
 			if (m.by_pc && gc_pctab_kernel(&m.pcs, cur->k->name) < 0)
 				gc_die(GC_EXIT_DATA, "out of memory");
 			kernel_begin(&m, cur->k);
-			if (gc_write_kbegin(m.w, cur->k) < 0)
+			if (m.w && gc_write_kbegin(m.w, cur->k) < 0)
 				die_write(&m);
 		} else if (cur->ev == GC_KEND) {
 			if (m.flush)
 				flush_all(&m, rec->kernel);
 			kernel_end(&m);
-			if (gc_write_kend(m.w, rec->kernel) < 0)
+			if (m.w && gc_write_kend(m.w, rec->kernel) < 0)
 				die_write(&m);
 		}
 		if (cl.c.progress)
@@ -1075,8 +1084,7 @@ int main(int argc, char **argv)
 	gc_progress_end(cl.c.progress);
 	m.s.dirty_left = dirty_sectors(&m);
 	gc_close_output(m.w);
-	if (cl.c.verbose)
-		summary(stderr, &m, cl.top);
+	gc_write_report(&cl.c, summary, &m);
 	if (cl.c.stats) {
 		FILE *f = gc_open_text(cl.c.stats);
 		json(f, &m, gc_reader_name(r), cl.top);

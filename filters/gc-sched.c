@@ -55,6 +55,9 @@ static const char help[] =
 	"      --whole-kernels  buffer each kernel whole (blocks interleaved in the input)\n"
 	"      --gpu NAME|FILE  GPU preset or file (default: the input's, else fermi-gtx470-16k)\n"
 	"      --list-gpus      list the GPU presets and exit\n"
+	"      --emit WHAT      accesses (default): write the stream; none: no stream,\n"
+	"                       the report on stdout (or -o FILE) instead\n"
+	"      --report FILE    write the report (-v's) to FILE\n"
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip           write gzip-compressed output\n"
 	"      --force          write binary output to a terminal\n"
@@ -180,6 +183,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
 		GC_COMMON_LONGOPTS,
+		GC_REPORT_LONGOPTS,
 		{"policy", required_argument, NULL, OPT_POLICY},
 		{"p-self", required_argument, NULL, OPT_PSELF},
 		{"seed", required_argument, NULL, OPT_SEED},
@@ -217,6 +221,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_WAVES: cl->waves = (unsigned)gc_num("--waves", optarg, 1, UINT32_MAX); break;
 		case OPT_ACTIVE: cl->active = (unsigned)gc_num("--active", optarg, 1, 65535); break;
 		case OPT_WHOLE: cl->whole = 1; break;
+		case GC_OPT_EMIT: {
+			static const char *const emits[] = {"accesses", NULL};
+			(void)gc_emit_option(&cl->c, optarg, emits);
+			break;
+		}
 		default: gc_usage_error("unexpected option");
 		}
 	}
@@ -536,7 +545,7 @@ static void issue(struct sched *s, unsigned smi, uint64_t t)
 		r->sm = (uint16_t)smi;
 		r->time = t;
 		if (write) {
-			if (gc_write(s->w, r) < 0)
+			if (s->w && gc_write(s->w, r) < 0)
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
 			s->ks.written++;
 		} else {
@@ -662,7 +671,7 @@ static double kernel_scale(const struct sched *s, uint64_t grid_blocks, unsigned
 static void kernel_run(struct sched *s, const gc_kernel *k)
 {
 	kernel_setup(s, k);
-	if (gc_write_kbegin(s->w, k) < 0)
+	if (s->w && gc_write_kbegin(s->w, k) < 0)
 		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
 
 	/* Round-robin until every SM is full.  The first blocks are taken
@@ -722,7 +731,7 @@ static void kernel_run(struct sched *s, const gc_kernel *k)
 	}
 	s->qhead = s->qtail = NULL;
 	s->cur = NULL;
-	if (gc_write_kend(s->w, k->id) < 0)
+	if (s->w && gc_write_kend(s->w, k->id) < 0)
 		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
 
 	struct kstats *ks = &s->ks;
@@ -738,21 +747,6 @@ static void kernel_run(struct sched *s, const gc_kernel *k)
 		s->kern = gc_xrealloc(s->kern, s->kcap * sizeof *s->kern);
 	}
 	s->kern[s->nkern++] = *ks;
-	if (s->cl->c.verbose) {
-		gc_progress_end(s->cl->c.progress);
-		fprintf(stderr, "%s: kernel %u (%s): %u threads, %u registers, %u bytes of shared "
-			"memory per block: %u active blocks per SM (%s)\n", gc_progname, ks->id,
-			ks->name, ks->threads, ks->regs, ks->shmem, ks->active,
-			s->cl->active ? "--active" : gc_gpu_limit_name(ks->occ.limiter));
-		fprintf(stderr, "%s: kernel %u: %llu blocks (%llu written), %llu instructions, "
-			"%llu accesses (%llu written), time %llu to %llu%s\n", gc_progname, ks->id,
-			(unsigned long long)ks->blocks, (unsigned long long)ks->blocks_written,
-			(unsigned long long)ks->insts, (unsigned long long)ks->accesses,
-			(unsigned long long)ks->written,
-			(unsigned long long)(ks->written ? ks->t_first : 0),
-			(unsigned long long)(ks->written ? ks->t_last : 0),
-			ks->whole ? ", buffered whole" : "");
-	}
 }
 
 /* ---- header and summary ------------------------------------------------- */
@@ -899,6 +893,33 @@ static void sched_free(struct sched *s)
 	gc_hmap_free(&s->buffered);
 }
 
+/* The text report (-v, --report, --emit none): each kernel's occupancy
+ * and schedule, then the totals. */
+static void report(FILE *f, const void *ctx)
+{
+	const struct sched *s = ctx;
+	for (size_t i = 0; i < s->nkern; i++) {
+		const struct kstats *ks = &s->kern[i];
+		fprintf(f, "%s: kernel %u (%s): %u threads, %u registers, %u bytes of shared "
+			"memory per block: %u active blocks per SM (%s)\n", gc_progname, ks->id,
+			ks->name, ks->threads, ks->regs, ks->shmem, ks->active,
+			s->cl->active ? "--active" : gc_gpu_limit_name(ks->occ.limiter));
+		fprintf(f, "%s: kernel %u: %llu blocks (%llu written), %llu instructions, "
+			"%llu accesses (%llu written), time %llu to %llu%s\n", gc_progname, ks->id,
+			(unsigned long long)ks->blocks, (unsigned long long)ks->blocks_written,
+			(unsigned long long)ks->insts, (unsigned long long)ks->accesses,
+			(unsigned long long)ks->written,
+			(unsigned long long)(ks->written ? ks->t_first : 0),
+			(unsigned long long)(ks->written ? ks->t_last : 0),
+			ks->whole ? ", buffered whole" : "");
+	}
+	fprintf(f, "%s: %llu accesses, %llu written, %llu kernels; at most %llu "
+		"blocks (%llu accesses) buffered\n", gc_progname,
+		(unsigned long long)s->read_total, (unsigned long long)s->written_total,
+		(unsigned long long)s->nkern, (unsigned long long)s->peak_blocks,
+		(unsigned long long)s->peak_records);
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -942,12 +963,7 @@ int main(int argc, char **argv)
 	}
 	gc_progress_end(cl.c.progress);
 	gc_close_output(s.w);
-	if (cl.c.verbose)
-		fprintf(stderr, "%s: %llu accesses, %llu written, %llu kernels; at most %llu "
-			"blocks (%llu accesses) buffered\n", gc_progname,
-			(unsigned long long)s.read_total, (unsigned long long)s.written_total,
-			(unsigned long long)s.nkern, (unsigned long long)s.peak_blocks,
-			(unsigned long long)s.peak_records);
+	gc_write_report(&cl.c, report, &s);
 	if (cl.c.stats)
 		write_stats(&s, cl.c.stats);
 	gc_header_free(&h);

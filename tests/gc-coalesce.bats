@@ -305,3 +305,15 @@ same() {
 	expect_match "$(cat "$T/err")" "^gc-coalesce: $T/cut.gcs: record [0-9]+ \(offset [0-9]+\): truncated record"
 	sh_status 1 "gc-stats '$T/o.gcs'"
 }
+
+@test "gc-coalesce: the output rule: --emit none, --report FILE (gc(7))" {
+	gc-gen matmul -n 32 | gc-sched --gpu volta-v100 >"$T/acc.gcs"
+	output_rule "gc-coalesce '$T/acc.gcs'"
+	# 32 x 32 threads, each 2 x 32 loads and a store: 66560 accesses; the
+	# requests are the stream's data records
+	expect_match "$(sed -n 1p "$T/rule.r")" "^gc-coalesce: 66560 accesses, "
+	n=$(reqs "$T/rule.plain" | wc -l | tr -d ' ')
+	expect_match "$(sed -n 1p "$T/rule.r")" " -> $n requests, "
+	sh_status 2 "gc-coalesce --emit all '$T/acc.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-coalesce: --emit: 'all' is not requests or none"
+}

@@ -130,6 +130,7 @@ mk() {
 	expect_match "$(cat "$T/err")" "^gc-dram: .*No space left on device"
 	sh_status 1 "gc-dram --emit none '$T/dram.gcs' >/dev/full"
 	expect_match "$(cat "$T/err")" "^gc-dram: .*No space left on device"
+	output_rule "gc-dram $CONS '$T/dram.gcs'"
 }
 
 @test "gc-dram: bad input: truncated, wrong kind, bad mask" {

@@ -43,7 +43,7 @@ SEED="--timing --emit all --sector 128 --sets 1 --ways 2 --index linear --sigma 
 	common_cli_cases gc-l1 --seed
 	help_matches_man gc-l1
 	sh_status 2 "gc-l1 --emit some </dev/null"
-	expect_eq "$(head -1 "$T/err")" "gc-l1: --emit: 'some' is not l2 or all"
+	expect_eq "$(head -1 "$T/err")" "gc-l1: --emit: 'some' is not l2, all or none"
 	sh_status 2 "gc-l1 --kernel-boundary drop </dev/null"
 	expect_eq "$(head -1 "$T/err")" "gc-l1: --kernel-boundary: 'drop' is not flush or keep"
 	sh_status 2 "gc-l1 --window 0 </dev/null"
@@ -773,4 +773,17 @@ policy() {
 	expect_differ "$T/flush" "$T/keep" "flush and keep"
 	cmp "$T/default" "$T/flush"
 	cmp "$T/preset" "$T/keep"
+}
+
+@test "gc-l1: the output rule: --emit none, --report FILE (gc(7))" {
+	gc-gen matmul -n 32 | gc-sched --gpu volta-v100 | gc-coalesce >"$T/r.gcs"
+	output_rule "gc-l1 '$T/r.gcs'"
+	# the requests of the report are the input's data records
+	n=$(rows "$T/r.gcs" | wc -l | tr -d ' ')
+	expect_match "$(sed -n 2p "$T/rule.r")" "^gc-l1: requests $n: "
+	# --emit all and none are the same model: the same report
+	gc-l1 --emit all -v "$T/r.gcs" 2>"$T/va" >/dev/null
+	expect_same "$T/rule.r" "$T/va" "--emit all -v"
+	sh_status 2 "gc-l1 --emit dram '$T/r.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-l1: --emit: 'dram' is not l2, all or none"
 }

@@ -538,7 +538,7 @@ randreq() {
 	sh_status 2 "gc-l2 --gpu volta-v100 --write read-only '$T/seq.gcs'"
 	expect_match "$(cat "$T/err")" "read-only"
 	sh_status 2 "gc-l2 --emit some '$T/seq.gcs'"
-	expect_eq "$(head -1 "$T/err")" "gc-l2: --emit: 'some' is not dram or all"
+	expect_eq "$(head -1 "$T/err")" "gc-l2: --emit: 'some' is not dram, all or none"
 	sh_status 2 "gc-l2 --index no-such '$T/seq.gcs'"
 	expect_match "$(cat "$T/err")" "^gc-l2: --index: "
 }
@@ -617,4 +617,14 @@ randreq() {
 	expect_eq "$(cat "$T/e")" "gc-l2: --flush is deprecated: use --kernel-boundary flush"
 	sh_status 2 "gc-l2 --kernel-boundary sometimes '$T/r.gcs'"
 	expect_eq "$(head -1 "$T/err")" "gc-l2: --kernel-boundary: 'sometimes' is not flush or keep"
+}
+
+@test "gc-l2: the output rule: --emit none, --report FILE (gc(7))" {
+	gc-gen -n 32 matmul | gc-sched --gpu volta-v100 | gc-coalesce | gc-l1 >"$T/r.gcs"
+	output_rule "gc-l2 '$T/r.gcs'"
+	# the requests of the report are the input's data records
+	n=$(records "$T/r.gcs" | wc -l | tr -d ' ')
+	expect_match "$(sed -n 1p "$T/rule.r")" "B: $n requests, "
+	sh_status 2 "gc-l2 --emit l2 '$T/r.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-l2: --emit: 'l2' is not dram, all or none"
 }

@@ -422,3 +422,14 @@ same() {
 	expect_eq "$(sed -n 2p "$T/v")" "gc-sched: kernel 1: 1 blocks (1 written), 8 instructions, 8 accesses (8 written), time 0 to 7"
 	expect_eq "$(sed -n 3p "$T/v")" "gc-sched: 8 accesses, 8 written, 1 kernels; at most 1 blocks (8 accesses) buffered"
 }
+
+@test "gc-sched: the output rule: --emit none, --report FILE (gc(7))" {
+	gc-gen table2 >"$T/t2.gcs"
+	output_rule "gc-sched '$T/t2.gcs'"
+	# the report is of the whole input: its 8 accesses (seed 000 Table 2)
+	expect_eq "$(rows "$T/t2.gcs" | wc -l | tr -d ' ')" 8
+	expect_eq "$(sed -n 3p "$T/rule.r")" \
+		"gc-sched: 8 accesses, 8 written, 1 kernels; at most 1 blocks (8 accesses) buffered"
+	sh_status 2 "gc-sched --emit requests '$T/t2.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-sched: --emit: 'requests' is not accesses or none"
+}

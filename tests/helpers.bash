@@ -163,6 +163,34 @@ common_cli_cases() {
 	fi
 }
 
+# output_rule 'STAGE ARGS INPUT': the output rule of gc(7) for a stage.
+# --emit none writes the -v report on stdout and nothing else; --report F
+# writes the same text to F and leaves stdout's stream as a run without
+# it writes it (records and header; the provenance names the command
+# line); --report /dev/full fails with exit 1 and says why.
+output_rule() {
+	local cmd=$1
+	sh_status 0 "$cmd" && mv "$T/out" "$T/rule.plain"
+	expect_empty "$(cat "$T/err")"
+	[ -s "$T/rule.plain" ]
+	sh_status 0 "$cmd -v" && mv "$T/err" "$T/rule.v"
+	[ -s "$T/rule.v" ]
+	cmp "$T/rule.plain" "$T/out" 2>/dev/null || expect_same \
+		<(gc-stats --dump "$T/rule.plain" | grep -v '^# header provenance=') \
+		<(gc-stats --dump "$T/out" | grep -v '^# header provenance=') "-v stream"
+	sh_status 0 "$cmd --emit none"
+	expect_empty "$(cat "$T/err")"
+	expect_same "$T/rule.v" "$T/out" "--emit none"
+	sh_status 0 "$cmd --report '$T/rule.r'"
+	expect_empty "$(cat "$T/err")"
+	expect_same "$T/rule.v" "$T/rule.r" "--report"
+	cmp "$T/rule.plain" "$T/out" 2>/dev/null || expect_same \
+		<(gc-stats --dump "$T/rule.plain" | grep -v '^# header provenance=') \
+		<(gc-stats --dump "$T/out" | grep -v '^# header provenance=') "--report stream"
+	sh_status 1 "$cmd --report /dev/full"
+	expect_match "$(cat "$T/err")" "/dev/full: write error: No space left on device"
+}
+
 # Every option the man page lists appears in --help and vice versa.
 help_matches_man() {
 	local tool=$1 man="$GC_ROOT/share/man/man1/$1.1"

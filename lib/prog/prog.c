@@ -158,6 +158,7 @@ int gc_common_option(gc_common *c, int opt, const char *arg, const char *help)
 	case GC_OPT_STATS: c->stats = arg; return 1;
 	case GC_OPT_GPU: c->gpu = arg; return 1;
 	case GC_OPT_FORCE: c->force = 1; return 1;
+	case GC_OPT_REPORT: c->report = arg; return 1;
 	case GC_OPT_PROGRESS:
 		/* --progress: the first stage of a pipeline (its input size known)
 		 * draws; --progress=always: every stage; never: none. */
@@ -287,6 +288,8 @@ void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
 
 gc_writer *gc_open_output(const gc_common *c, const gc_header *h)
 {
+	if (c->emit_none)
+		return NULL;
 	gc_writer *w = gc_writer_open(c->out, h, (c->gzip ? GC_W_GZIP : 0) |
 					       (c->force ? GC_W_FORCE : 0));
 	if (!w)
@@ -298,6 +301,8 @@ gc_writer *gc_open_output(const gc_common *c, const gc_header *h)
 
 void gc_close_output(gc_writer *w)
 {
+	if (!w)
+		return;
 	if (gc_writer_close(w) < 0)
 		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
 }
@@ -335,6 +340,47 @@ void gc_close_text(FILE *f, const char *path)
 	}
 	if (gc_atomic_commit(fd) < 0)
 		gc_die(GC_EXIT_DATA, "%s: rename: %s", path, strerror(errno));
+}
+
+/* ---- the output rule: a stage's text report ------------------------- */
+
+int gc_emit_option(gc_common *c, const char *arg, const char *const *values)
+{
+	char list[256];
+	size_t n = 0;
+	c->emit_none = strcmp(arg, "none") == 0;
+	if (c->emit_none)
+		return 0;
+	for (int i = 0; values[i]; i++) {
+		if (strcmp(arg, values[i]) == 0)
+			return i;
+		n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
+				      i ? ", " : "", values[i]);
+	}
+	/* "is not dram or none", "is not l2, all or none" */
+	gc_usage_error("--emit: '%s' is not %s or none", arg, n < sizeof list ? list : "...");
+}
+
+int gc_report_wanted(const gc_common *c)
+{
+	return c->verbose || c->report || c->emit_none;
+}
+
+void gc_write_report(const gc_common *c, void (*write)(FILE *f, const void *ctx),
+		     const void *ctx)
+{
+	if (c->emit_none) {
+		FILE *f = gc_open_text(c->out);
+		write(f, ctx);
+		gc_close_text(f, c->out);
+	}
+	if (c->report) {
+		FILE *f = gc_open_text(c->report);
+		write(f, ctx);
+		gc_close_text(f, c->report);
+	}
+	if (c->verbose)
+		write(stderr, ctx);
 }
 
 /* ---- progress --------------------------------------------------------- */

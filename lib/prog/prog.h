@@ -37,7 +37,9 @@ typedef struct gc_common {
 	const char *out;   /* -o FILE */
 	const char *stats; /* --stats FILE */
 	const char *gpu;   /* --gpu NAME|FILE */
+	const char *report; /* --report FILE (the stages, gc_emit_option) */
 	int verbose, quiet, force, gzip, progress; /* progress: 1 auto, 2 always */
+	int emit_none;     /* --emit none (gc_emit_option) */
 } gc_common;
 
 enum {
@@ -46,6 +48,8 @@ enum {
 	GC_OPT_FORCE,
 	GC_OPT_PROGRESS,
 	GC_OPT_LIST_GPUS,
+	GC_OPT_REPORT,
+	GC_OPT_EMIT,
 	GC_OPT_TOOL = 0x1100, /* tools number their own long-only options from here */
 };
 
@@ -65,6 +69,10 @@ enum {
 	{"force", no_argument, NULL, GC_OPT_FORCE},                 \
 	{"progress", optional_argument, NULL, GC_OPT_PROGRESS},     \
 	{"list-gpus", no_argument, NULL, GC_OPT_LIST_GPUS}
+/* A stage's options of the output rule (gc(7)): --report FILE, --emit. */
+#define GC_REPORT_LONGOPTS                                          \
+	{"report", required_argument, NULL, GC_OPT_REPORT},         \
+	{"emit", required_argument, NULL, GC_OPT_EMIT}
 
 /* getopt_long that turns unknown options and missing values into usage
  * errors (exit 2) naming the option. */
@@ -103,9 +111,10 @@ void gc_require_kind(const gc_reader *r, int kind);
  * stays detectably truncated, exit 1. */
 _Noreturn void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Open the output stream for header h (gzip and --force from c) or die. */
+/* Open the output stream for header h (gzip and --force from c) or die;
+ * NULL with --emit none (c->emit_none): no stream. */
 gc_writer *gc_open_output(const gc_common *c, const gc_header *h);
-/* Close it, dying on a write error (exit 1). */
+/* Close it, dying on a write error (exit 1); NULL: nothing to close. */
 void gc_close_output(gc_writer *w);
 /* Flush and close stdout, dying on error (a full disk, /dev/full). */
 void gc_close_stdout(void);
@@ -115,6 +124,23 @@ FILE *gc_open_text(const char *path);
  * Caller frees. */
 char *gc_read_text_file(const char *path, size_t *len);
 void gc_close_text(FILE *f, const char *path);
+
+/* ---- the output rule (gc(7)): a stage's text report ---------------- */
+
+/* --emit ARG of a stage: "none" sets c->emit_none and returns 0; else the
+ * index of ARG in `values` (NULL-terminated, the stream's kinds, the
+ * default first); anything else is a usage error listing them. */
+int gc_emit_option(gc_common *c, const char *arg, const char *const *values);
+/* Whether the stage is to make its text report: -v, --report or --emit
+ * none. */
+int gc_report_wanted(const gc_common *c);
+/* Write the report where the output rule says, by calling `write` once
+ * per place: with --emit none on stdout (or -o FILE), with --report FILE
+ * to FILE, with -v on stderr; the files whole or not at all
+ * (gc_open_text), a write error dies (exit 1).  Call it after the stream
+ * is closed. */
+void gc_write_report(const gc_common *c, void (*write)(FILE *f, const void *ctx),
+		     const void *ctx);
 
 /* Memory or death: "out of memory", exit 1 (for main's side only). */
 void *gc_xrealloc(void *p, size_t n);
