@@ -171,7 +171,7 @@ struct rd {
 	int scope_l1;         /* only what the L1 looks up; geometry changes empty the stacks */
 	int per_sm;           /* a stack per SM */
 	int flush;            /* empty the stacks at each kernel start */
-	uint8_t route[4][GC_NSPACES][16]; /* gc_l1_route of (op, space, flags) */
+	gc_l1_routes route; /* gc_l1_route of (op, space, flags) */
 	gc_gpu_config gpu;
 	int have_gpu;
 	uint64_t shared, bypassed; /* records the L1 does not look up */
@@ -410,18 +410,10 @@ static void rules_init(struct rd *x, const struct cmdline *cl, const gc_reader *
 	x->per_sm = x->scope_l1 || has_by(cl, BY_SM);
 	x->flush = cl->boundary >= 0 ? cl->boundary
 		   : (x->scope_l1 && x->gpu.l1.kernel_flush) || has_by(cl, BY_KERNEL);
-	gc_rec rec;
-	memset(&rec, 0, sizeof rec);
-	for (unsigned op = 0; op < 4; op++)
-		for (unsigned space = 0; space < GC_NSPACES; space++)
-			for (unsigned flags = 0; flags < 16; flags++) {
-				rec.op = (uint8_t)op;
-				rec.space = (uint8_t)space;
-				rec.flags = (uint8_t)flags;
-				x->route[op][space][flags] =
-					x->scope_l1 ? (uint8_t)gc_l1_route(x->gpu.l1.skip_global, &rec)
-						    : GC_L1_LOOKUP;
-			}
+	if (x->scope_l1)
+		gc_l1_route_table(x->route, x->gpu.l1.skip_global);
+	else
+		memset(x->route, GC_L1_LOOKUP, sizeof x->route);
 }
 
 /* The cut-off of the L1 of sets x ways lines (the GPU's lines), in units;

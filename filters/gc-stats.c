@@ -587,16 +587,6 @@ static const char *flag_names(uint32_t optional, char *buf, size_t len)
 	return buf[0] ? buf + 1 : "none";
 }
 
-static int digits(uint64_t v)
-{
-	int n = 1;
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
 static int max_int(int a, int b)
 {
 	return a > b ? a : b;
@@ -626,12 +616,12 @@ static void report_kernels(FILE *f, const struct stats *s)
 	int wi = 2, wg = 4, wb = 5, wr = 4, ws = 5, wn = 7;
 	for (size_t i = 0; i < s->nkerns; i++) {
 		const gc_kernel *k = s->kerns[i].k;
-		wi = max_int(wi, digits(k->id));
+		wi = max_int(wi, gc_digits(k->id));
 		wg = max_int(wg, snprintf(grid, sizeof grid, "%ux%ux%u", k->grid[0], k->grid[1], k->grid[2]));
 		wb = max_int(wb, snprintf(block, sizeof block, "%ux%ux%u", k->block[0], k->block[1], k->block[2]));
-		wr = max_int(wr, digits(k->regs));
-		ws = max_int(ws, digits(k->shmem));
-		wn = max_int(wn, digits(s->kerns[i].records));
+		wr = max_int(wr, gc_digits(k->regs));
+		ws = max_int(ws, gc_digits(k->shmem));
+		wn = max_int(wn, gc_digits(s->kerns[i].records));
 	}
 	fprintf(f, "  %*s  %-*s  %-*s  %*s  %*s  %*s  name\n", wi, "id", wg, "grid", wb, "block",
 		wr, "regs", ws, "shmem", wn, "records");
@@ -746,7 +736,7 @@ static void report_rows(FILE *f, const struct stats *s)
 		uint64_t c[7] = {r->records, r->ops[GC_LOAD], r->ops[GC_STORE], r->ops[GC_ATOMIC],
 				 r->bytes, r->hits, r->misses};
 		for (int j = 0; j < nv; j++)
-			w[nk + j] = max_int(w[nk + j], digits(c[j]));
+			w[nk + j] = max_int(w[nk + j], gc_digits(c[j]));
 	}
 	if (s->by == BY_PC && s->per_launch)
 		fprintf(f, "\nby pc and launch\n ");

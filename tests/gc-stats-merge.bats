@@ -91,7 +91,7 @@ J
 }
 
 @test "gc-stats --merge --long: gc-l1's kernels of the BFS trace add up to its totals" {
-	gc-import "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" | gc-sched | gc-coalesce |
+	gc-import "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" | gc-sched --gpu fermi-gtx470-16k | gc-coalesce |
 		gc-l1 --gpu volta-v100 --stats "$T/l1.json" >/dev/null
 	gc-stats --merge --long "$T/l1.json" >"$T/long.csv"
 	gc-stats --merge "$T/l1.json" >"$T/wide.csv"

@@ -1,4 +1,4 @@
-/* bits.h - powers of two and logarithms. */
+/* bits.h - powers of two and logarithms, decimal widths. */
 #ifndef GC_BITS_H
 #define GC_BITS_H
 
@@ -13,6 +13,17 @@ static inline int gc_is_pow2(uint64_t v)
 static inline unsigned gc_log2(uint64_t v)
 {
 	return v > 1 ? 63u - (unsigned)__builtin_clzll(v) : 0u;
+}
+
+/* The decimal digits of v (1 for 0): a table column's width. */
+static inline int gc_digits(uint64_t v)
+{
+	int n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
 }
 
 #endif

@@ -729,7 +729,7 @@ static void line(struct restore *s, char *l, size_t n)
 			return;
 		if (strncmp(l, "# gc-stats dump ", 16) == 0) {
 			bad(s, "dump format %.20s is not supported (this reads %s)", l + 16,
-			    GC_CSV_MAGIC + 16);
+			    &GC_CSV_MAGIC[16]);
 			return;
 		}
 		bad(s, "not a gc-stats dump: the first line must be '%s'", GC_CSV_MAGIC);

@@ -112,21 +112,18 @@ static int write_policy(const gc_l1 *R, int space)
 	return R->write;
 }
 
-/* Where requests go (bypass()): every operation, space and flags put
- * through gc_l1_route() once. */
-static void route_table(gc_l1 *R)
+void gc_l1_route_table(gc_l1_routes t, int skip_global)
 {
 	gc_rec r;
 	memset(&r, 0, sizeof r);
-	memset(R->route, ROUTE_L1, sizeof R->route);
+	memset(t, GC_L1_LOOKUP, sizeof(gc_l1_routes));
 	for (unsigned op = GC_LOAD; op <= GC_ATOMIC; op++)
 		for (unsigned space = 0; space < GC_NSPACES; space++)
 			for (unsigned flags = 0; flags < 16; flags++) {
 				r.op = (uint8_t)op;
 				r.space = (uint8_t)space;
 				r.flags = (uint8_t)flags;
-				R->route[op][space][flags] =
-					(uint8_t)gc_l1_route(R->skip_global, &r);
+				t[op][space][flags] = (uint8_t)gc_l1_route(skip_global, &r);
 			}
 }
 
@@ -182,7 +179,7 @@ static int configure(gc_l1 *R, char *err, size_t len)
 		out_sector = R->gpu.l2.sector;
 	remap(R->outmap, R->sector, out_sector, in_line);
 	remap(R->rawmap, in_sector, out_sector, in_line);
-	route_table(R);
+	gc_l1_route_table(R->route, R->skip_global);
 	for (int space = 0; space < GC_NSPACES; space++)
 		R->wpolicy[space] = (uint8_t)write_policy(R, space);
 

@@ -147,6 +147,11 @@ static inline int gc_l1_route(int skip_global, const gc_rec *r)
 		return GC_L1_BYPASS;
 	return GC_L1_LOOKUP;
 }
+/* gc_l1_route of every (op, space, flags) into t, indexed [op & 3][space]
+ * [flags & 15], so that the hot loop looks it up (op 0, not an operation,
+ * is looked up). */
+typedef uint8_t gc_l1_routes[4][GC_NSPACES][16];
+void gc_l1_route_table(gc_l1_routes t, int skip_global);
 
 /* NULL with the message in err (a bad geometry, a stream line size not
  * the L1's, out of memory). */

@@ -157,7 +157,7 @@ struct gc_l1 {
 	uint8_t rawmap[256];  /* the stream's sectors -> the output's */
 	/* Where a request goes, by operation, space and flags: gc_l1_route()
 	 * as a table, for bypass() */
-	uint8_t route[4][GC_NSPACES][16];
+	gc_l1_routes route;
 	uint8_t wpolicy[GC_NSPACES]; /* the write policy by space, for l1_store() */
 
 	struct sm **sms;      /* by SM number, made on first use */

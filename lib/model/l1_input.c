@@ -309,7 +309,9 @@ void l1_input_free(gc_l1 *R)
 	for (int c = 0; c < 2; c++)
 		while (R->dryfree[c]) {
 			struct dryrec *p = R->dryfree[c];
-			memcpy(&R->dryfree[c], p, sizeof p);
+			void *next; /* a free block holds the next one's address */
+			memcpy(&next, p, sizeof next);
+			R->dryfree[c] = next;
 			free(p);
 		}
 	gc_hmap_free(&R->warpmap);

@@ -351,7 +351,9 @@ static struct dryrec *dry_get(gc_l1 *R, unsigned k)
 	int c = k > DRY_SMALL;
 	struct dryrec *p = R->dryfree[c];
 	if (p) {
-		memcpy(&R->dryfree[c], p, sizeof p);
+		void *next; /* a free block holds the next one's address */
+		memcpy(&next, p, sizeof next);
+		R->dryfree[c] = next;
 		return p;
 	}
 	return l1_alloc(R, NULL, (c ? INST_MAX : DRY_SMALL) * sizeof *p);
@@ -360,7 +362,8 @@ static struct dryrec *dry_get(gc_l1 *R, unsigned k)
 static void dry_put(gc_l1 *R, struct dryrec *p, unsigned k)
 {
 	int c = k > DRY_SMALL;
-	memcpy(p, &R->dryfree[c], sizeof p);
+	void *next = R->dryfree[c];
+	memcpy(p, &next, sizeof next);
 	R->dryfree[c] = p;
 }
 

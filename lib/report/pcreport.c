@@ -1,4 +1,5 @@
 /* pcreport.c - the per-PC table as text and JSON (pcreport.h). */
+#include "base/bits.h"
 #include "report/pcreport.h"
 
 
@@ -37,16 +38,6 @@ void gc_pcreport_json(gc_json *j, const gc_pctab *t, const gc_pcrow *rows, size_
 	gc_json_close(j);
 }
 
-static int digits(uint64_t v)
-{
-	int d = 1;
-	while (v >= 10) {
-		v /= 10;
-		d++;
-	}
-	return d;
-}
-
 static int wider(int w, int v)
 {
 	return v > w ? v : w;
@@ -66,9 +57,9 @@ void gc_pcreport_text(FILE *f, const char *prefix, const gc_pctab *t, const gc_p
 	char cell[24];
 	for (size_t i = 0; i < shown; i++) {
 		wpc = wider(wpc, snprintf(cell, sizeof cell, "0x%x", rows[i].pc));
-		wreq = wider(wreq, digits(rows[i].requests));
-		whit = wider(whit, digits(rows[i].hits));
-		wmiss = wider(wmiss, digits(rows[i].misses));
+		wreq = wider(wreq, gc_digits(rows[i].requests));
+		whit = wider(whit, gc_digits(rows[i].hits));
+		wmiss = wider(wmiss, gc_digits(rows[i].misses));
 	}
 	fprintf(f, "%s: %*s %6s %*s %*s %*s %8s %7s %7s  %s\n", prefix, wpc, "pc", "opcode",
 		wreq, "requests", whit, "hits", wmiss, "misses", "hit-rate", "miss%", "cumul%",

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		parse_cmdline(argc, args, &cl);
 		memset(&j, 0, sizeof j);
 		j.cl = &cl;
-		read_table(&j.t, cl.input);
+		read_table(&j.t, cl.input, 0);
 		pick_rows(&j);
 		categorise(&j);
 		begin_picture(&j);
