@@ -31,27 +31,38 @@ converted_keys() {
 # preset's value, or the preset's line for it (or for the cache string of
 # its level) says "differs from CONFIG".  Prints the differences.
 check_preset() {
-	local cfg=$1 preset=$2 file="$GC_ROOT/share/gpus/$2.gpu" k a b line bad=0
+	local cfg=$1 preset=$2 file="$GC_ROOT/share/gpus/$2.gpu"
 	run_status 0 gc-config --from "$CFGS/$cfg" -o "$T/$cfg.gpu"
 	expect_empty "$output" "gc-config --from $cfg"
 	gpu-test dump "$T/$cfg.gpu" >"$T/c.dump"
 	gpu-test dump "$preset" >"$T/p.dump"
-	for k in $(converted_keys "$T/$cfg.gpu"); do
-		a=$(grep "^$k = " "$T/c.dump")
-		b=$(grep "^$k = " "$T/p.dump")
-		[ -n "$a" ] || { echo "$cfg: $k not in the dump" >&2; bad=1; }
-		[ "$a" = "$b" ] && continue
-		echo "$k: $cfg ${a#* = }, $preset ${b#* = }"
-		line=$(grep "^$k = " "$file" || true)
-		case $k in
-		l1.*|l2.*) line="$line $(grep "^${k%%.*}.cache = " "$file" || true)" ;;
-		esac
-		if [[ $line != *"differs from $cfg"* ]]; then
-			echo "$preset: $k differs from $cfg without a comment saying so" >&2
-			bad=1
-		fi
-	done
-	return $bad
+	# one pass: keys, the two dumps, the preset file
+	converted_keys "$T/$cfg.gpu" >"$T/keys"
+	awk -v cfg="$cfg" -v preset="$preset" '
+	function val(l) { return substr(l, index(l, " = ") + 3) }
+	function key(l) { return index(l, " = ") ? substr(l, 1, index(l, " = ") - 1) : "" }
+	FILENAME == ARGV[1] { keys[++nk] = $0; next }
+	FILENAME == ARGV[2] { if (key($0) != "") c[key($0)] = $0; next }
+	FILENAME == ARGV[3] { if (key($0) != "") p[key($0)] = $0; next }
+	{ if (key($0) != "") f[key($0)] = $0 }
+	END {
+		for (j = 1; j <= nk; j++) {
+			k = keys[j]
+			if (!(k in c)) { print cfg ": " k " not in the dump" > "/dev/stderr"; bad = 1 }
+			a = k in c ? c[k] : ""; b = k in p ? p[k] : ""
+			if (a == b)
+				continue
+			print k ": " cfg " " val(a) ", " preset " " val(b)
+			line = k in f ? f[k] : ""
+			if (k ~ /^l[12]\./)
+				line = line " " ((substr(k, 1, 2) ".cache") in f ? f[substr(k, 1, 2) ".cache"] : "")
+			if (index(line, "differs from " cfg) == 0) {
+				print preset ": " k " differs from " cfg " without a comment saying so" > "/dev/stderr"
+				bad = 1
+			}
+		}
+		exit bad
+	}' "$T/keys" "$T/c.dump" "$T/p.dump" "$file"
 }
 
 @test "gc-config --from: the five tested configs convert, every option known" {
@@ -65,10 +76,9 @@ check_preset() {
 		grep -ho '^ *-[A-Za-z0-9_:]*' "$CFGS/$c"/*.config | tr -d ' ' | sort -u >"$T/used"
 		expect_empty "$(grep -vxF -f "$T/known" "$T/used")" "$c: options not in --options"
 		# ... and in gc-config(5)'s table.
-		for o in $(cat "$T/used"); do
-			grep -qxF ".B ${o//-/\\-}" "$GC_ROOT/share/man/man5/gc-config.5" ||
-				{ echo "$c: $o not in gc-config(5)" >&2; return 1; }
-		done
+		sed -n 's/^\.B \(\\-[A-Za-z0-9_:\\]*\)$/\1/p' "$GC_ROOT/share/man/man5/gc-config.5" |
+			sed 's/\\-/-/g' >"$T/man-options"
+		expect_empty "$(grep -vxF -f "$T/man-options" "$T/used")" "$c: options not in gc-config(5)"
 	done
 	# Values worked by hand from SM7_QV100/gpgpusim.config.
 	expect_eq "$(gpu-test get "$T/SM7_QV100.gpu" sm.count sm.clock l1.sets l1.ways l1.size \
