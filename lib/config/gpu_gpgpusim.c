@@ -654,7 +654,7 @@ static int convert(struct conv *cv)
 			for (size_t i = 0; i < sizeof volta / sizeof volta[0]; i++)
 				if ((uint64_t)volta[i] * 1024 <= (uint64_t)shmem && nopt < GC_GPU_OPTIONS_MAX)
 					opts[nopt++] = (uint64_t)volta[i] * 1024;
-			snprintf(optsrc, sizeof optsrc, "-gpgpu_shmem_option absent: GPGPU-Sim 4.0's "
+			gpu_msgf(optsrc, sizeof optsrc, "-gpgpu_shmem_option absent: GPGPU-Sim 4.0's "
 				 "fixed Volta steps up to %s", src(cv, shname, b, sizeof b));
 		}
 		/* Ascending, as GPGPU-Sim sorts them. */
@@ -692,7 +692,7 @@ static int convert(struct conv *cv)
 		if (adds(cv, "sm.max_shmem_per_block", "-gpgpu_shmem_per_block", (uint64_t)perblock,
 			 src(cv, "-gpgpu_shmem_per_block", s1, sizeof s1)) < 0)
 			return -1;
-		snprintf(s1, sizeof s1, "%s: separate L1 and shared memory",
+		gpu_msgf(s1, sizeof s1, "%s: separate L1 and shared memory",
 			 src(cv, "-gpgpu_adaptive_cache_config", b, sizeof b));
 		if (adds(cv, "sm.unified_size", "-gpgpu_adaptive_cache_config", 0, s1) < 0 ||
 		    add(cv, "sm.shmem_options", "-gpgpu_adaptive_cache_config", "none", "%s", s1) < 0 ||
