@@ -510,7 +510,8 @@ int main(int argc, char **argv)
 			if (k.w && gc_write_kbegin(k.w, gc_reader_kernel(k.r)) < 0)
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(k.w));
 		} else if (ev == GC_KEND) {
-			if (k.w && gc_write_kend(k.w, rec.kernel) < 0)
+			if (k.w && (gc_write_opcodes(k.w, gc_reader_opcodes(k.r)) < 0 ||
+				    gc_write_kend(k.w, rec.kernel) < 0))
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(k.w));
 		} else if (ev == GC_EOF) {
 			break;

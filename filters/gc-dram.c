@@ -494,7 +494,8 @@ int main(int argc, char **argv)
 				die_write(w);
 		} else if (ev == GC_KEND) {
 			kernel_end(&d);
-			if (w && gc_write_kend(w, rec.kernel) < 0)
+			if (w && (gc_write_opcodes(w, gc_reader_opcodes(r)) < 0 ||
+				  gc_write_kend(w, rec.kernel) < 0))
 				die_write(w);
 		} else if (ev == GC_EOF) {
 			break;

@@ -257,6 +257,7 @@ struct io {
 	gc_reader *r;
 	gc_writer *w;
 	gc_l1 *L;
+	gc_opmap ops; /* the opcodes of the per-PC table */
 };
 
 /* The engine's output goes to the writer. */
@@ -332,7 +333,10 @@ static void write_kbegin(struct io *io, const gc_kernel *k)
 
 static void write_kend(struct io *io, uint32_t id)
 {
-	if (io->w && gc_write_kend(io->w, id) < 0)
+	if (gc_opmap_add(&io->ops, gc_reader_kernel(io->r)->name, gc_reader_opcodes(io->r)) < 0)
+		fail(io, "out of memory");
+	if (io->w && (gc_write_opcodes(io->w, gc_reader_opcodes(io->r)) < 0 ||
+		      gc_write_kend(io->w, id) < 0))
 		fail(io, gc_writer_error(io->w));
 }
 
@@ -490,7 +494,7 @@ static const char *enum_text(const gc_gpu_config *c, const char *key, char *buf,
 }
 
 static void write_json(FILE *f, const char *input, const struct cmdline *cl,
-		       const gc_gpu_config *gpu, const gc_l1_statistics *st)
+		       const gc_gpu_config *gpu, const gc_l1_statistics *st, const gc_opmap *ops)
 {
 	const gc_l1_counts *n = &st->total;
 	char buf[64];
@@ -560,7 +564,7 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		gc_json_close(&j);
 	}
 	gc_json_close(&j);
-	gc_pcreport_json(&j, st->pctab, st->pcs, st->npcs, (size_t)cl->top);
+	gc_pcreport_json(&j, st->pctab, ops, st->pcs, st->npcs, (size_t)cl->top);
 	gc_json_end(&j);
 }
 
@@ -569,6 +573,7 @@ struct report_of {
 	const struct cmdline *cl;
 	const gc_gpu_config *gpu;
 	const gc_l1_statistics *st;
+	const gc_opmap *ops;
 };
 
 static void report(FILE *f, const void *ctx)
@@ -619,7 +624,7 @@ static void report(FILE *f, const void *ctx)
 			s->sm, (unsigned long long)s->n.requests, (unsigned long long)s->n.hits,
 			(unsigned long long)s->n.misses, ratio(s->n.hits, s->n.hits + s->n.misses));
 	}
-	gc_pcreport_text(f, p, st->pctab, st->pcs, st->npcs, (size_t)cl->top);
+	gc_pcreport_text(f, p, st->pctab, of->ops, st->pcs, st->npcs, (size_t)cl->top);
 }
 
 static void write_stats(const struct io *io, const gc_gpu_config *gpu)
@@ -628,10 +633,10 @@ static void write_stats(const struct io *io, const gc_gpu_config *gpu)
 	const gc_l1_statistics *st = gc_l1_stats(io->L);
 	if (cl->c.stats) {
 		FILE *f = gc_open_text(cl->c.stats);
-		write_json(f, gc_reader_name(io->r), cl, gpu, st);
+		write_json(f, gc_reader_name(io->r), cl, gpu, st, &io->ops);
 		gc_close_text(f, cl->c.stats);
 	}
-	const struct report_of of = {cl, gpu, st};
+	const struct report_of of = {cl, gpu, st, &io->ops};
 	gc_write_report(&cl->c, report, &of);
 }
 
@@ -672,6 +677,7 @@ int main(int argc, char **argv)
 	gc_prog_init("gc-l1", argc, argv);
 	parse_cmdline(argc, argv, &cl);
 	io.cl = &cl;
+	gc_opmap_init(&io.ops);
 	io.r = gc_open_stream(cl.input);
 	gc_require_kind(io.r, GC_KIND_REQUEST);
 	configure(&gpu, &cl, gc_reader_header(io.r));
@@ -695,6 +701,7 @@ int main(int argc, char **argv)
 	check(&io, gc_l1_finish(io.L));
 	write_stats(&io, &gpu);
 	gc_l1_free(io.L);
+	gc_opmap_free(&io.ops);
 	gc_reader_close(io.r);
 	return 0;
 }

@@ -272,6 +272,7 @@ struct l2 {
 	struct slice_stats *sl;
 	int by_pc;                /* count pcs (--stats or -v) */
 	gc_pctab pcs;             /* (kernel name, pc) -> requests, hits, misses */
+	gc_opmap ops;             /* (kernel name, pc) -> opcode, for the table */
 	struct kstat *ks;         /* the kernels so far, in order */
 	size_t nks, kscap;
 	struct kcounts kbase;     /* the counters at the open kernel's begin */
@@ -578,6 +579,7 @@ struct event {
 	gc_rec rec;
 	unsigned slice, set;
 	gc_kernel *k; /* GC_KBEGIN: this slot's copy */
+	gc_optab ops; /* GC_KEND: this slot's copy of the kernel's opcodes */
 };
 
 static void read_event(struct l2 *m, gc_reader *r, struct event *e)
@@ -585,6 +587,8 @@ static void read_event(struct l2 *m, gc_reader *r, struct event *e)
 	e->ev = gc_read(r, &e->rec);
 	if (e->ev == GC_KBEGIN)
 		memcpy(e->k, gc_reader_kernel(r), sizeof *e->k);
+	if (e->ev == GC_KEND && gc_optab_copy(&e->ops, gc_reader_opcodes(r)) < 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
 	if (e->ev != GC_DATA)
 		return;
 	/* Checked as it is read, while the reader still points at it. */
@@ -761,6 +765,7 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	m->by_pc = cl->c.stats || gc_report_wanted(&cl->c);
 	m->top = cl->top;
 	gc_pctab_init(&m->pcs);
+	gc_opmap_init(&m->ops);
 	m->lshift = log2u(m->line);
 	m->sshift = log2u(m->sector);
 	m->nsectors = m->line / m->sector;
@@ -801,6 +806,7 @@ static void set_header(gc_header *h, const struct l2 *m, const struct cmdline *c
 	char buf[32];
 	gc_header_init(h, cl->emit_all ? GC_KIND_REQUEST : GC_KIND_DRAM);
 	h->optional = in->optional | GC_OPT_ANNOTATED;
+	h->required = in->required & GC_REQ_OPCODES; /* carried on */
 	if (cl->emit_all) {
 		h->record_size = in->record_size; /* the requests, every field kept */
 	} else {
@@ -964,7 +970,7 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 	json_kernels(&j, m);
 	size_t n;
 	gc_pcrow *rows = sorted_pcs(m, &n);
-	gc_pcreport_json(&j, &m->pcs, rows, n, (size_t)top);
+	gc_pcreport_json(&j, &m->pcs, &m->ops, rows, n, (size_t)top);
 	free(rows);
 	gc_json_arr(&j, "per_slice");
 	for (unsigned i = 0; i < m->nslices; i++) {
@@ -1003,7 +1009,7 @@ static void summary(FILE *f, const void *ctx)
 		(unsigned long long)s->dram_writes, (unsigned long long)s->dram_write_bytes);
 	size_t n;
 	gc_pcrow *rows = sorted_pcs(m, &n);
-	gc_pcreport_text(f, "gc-l2", &m->pcs, rows, n, (size_t)top);
+	gc_pcreport_text(f, "gc-l2", &m->pcs, &m->ops, rows, n, (size_t)top);
 	free(rows);
 }
 
@@ -1027,6 +1033,7 @@ int main(int argc, char **argv)
 	int filled = 0, head = 0, more = 1;
 	for (int i = 0; i < AHEAD; i++) {
 		ring[i].k = malloc(sizeof *ring[i].k);
+		gc_optab_init(&ring[i].ops);
 		if (!ring[i].k)
 			gc_die(GC_EXIT_DATA, "out of memory");
 	}
@@ -1071,7 +1078,11 @@ int main(int argc, char **argv)
 			if (m.flush)
 				flush_all(&m, rec->kernel);
 			kernel_end(&m);
-			if (m.w && gc_write_kend(m.w, rec->kernel) < 0)
+			if (m.by_pc && gc_opmap_add(&m.ops, gc_pctab_name(&m.pcs, m.pcs.cur),
+						    &cur->ops) < 0)
+				gc_die(GC_EXIT_DATA, "out of memory");
+			if (m.w && (gc_write_opcodes(m.w, &cur->ops) < 0 ||
+				    gc_write_kend(m.w, rec->kernel) < 0))
 				die_write(&m);
 		}
 		if (cl.c.progress)
@@ -1079,8 +1090,10 @@ int main(int argc, char **argv)
 		head = (head + 1) % AHEAD;
 		filled--;
 	}
-	for (int i = 0; i < AHEAD; i++)
+	for (int i = 0; i < AHEAD; i++) {
 		free(ring[i].k);
+		gc_optab_free(&ring[i].ops);
+	}
 	gc_progress_end(cl.c.progress);
 	m.s.dirty_left = dirty_sectors(&m);
 	gc_close_output(m.w);
@@ -1093,6 +1106,7 @@ int main(int argc, char **argv)
 	gc_header_free(&h);
 	gc_cache_free(&m.c);
 	gc_pctab_free(&m.pcs);
+	gc_opmap_free(&m.ops);
 	free(m.pbytes);
 	free(m.sl);
 	for (size_t i = 0; i < m.nks; i++)

@@ -1725,7 +1725,7 @@ int main(int argc, char **argv)
 			if (w)
 				rc = gc_write_kbegin(w, gc_reader_kernel(r));
 		} else if (ev == GC_KEND) {
-			if (w)
+			if (w && (rc = gc_write_opcodes(w, gc_reader_opcodes(r))) == 0)
 				rc = gc_write_kend(w, rec.kernel);
 		} else if (ev == GC_EOF) {
 			break;

@@ -731,7 +731,8 @@ static void kernel_run(struct sched *s, const gc_kernel *k)
 	}
 	s->qhead = s->qtail = NULL;
 	s->cur = NULL;
-	if (s->w && gc_write_kend(s->w, k->id) < 0)
+	if (s->w && (gc_write_opcodes(s->w, gc_reader_opcodes(s->r)) < 0 ||
+		     gc_write_kend(s->w, k->id) < 0))
 		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
 
 	struct kstats *ks = &s->ks;

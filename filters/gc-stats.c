@@ -139,6 +139,7 @@ struct stats {
 	int named;            /* rows by kernel function: row.kernel is a name id */
 	int per_launch;       /* --by pc --by launch */
 	gc_names names;       /* kernel names -> ids */
+	gc_opmap opcodes;     /* (kernel name, pc) -> opcode, for --by pc */
 	uint32_t cur_name;    /* the name id of the kernel running */
 	gc_rowmap byrows;     /* breakdown key -> struct row, while reading */
 	struct row *rows;     /* the rows once read (finish_rows) */
@@ -285,6 +286,7 @@ static void stats_init(struct stats *s, const struct cmdline *cl, const gc_reade
 	s->per_launch = cl->per_launch;
 	s->named = s->by == BY_KERNEL || (s->by == BY_PC && !s->per_launch);
 	gc_names_init(&s->names);
+	gc_opmap_init(&s->opcodes);
 	s->line_size = geometry(r, cl->line, "line_size", 128);
 	s->sector_size = geometry(r, cl->sector, "sector_size", 32);
 	int from_opts = cl->line || cl->sector;
@@ -677,9 +679,16 @@ static int name_column(const struct stats *s)
 	return s->by == BY_KERNEL || s->by == BY_LAUNCH || s->by == BY_PC;
 }
 
+/* The SASS opcode of a --by pc row, from the stream's opcode records, or
+ * NULL. */
+static const char *row_opcode(const struct stats *s, const struct row *r)
+{
+	return gc_opmap_get(&s->opcodes, gc_names_get(&s->names, r->name), (uint32_t)r->key);
+}
+
 /* The breakdown's key columns of row r (NULL: the headers) into v[] and
  * the headers into kc[]; how many.  A PC is written in hexadecimal. */
-static int key_columns(const struct stats *s, const struct row *r, const char **kc, char v[][24])
+static int key_columns(const struct stats *s, const struct row *r, const char **kc, char v[][64])
 {
 	int n = 0;
 	if (s->by == BY_SM) {
@@ -696,9 +705,13 @@ static int key_columns(const struct stats *s, const struct row *r, const char **
 	}
 	if (s->by == BY_PC) {
 		kc[n] = "pc";
-		if (r)
+		kc[n + 1] = "opcode";
+		if (r) {
+			const char *op = row_opcode(s, r);
 			snprintf(v[n], 24, "0x%llx", (unsigned long long)r->key);
-		n++;
+			snprintf(v[n + 1], 64, "%s", op ? op : "-");
+		}
+		n += 2;
 	}
 	if (s->by == BY_WARP) {
 		kc[n] = "block";
@@ -718,7 +731,7 @@ static void report_rows(FILE *f, const struct stats *s)
 	int ann = annotated(s);
 	/* Key columns, then the counters, then the kernel's name. */
 	const char *kc[4];
-	char kv[4][24];
+	char kv[4][64];
 	int nk = key_columns(s, NULL, kc, kv);
 	static const char *const vc[] = {"records", "loads", "stores", "atomics", "bytes",
 					 "hits", "misses"};
@@ -793,8 +806,9 @@ static void report(FILE *f, const struct stats *s, const char *input)
 			i + 1 == s->nfiles ? " (--sum: counts added, the header the first's)" : "");
 	fprintf(f, LABEL "%s\n", "kind", gc_kind_name(s->kind));
 	fprintf(f, LABEL "%u.%u, %u-byte records\n", "format", h->major, h->minor, h->record_size);
-	fprintf(f, LABEL "required 0x%x, optional 0x%x (%s)\n", "flags", h->required,
-		h->optional, flag_names(h->optional, buf, sizeof buf));
+	fprintf(f, LABEL "required 0x%x%s, optional 0x%x (%s)\n", "flags", h->required,
+		h->required & GC_REQ_OPCODES ? " (opcodes)" : "", h->optional,
+		flag_names(h->optional, buf, sizeof buf));
 	const char *prov = gc_header_get(h, "provenance");
 	fprintf(f, LABEL "%s\n", "provenance", prov ? prov : "(none)");
 	/* The other header keys (the GPU's alone are a hundred): with -v. */
@@ -969,6 +983,10 @@ static void json(FILE *f, const struct stats *s, const char *input)
 				char pc[24];
 				snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)r->key);
 				gc_json_str(&j, "pc", pc);
+				if (row_opcode(s, r))
+					gc_json_str(&j, "opcode", row_opcode(s, r));
+				else
+					gc_json_null(&j, "opcode");
 			}
 			if (s->by == BY_WARP) {
 				gc_json_u64(&j, "block", r->key >> 16);
@@ -1302,8 +1320,12 @@ static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, g
 				dump_check(dump, gc_csv_out_kbegin(dump, gc_reader_kernel(r)));
 		} else if (ev == GC_KEND) {
 			kernel_end(s);
-			if (dump)
+			if (gc_opmap_add(&s->opcodes, s->cur->k->name, gc_reader_opcodes(r)) < 0)
+				gc_die(GC_EXIT_DATA, "out of memory");
+			if (dump) {
+				dump_check(dump, gc_csv_out_opcodes(dump, rec.kernel, gc_reader_opcodes(r)));
 				dump_check(dump, gc_csv_out_kend(dump, rec.kernel, s->cur->records));
+			}
 		} else if (ev == GC_EOF) {
 			break;
 		} else {
@@ -1341,6 +1363,7 @@ static void stats_free(struct stats *s)
 	gc_hset_free(&s->bare);
 	gc_rowmap_free(&s->byrows);
 	gc_names_free(&s->names);
+	gc_opmap_free(&s->opcodes);
 }
 
 /* --sum: stream r adds to s only when it is of the first one's kind and

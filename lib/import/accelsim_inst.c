@@ -431,6 +431,8 @@ static void inst_memory(parser *p, iline *l, int raw)
 		       l->op);
 		return;
 	}
+	if (p->pass == 2)
+		gc_import_opcode(p->im, l->pc, l->op, l->ol);
 	m.op = o->op;
 	m.space = o->space;
 	m.flags = o->flags;

@@ -182,6 +182,11 @@ uint64_t as_import_trace(gc_import *im, gc_lines *in)
 	} else {
 		l = spill_reopen(p);
 	}
+	/* Every instruction line names its opcode: the stream carries them
+	 * (gc-stream(5), opcode records), unless an input before this one
+	 * already wrote the header without them. */
+	if (!im->w)
+		im->h.required |= GC_REQ_OPCODES;
 	p->pass = 2;
 	run(p, l);
 	if (p->ki != p->nk)

@@ -651,6 +651,39 @@ static void kend_row(struct restore *s)
 	s->records++;
 }
 
+static void opcode_row(struct restore *s)
+{
+	uint64_t id, pc;
+	if (only(s, "opcode", 1u << GC_CSV_KERNEL | 1u << GC_CSV_PC | 1u << GC_CSV_OP |
+		 1u << GC_CSV_NAME) ||
+	    num(s, GC_CSV_KERNEL, UINT32_MAX, &id) || num(s, GC_CSV_PC, UINT32_MAX, &pc))
+		return;
+	if (!s->in_kernel || id != s->kid) {
+		bad(s, "opcode line for kernel %llu, but %s", (unsigned long long)id,
+		    s->in_kernel ? "another kernel is open" : "no kernel is open");
+		return;
+	}
+	if (!(s->im->h.required & GC_REQ_OPCODES)) {
+		bad(s, "an opcode line, but the header's required flags lack 0x%x (opcodes)",
+		    GC_REQ_OPCODES);
+		return;
+	}
+	const char *name = s->f[GC_CSV_NAME];
+	size_t n = strlen(name);
+	const gc_optab *t = &s->im->ops;
+	if (n == 0 || n > GC_OPCODE_MAX) {
+		bad(s, "column name: an opcode of %zu bytes (1 to %d)", n, GC_OPCODE_MAX);
+		return;
+	}
+	if (t->n && pc <= t->e[t->n - 1].pc) {
+		bad(s, "column pc: 0x%llx after 0x%x (a kernel's opcode lines increase by PC)",
+		    (unsigned long long)pc, t->e[t->n - 1].pc);
+		return;
+	}
+	gc_import_opcode(s->im, (uint32_t)pc, name, n);
+	s->records += n > GC_OPCODE_FIRST ? 2 : 1;
+}
+
 static void end_row(struct restore *s)
 {
 	uint64_t n, d;
@@ -691,11 +724,13 @@ static void row(struct restore *s, char *text)
 		kbegin_row(s);
 	else if (strcmp(op, "kend") == 0)
 		kend_row(s);
+	else if (strcmp(op, "opcode") == 0)
+		opcode_row(s);
 	else if (strcmp(op, "end") == 0)
 		end_row(s);
 	else
-		bad(s, "column op: unknown operation '%.40s' (load, store, atomic, kbegin, kend "
-		    "or end)", op);
+		bad(s, "column op: unknown operation '%.40s' (load, store, atomic, kbegin, "
+		    "opcode, kend or end)", op);
 }
 
 /* Append a line (and the newline the line reader took) to the join

@@ -101,6 +101,7 @@ void gc_import_kbegin(gc_import *im, const gc_kernel *k)
 {
 	open_output(im);
 	check(im, gc_write_kbegin(im->w, k));
+	gc_optab_clear(&im->ops);
 	im->in_kernel = 1;
 	im->kernel_id = k->id;
 	if (k->id > im->max_id)
@@ -173,8 +174,18 @@ void gc_import_access(gc_import *im, const gc_rec *r)
 	im->accesses++;
 }
 
+void gc_import_opcode(gc_import *im, uint32_t pc, const char *name, size_t len)
+{
+	if (!(im->h.required & GC_REQ_OPCODES))
+		return;
+	if (gc_optab_set(&im->ops, pc, name, len) < 0)
+		im->fatal(im, "out of memory");
+}
+
 void gc_import_kend(gc_import *im)
 {
+	check(im, gc_write_opcodes(im->w, &im->ops));
+	gc_optab_clear(&im->ops);
 	check(im, gc_write_kend(im->w, im->kernel_id));
 	im->in_kernel = 0;
 }
@@ -185,6 +196,7 @@ void gc_import_finish(gc_import *im)
 	if (gc_writer_close(im->w) < 0)
 		im->fatal(im, gc_writer_error(im->w));
 	im->w = NULL;
+	gc_optab_free(&im->ops);
 }
 
 /* ---- SASS opcodes ------------------------------------------------------- */

@@ -93,6 +93,7 @@ struct gc_import {
 				   class table lacks (timed as int) */
 	int iv_nwarned;         /* distinct unknown mnemonics warned about */
 	char iv_warned[64][24];
+	gc_optab ops;           /* the open kernel's opcodes (gc_import_opcode) */
 };
 
 /* One supported format. */
@@ -122,6 +123,11 @@ void gc_import_text(gc_import *im, gc_lines *in);
 void gc_import_kbegin(gc_import *im, const gc_kernel *k);
 void gc_import_access(gc_import *im, const gc_rec *r);
 void gc_import_kend(gc_import *im);
+/* The SASS opcode of a memory instruction at pc (name: len bytes), for
+ * the opcode records written before the kernel's end; ignored unless a
+ * parser whose traces name opcodes set GC_REQ_OPCODES in im->h before
+ * the first kernel. */
+void gc_import_opcode(gc_import *im, uint32_t pc, const char *name, size_t len);
 /* --intervals: an opcode the class table lacks (the caller counts its
  * instructions in iv_unknown): one warning (im->warn) per distinct
  * mnemonic, the first 64, then one that says there are more. */

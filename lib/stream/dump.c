@@ -327,6 +327,23 @@ int gc_csv_out_kbegin(gc_csv_out *o, const gc_kernel *k)
 	return 0;
 }
 
+int gc_csv_out_opcodes(gc_csv_out *o, uint32_t kernel, const gc_optab *t)
+{
+	for (size_t i = 0; t && i < t->n; i++) {
+		char *p = room(o, ROW_MAX), *start = p;
+		if (!p)
+			return -1;
+		p = put_dec(p, kernel);
+		p = put_str(p, ",,,,,");
+		p = put_hex(o, p, t->e[i].pc);
+		p = put_str(p, ",,opcode,,,,,,,,");
+		p = put_quoted(p, t->e[i].name);
+		p = put_str(p, ",\n");
+		o->len += (size_t)(p - start);
+	}
+	return 0;
+}
+
 int gc_csv_out_kend(gc_csv_out *o, uint32_t kernel, uint64_t data)
 {
 	char *p = room(o, ROW_MAX), *start = p;

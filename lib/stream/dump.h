@@ -17,6 +17,7 @@
 #ifndef GC_DUMP_H
 #define GC_DUMP_H
 
+#include "base/optab.h"
 #include "stream/format.h"
 
 #include <stdint.h>
@@ -50,6 +51,10 @@ gc_csv_out *gc_csv_out_open(FILE *f, const char *name, const gc_header *h);
 /* One row each; 0, or -1 on a write error (gc_csv_out_error). */
 int gc_csv_out_kbegin(gc_csv_out *o, const gc_kernel *k);
 int gc_csv_out_data(gc_csv_out *o, const gc_rec *r);
+/* The opcode records of kernel t names (gc_reader_opcodes), one row
+ * each: the kernel, the pc, op "opcode", the name in the name column;
+ * before its kend row. */
+int gc_csv_out_opcodes(gc_csv_out *o, uint32_t kernel, const gc_optab *t);
 /* Kernel end with its data record count. */
 int gc_csv_out_kend(gc_csv_out *o, uint32_t kernel, uint64_t data);
 /* End of stream with the counts of its end record: records before it

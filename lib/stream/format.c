@@ -100,6 +100,12 @@ unsigned gc_stream_minor(uint32_t optional)
 		: optional & GC_OPT_DISTANCE ? GC_STREAM_MINOR_DISTANCE : GC_STREAM_MINOR;
 }
 
+unsigned gc_header_minor(const gc_header *h)
+{
+	return h->required & GC_REQ_OPCODES ? GC_STREAM_MINOR_OPCODES
+		: gc_stream_minor(h->optional);
+}
+
 unsigned gc_record_size_min(uint32_t optional)
 {
 	return optional & GC_OPT_COMPUTE ? GC_RECORD_COMPUTE

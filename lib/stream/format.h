@@ -32,7 +32,11 @@ enum gc_kind {
 
 /* Header feature flags.  Required flags a reader must understand; optional
  * flags it may ignore.  No required flag is defined in 1.0. */
-#define GC_REQ_KNOWN 0u
+#define GC_REQ_OPCODES (1u << 0)   /* 1.3: kernels may end with opcode records */
+#define GC_REQ_KNOWN GC_REQ_OPCODES
+#define GC_STREAM_MINOR_OPCODES 3  /* the minor version such a stream has */
+#define GC_OPCODE_FIRST 24         /* name bytes in an opcode record */
+#define GC_OPCODE_MORE 30          /* ... and in its continuation record */
 #define GC_OPT_SCHEDULED (1u << 0) /* timestamps are issue times */
 #define GC_OPT_ANNOTATED (1u << 1) /* outcome bytes are valid */
 #define GC_OPT_DISTANCE (1u << 2)  /* 1.1: a reuse distance at byte 32 (gc-rd) */
@@ -85,6 +89,8 @@ enum gc_type {
 	GC_T_KNAME = 0x82,
 	GC_T_KEND = 0x83,
 	GC_T_TIME = 0x84,
+	GC_T_OPCODE = 0x85,  /* 1.3, GC_REQ_OPCODES: a PC's opcode name */
+	GC_T_OPMORE = 0x86,  /* 1.3: the rest of a long opcode name */
 	GC_T_END = 0x8f,
 };
 
@@ -204,6 +210,8 @@ int gc_header_add_provenance(gc_header *h, const char *entry);
 /* The minor version a writer writes for the optional flags `optional`:
  * the largest its fields need (2 compute, 1 distance, else 0). */
 unsigned gc_stream_minor(uint32_t optional);
+/* ... and for a whole header: 3 with the opcodes flag, else the above. */
+unsigned gc_header_minor(const gc_header *h);
 /* The smallest record size that holds the fields of the optional flags
  * `optional` (48 compute, 40 distance, else 32). */
 unsigned gc_record_size_min(uint32_t optional);

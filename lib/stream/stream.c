@@ -44,10 +44,12 @@ struct gc_reader {
 	int failed, done;
 	char err[600];
 	uint64_t nrec, ndata, kdata;
-	int in_kernel;
+	int in_kernel;    /* 0 outside, 1 in a kernel, 2 after its first opcode record */
 	uint32_t kid;
 	uint64_t time_hi, last_time;
 	gc_kernel k;
+	gc_optab ops;     /* the opcode records of the kernel open or last ended */
+	uint32_t oplast;  /* the PC of the last opcode record */
 };
 
 /* "NAME: message" into a handle's err[600] (the message cut to 400). */
@@ -329,6 +331,7 @@ static int read_kernel(gc_reader *r, const unsigned char *p, uint64_t off)
 		r->nrec++;
 	}
 	k->name[namelen] = 0;
+	gc_optab_clear(&r->ops);
 	r->in_kernel = 1;
 	r->kid = k->id;
 	r->kdata = 0;
@@ -378,10 +381,10 @@ static inline int decode_data(const gc_reader *r, const unsigned char *p, uint64
 	/* Without the flag, bytes 0-7 masked to 0: a load, no branch. */
 	rec->compute = gc_get64(p + r->coff) & r->cmask;
 	rec->kernel = r->kid;
-	if (r->in_kernel && space < GC_NSPACES && !(access && rec->size == 0) &&
+	if (r->in_kernel == 1 && space < GC_NSPACES && !(access && rec->size == 0) &&
 	    rec->time >= last_time)
 		return D_OK;
-	return !r->in_kernel ? D_OUTSIDE : space >= GC_NSPACES ? D_SPACE
+	return r->in_kernel != 1 ? D_OUTSIDE : space >= GC_NSPACES ? D_SPACE
 		: access && rec->size == 0 ? D_SIZE : D_TIME;
 }
 
@@ -390,7 +393,8 @@ static int data_refused(gc_reader *r, uint64_t off, const gc_rec *rec, int why)
 {
 	switch (why) {
 	case D_OUTSIDE:
-		return recfail(r, off, "data record outside a kernel");
+		return recfail(r, off, r->in_kernel ? "data record after the kernel's opcode records"
+				       : "data record outside a kernel");
 	case D_SPACE:
 		return recfail(r, off, "bad memory space %u", rec->space);
 	case D_SIZE:
@@ -398,6 +402,50 @@ static int data_refused(gc_reader *r, uint64_t off, const gc_rec *rec, int why)
 	}
 	return recfail(r, off, "timestamp %llu is earlier than the previous record's %llu",
 		       (unsigned long long)rec->time, (unsigned long long)r->last_time);
+}
+
+/* An opcode record p at off, and its continuation when the name needs
+ * one, into r->ops (gc-stream(5) "Opcode records"). */
+static int read_opcode(gc_reader *r, const unsigned char *p, uint64_t off)
+{
+	unsigned len = p[1];
+	uint32_t pc = gc_get32(p + 4);
+	char name[GC_OPCODE_MAX];
+	if (!(r->h.required & GC_REQ_OPCODES))
+		return recfail(r, off, "opcode record in a stream without the opcodes flag "
+			       "(required flag 0x%x)", GC_REQ_OPCODES);
+	if (!r->in_kernel)
+		return recfail(r, off, "opcode record outside a kernel");
+	if (len == 0 || len > GC_OPCODE_MAX)
+		return recfail(r, off, "opcode name length %u (1 to %u bytes)", len, GC_OPCODE_MAX);
+	if (r->in_kernel == 2 && pc <= r->oplast)
+		return recfail(r, off, "opcode record for PC 0x%x after PC 0x%x (PCs increase "
+			       "within a kernel)", pc, r->oplast);
+	unsigned first = len < GC_OPCODE_FIRST ? len : GC_OPCODE_FIRST;
+	memcpy(name, p + 8, first);
+	if (memchr(name, 0, first))
+		return recfail(r, off, "opcode name contains a NUL byte");
+	r->nrec++;
+	if (len > first) {
+		const unsigned char *q = next_raw(r, &off, "opcode continuation record");
+		if (!q)
+			return GC_ERR;
+		if (q[0] != GC_T_OPMORE)
+			return recfail(r, off, "opcode continuation record expected, found type 0x%02x",
+				       q[0]);
+		if (q[1] != len - first)
+			return recfail(r, off, "opcode continuation record holds %u bytes, expected %u",
+				       q[1], len - first);
+		memcpy(name + first, q + 2, len - first);
+		if (memchr(name + first, 0, len - first))
+			return recfail(r, off, "opcode name contains a NUL byte");
+		r->nrec++;
+	}
+	if (gc_optab_set(&r->ops, pc, name, len) < 0)
+		return recfail(r, off, "out of memory");
+	r->in_kernel = 2;
+	r->oplast = pc;
+	return 0;
 }
 
 int gc_read(gc_reader *r, gc_rec *rec)
@@ -409,7 +457,9 @@ int gc_read(gc_reader *r, gc_rec *rec)
 	uint64_t off;
 	const unsigned char *p;
 	unsigned t;
-	/* Time-base records only set the high half of the clock. */
+	/* Time-base records only set the high half of the clock; opcode
+	 * records fill the kernel's table (both come back here). */
+again:
 	for (;;) {
 		if (r->len - r->pos >= r->rs) {
 			/* next_raw's common case, inline: the hot path */
@@ -480,6 +530,12 @@ int gc_read(gc_reader *r, gc_rec *rec)
 		r->done = 1;
 		return GC_EOF;
 	}
+	case GC_T_OPCODE:
+		if (read_opcode(r, p, off) < 0)
+			return GC_ERR;
+		goto again;
+	case GC_T_OPMORE:
+		return recfail(r, off, "opcode continuation record outside an opcode record");
 	case GC_T_KATTR:
 	case GC_T_KNAME:
 		return recfail(r, off, "kernel %s record outside a kernel begin",
@@ -542,6 +598,7 @@ int gc_reader_failed(const gc_reader *r) { return r->failed; }
 const gc_header *gc_reader_header(const gc_reader *r) { return &r->h; }
 const char *gc_reader_name(const gc_reader *r) { return gc_input_name(r->in); }
 const gc_kernel *gc_reader_kernel(const gc_reader *r) { return &r->k; }
+const gc_optab *gc_reader_opcodes(const gc_reader *r) { return &r->ops; }
 const char *gc_reader_error(const gc_reader *r) { return r->err; }
 uint64_t gc_reader_records(const gc_reader *r) { return r->nrec; }
 uint64_t gc_reader_bytes(const gc_reader *r) { return r->off; }
@@ -555,6 +612,7 @@ void gc_reader_close(gc_reader *r)
 		return;
 	gc_input_close(r->in);
 	gc_header_free(&r->h);
+	gc_optab_free(&r->ops);
 	free(r->buf);
 	free(r);
 }
@@ -576,8 +634,10 @@ struct gc_writer {
 	int dist;         /* GC_OPT_DISTANCE: rec->dist at byte 32 */
 	int compute;      /* GC_OPT_COMPUTE: rec->compute at byte 40 */
 	uint64_t nrec, ndata, kdata;
-	int in_kernel;
+	int in_kernel;    /* 0 outside, 1 in a kernel, 2 after its opcode records */
 	uint32_t kid;
+	uint32_t oplast;  /* the PC of the last opcode record */
+	int opcodes;      /* GC_REQ_OPCODES: opcode records may be written */
 	uint64_t time_hi, last_time;
 	int failed;
 	char err[600];
@@ -657,6 +717,7 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 	w->rs = h->record_size;
 	w->dist = (h->optional & GC_OPT_DISTANCE) != 0;
 	w->compute = (h->optional & GC_OPT_COMPUTE) != 0;
+	w->opcodes = (h->required & GC_REQ_OPCODES) != 0;
 	w->fd = -1;
 	snprintf(w->name, sizeof w->name, "%s", !path || strcmp(path, "-") == 0 ? "stdout" : path);
 	/* The header asked for must be one this writer can honour; checked
@@ -727,7 +788,7 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 	memset(p, 0, hs);
 	memcpy(p, magic, 8);
 	gc_put16(p + 8, GC_STREAM_MAJOR);
-	gc_put16(p + 10, gc_stream_minor(h->optional));
+	gc_put16(p + 10, gc_header_minor(h));
 	gc_put32(p + 12, (uint32_t)hs);
 	gc_put16(p + 16, h->kind);
 	gc_put16(p + 18, (uint16_t)w->rs);
@@ -746,9 +807,10 @@ static int write_refused(gc_writer *w, const gc_rec *rec)
 	uint64_t rn = w->nrec + 1;
 	if (w->failed)
 		return -1;
-	if (!w->in_kernel)
-		return wfail(w, "record %llu: data record outside a kernel (a bug in this tool)",
-			     (unsigned long long)rn);
+	if (w->in_kernel != 1)
+		return wfail(w, "record %llu: data record %s (a bug in this tool)",
+			     (unsigned long long)rn, w->in_kernel ? "after the kernel's opcode records"
+								  : "outside a kernel");
 	if (rec->time < w->last_time)
 		return wfail(w, "record %llu: timestamp %llu is earlier than the previous "
 			     "record's %llu (a bug in this tool)", (unsigned long long)rn,
@@ -827,7 +889,7 @@ __attribute__((noinline)) static int write_slow(gc_writer *w, const gc_rec *rec)
 int gc_write(gc_writer *w, const gc_rec *rec)
 {
 	/* Every check in one test; write_refused says which failed first. */
-	if (w->failed || !w->in_kernel || rec->time < w->last_time ||
+	if (w->failed || w->in_kernel != 1 || rec->time < w->last_time ||
 	    rec->op < GC_LOAD || rec->op > GC_ATOMIC || rec->space >= GC_NSPACES ||
 	    rec->flags > 15 ||
 	    (w->kind == GC_KIND_ACCESS ? rec->size > 255 || rec->size == 0
@@ -887,6 +949,44 @@ int gc_write_kbegin(gc_writer *w, const gc_kernel *k)
 	w->in_kernel = 1;
 	w->kid = k->id;
 	w->kdata = 0;
+	return 0;
+}
+
+int gc_write_opcodes(gc_writer *w, const gc_optab *t)
+{
+	if (w->failed)
+		return -1;
+	if (!t || !t->n)
+		return 0;
+	if (!w->opcodes)
+		return wfail(w, "opcode records in a stream without the opcodes flag "
+			     "(a bug in this tool)");
+	if (!w->in_kernel)
+		return wfail(w, "opcode records outside a kernel (a bug in this tool)");
+	for (size_t i = 0; i < t->n; i++) {
+		const gc_opent *e = &t->e[i];
+		if ((w->in_kernel == 2 && e->pc <= w->oplast) || e->len == 0 ||
+		    e->len > GC_OPCODE_MAX || memchr(e->name, 0, e->len))
+			return wfail(w, "kernel %u: opcode of PC 0x%x out of order, empty or too "
+				     "long (a bug in this tool)", w->kid, e->pc);
+		unsigned first = e->len < GC_OPCODE_FIRST ? e->len : GC_OPCODE_FIRST;
+		unsigned char *p = slot(w);
+		if (!p)
+			return -1;
+		p[0] = GC_T_OPCODE;
+		p[1] = e->len;
+		gc_put32(p + 4, e->pc);
+		memcpy(p + 8, e->name, first);
+		if (e->len > first) {
+			if (!(p = slot(w)))
+				return -1;
+			p[0] = GC_T_OPMORE;
+			p[1] = (unsigned char)(e->len - first);
+			memcpy(p + 2, e->name + first, e->len - first);
+		}
+		w->in_kernel = 2;
+		w->oplast = e->pc;
+	}
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #ifndef GC_STREAM_H
 #define GC_STREAM_H
 
+#include "base/optab.h"
 #include "stream/format.h"
 
 #include <stddef.h>
@@ -40,6 +41,11 @@ int gc_read(gc_reader *r, gc_rec *rec);
  * says just after gc_read returns it), for messages that name it. */
 size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max);
 const gc_kernel *gc_reader_kernel(const gc_reader *r);
+/* The opcode records of the kernel open or last ended (gc-stream(5)
+ * "Opcode records"): whole from its GC_KEND until the next GC_KBEGIN
+ * empties it; empty in a stream without them.  gc_read takes them on
+ * its way, as it takes time-base records. */
+const gc_optab *gc_reader_opcodes(const gc_reader *r);
 const char *gc_reader_error(const gc_reader *r);
 uint64_t gc_reader_records(const gc_reader *r); /* records consumed */
 uint64_t gc_reader_bytes(const gc_reader *r);   /* stream bytes consumed */
@@ -66,6 +72,11 @@ const char *gc_writer_error(const gc_writer *w);
 int gc_write(gc_writer *w, const gc_rec *rec);
 int gc_write_kbegin(gc_writer *w, const gc_kernel *k);
 int gc_write_kend(gc_writer *w, uint32_t kernel);
+/* The opcode table of the open kernel, after its last data record and
+ * before its end; nothing when t is NULL or empty.  The header must have
+ * GC_REQ_OPCODES.  A stage passes its input's on with
+ * gc_write_opcodes(w, gc_reader_opcodes(r)) before gc_write_kend. */
+int gc_write_opcodes(gc_writer *w, const gc_optab *t);
 /* Write the end-of-stream record, flush and close (not stdout's fd). */
 int gc_writer_close(gc_writer *w);
 /* Free without an end record: output stays detectably truncated. */

@@ -3,7 +3,7 @@
  *
  * Writes: to stdout, one stream that is valid except for one deliberate
  * defect (gc-mkbad NAME), or a small valid stream (good-access,
- * good-request, good-future).  --list prints every defective member with
+ * good-request, good-future, good-opcodes).  --list prints every defective member with
  * the message a reader must give for it, after "PROG: stdin: ".
  * Reads: with `read` or `dump`, one stream (stdin or FILE) through
  * gc_open_stream/gc_read, as tool "gc-read-test".
@@ -43,7 +43,7 @@ static const char usage_text[] =
 	"       gc-mkbad --list\n"
 	"       gc-mkbad read|dump [FILE]\n"
 	"Write a test stream to stdout: a corpus member (valid but for one defect)\n"
-	"or a valid stream (good-access, good-request, good-future).\n"
+	"or a valid stream (good-access, good-request, good-future, good-opcodes).\n"
 	"\n"
 	"  -z           gzip a good stream (through the library's writer)\n"
 	"  --hand       encode a good stream here instead of with the writer\n"
@@ -622,7 +622,157 @@ static void m_data_after_end_byte(enc *e)
 static void m_unknown_type(enc *e)
 {
 	base(e);
-	rec_at(e, BASE_HS, 5)[0] = 0x85;
+	rec_at(e, BASE_HS, 5)[0] = 0x87;
+}
+
+/* ---- opcode records (1.3, the opcodes flag) ---------------------------- */
+
+/* An opcode record claiming `len` name bytes, carrying n (at most 24). */
+static void put_opcode(enc *e, uint32_t pc, unsigned len, const char *s, size_t n)
+{
+	unsigned char *p = rec_slot(e);
+	p[0] = GC_T_OPCODE;
+	p[1] = (unsigned char)len;
+	gc_put32(p + 4, pc);
+	memcpy(p + 8, s, n);
+}
+
+/* A continuation record claiming `len` bytes, carrying them. */
+static void put_opmore(enc *e, unsigned len, const char *s)
+{
+	unsigned char *p = rec_slot(e);
+	p[0] = GC_T_OPMORE;
+	p[1] = (unsigned char)len;
+	memcpy(p + 2, s, len);
+}
+
+/* The base kernel with the opcodes flag (records 1-6: begin, data), or
+ * without it (flag 0). */
+static void op_begin(enc *e, int flag)
+{
+	hdr h = {0};
+	gc_kernel k;
+	h.minor = GC_STREAM_MINOR_OPCODES;
+	h.required = flag ? GC_REQ_OPCODES : 0;
+	h.text = BASE_TEXT;
+	put_header(e, &h);
+	base_kernel(&k, 1);
+	put_kbegin(e, &k);
+	gc_rec r = base_rec(GC_LOAD, 10);
+	put_data(e, &r);
+	r = base_rec(GC_STORE, 20);
+	r.pc = 0x20;
+	put_data(e, &r);
+}
+
+/* ... and to its end after the opcode records (records 7 on). */
+static void op_end(enc *e)
+{
+	put_kend(e, 1);
+	put_end(e);
+}
+
+/* A long opcode of Ampere's: 31 bytes, 24 in the record, 7 more. */
+#define LONG_OP "RED.E.ADD.F32.FTZ.RN.STRONG.GPU"
+
+/* Valid: LDG.E.64 at 0x10, the long one at 0x20 (records 7-9). */
+static void make_opcodes(enc *e)
+{
+	op_begin(e, 1);
+	put_opcode(e, 0x10, 8, "LDG.E.64", 8);
+	put_opcode(e, 0x20, 31, LONG_OP, 24);
+	put_opmore(e, 7, LONG_OP + 24);
+	op_end(e);
+}
+
+static void m_op_truncated(enc *e)
+{
+	make_opcodes(e);
+	cut(e, BASE_HS + 6 * 32 + 10);
+}
+
+static void m_op_len_zero(enc *e)
+{
+	op_begin(e, 1);
+	put_opcode(e, 0x10, 0, "", 0);
+	op_end(e);
+}
+
+static void m_op_too_long(enc *e)
+{
+	op_begin(e, 1);
+	put_opcode(e, 0x10, GC_OPCODE_MAX + 1, LONG_OP, 24);
+	put_opmore(e, 30, LONG_OP LONG_OP);
+	op_end(e);
+}
+
+static void m_op_pc_order(enc *e)
+{
+	op_begin(e, 1);
+	put_opcode(e, 0x20, 5, "STG.E", 5);
+	put_opcode(e, 0x10, 5, "LDG.E", 5);
+	op_end(e);
+}
+
+static void m_op_pc_repeated(enc *e)
+{
+	op_begin(e, 1);
+	put_opcode(e, 0x10, 5, "LDG.E", 5);
+	put_opcode(e, 0x10, 5, "LDG.E", 5);
+	op_end(e);
+}
+
+static void m_op_more_missing(enc *e)
+{
+	op_begin(e, 1);
+	put_opcode(e, 0x10, 31, LONG_OP, 24);
+	op_end(e);
+}
+
+static void m_op_more_count(enc *e)
+{
+	op_begin(e, 1);
+	put_opcode(e, 0x10, 31, LONG_OP, 24);
+	put_opmore(e, 6, LONG_OP + 24);
+	op_end(e);
+}
+
+static void m_op_more_outside(enc *e)
+{
+	op_begin(e, 1);
+	put_opmore(e, 7, LONG_OP + 24);
+	op_end(e);
+}
+
+static void m_op_nul(enc *e)
+{
+	op_begin(e, 1);
+	put_opcode(e, 0x10, 8, "LDG\0E.64", 8);
+	op_end(e);
+}
+
+static void m_op_outside_kernel(enc *e)
+{
+	op_begin(e, 1);
+	put_kend(e, 1);
+	put_opcode(e, 0x10, 5, "LDG.E", 5);
+	put_end(e);
+}
+
+static void m_op_no_flag(enc *e)
+{
+	op_begin(e, 0);
+	put_opcode(e, 0x10, 5, "LDG.E", 5);
+	op_end(e);
+}
+
+static void m_op_then_data(enc *e)
+{
+	op_begin(e, 1);
+	put_opcode(e, 0x10, 5, "LDG.E", 5);
+	gc_rec r = base_rec(GC_LOAD, 30);
+	put_data(e, &r);
+	op_end(e);
 }
 
 static void m_zero_record(enc *e)
@@ -918,7 +1068,32 @@ static const struct member {
 	 "record 9 (offset 352): data after the end-of-stream record"},
 	{"data-after-end-byte", m_data_after_end_byte,
 	 "record 9 (offset 352): data after the end-of-stream record"},
-	{"unknown-type", m_unknown_type, "record 5 (offset 224): unknown record type 0x85"},
+	{"unknown-type", m_unknown_type, "record 5 (offset 224): unknown record type 0x87"},
+	{"opcode-truncated", m_op_truncated, "record 7 (offset 288): truncated record (10 of 32 bytes)"},
+	{"opcode-length-zero", m_op_len_zero,
+	 "record 7 (offset 288): opcode name length 0 (1 to 54 bytes)"},
+	{"opcode-too-long", m_op_too_long,
+	 "record 7 (offset 288): opcode name length 55 (1 to 54 bytes)"},
+	{"opcode-pc-order", m_op_pc_order,
+	 "record 8 (offset 320): opcode record for PC 0x10 after PC 0x20 (PCs increase within "
+	 "a kernel)"},
+	{"opcode-pc-repeated", m_op_pc_repeated,
+	 "record 8 (offset 320): opcode record for PC 0x10 after PC 0x10 (PCs increase within "
+	 "a kernel)"},
+	{"opcode-more-missing", m_op_more_missing,
+	 "record 8 (offset 320): opcode continuation record expected, found type 0x83"},
+	{"opcode-more-count", m_op_more_count,
+	 "record 8 (offset 320): opcode continuation record holds 6 bytes, expected 7"},
+	{"opcode-more-outside", m_op_more_outside,
+	 "record 7 (offset 288): opcode continuation record outside an opcode record"},
+	{"opcode-nul", m_op_nul, "record 7 (offset 288): opcode name contains a NUL byte"},
+	{"opcode-outside-kernel", m_op_outside_kernel,
+	 "record 8 (offset 320): opcode record outside a kernel"},
+	{"opcode-no-flag", m_op_no_flag,
+	 "record 7 (offset 288): opcode record in a stream without the opcodes flag (required "
+	 "flag 0x1)"},
+	{"opcode-then-data", m_op_then_data,
+	 "record 8 (offset 320): data record after the kernel's opcode records"},
 	{"zero-record", m_zero_record, "record 5 (offset 224): unknown record type 0x00"},
 	{"bad-space", m_bad_space, "record 5 (offset 224): bad memory space 6"},
 	{"access-size-zero", m_access_size_zero,
@@ -1249,6 +1424,9 @@ static int cmd_read(int argc, char **argv, int dump)
 			if (dump)
 				dump_kernel(gc_reader_kernel(r));
 		} else if (dump) {
+			const gc_optab *t = gc_reader_opcodes(r);
+			for (size_t i = 0; i < t->n; i++)
+				printf("opcode pc=0x%x %s\n", t->e[i].pc, t->e[i].name);
 			printf("kend %u\n", rec.kernel);
 		}
 	}
@@ -1323,6 +1501,8 @@ int main(int argc, char **argv)
 	enc e = {0};
 	if (strcmp(name, "good-future") == 0) {
 		make_future(&e);
+	} else if (strcmp(name, "good-opcodes") == 0) {
+		make_opcodes(&e);
 	} else {
 		size_t i;
 		for (i = 0; i < NCORPUS; i++)
