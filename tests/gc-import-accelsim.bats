@@ -56,6 +56,14 @@ decode() {
 			s = ""
 			for (k = 0; k < $2; k++) s = s sprintf("%c", $(3 + k))
 			printf "name %s\n", s
+		} else if (t == 133) {
+			s = ""
+			for (k = 0; k < $2 && k < 24; k++) s = s sprintf("%c", $(9 + k))
+			printf "opcode pc=%x len=%d %s\n", u32(4), $2, s
+		} else if (t == 134) {
+			s = ""
+			for (k = 0; k < $2; k++) s = s sprintf("%c", $(3 + k))
+			printf "opmore %s\n", s
 		} else if (t == 131)
 			printf "kend k%d records=%d\n", u32(4), u32(8)
 		else if (t == 143)

@@ -108,7 +108,7 @@ bad_line() {
 
 @test "csv: malformed data lines name the column" {
 	bad_line '12s/,load,global,0x1004,/,lod,global,0x1004,/' \
-		"column op: unknown operation 'lod' (load, store, atomic, kbegin, kend or end)"
+		"column op: unknown operation 'lod' (load, store, atomic, kbegin, opcode, kend or end)"
 	bad_line '12s/,global,/,globl,/' \
 		"column space: unknown memory space 'globl' (global, local, shared, const, texture or generic)"
 	bad_line '12s/0x1004,4,/0x1004,4x,/' "column size: '4x' is not a number from 0 to 255"
@@ -168,7 +168,7 @@ bad_line() {
 		"column info: kernel 1 ends with records=5, but the dump holds 4 data lines for it (lines lost or added?)" 15
 	bad_line '16s/.*/&\n&/' "kend for kernel 1, but no kernel is open" 17
 	bad_line '10s/kbegin/begin/' \
-		"column op: unknown operation 'begin' (load, store, atomic, kbegin, kend or end)" 10
+		"column op: unknown operation 'begin' (load, store, atomic, kbegin, opcode, kend or end)" 10
 }
 
 @test "csv: the end line and truncated dumps" {

@@ -14,10 +14,18 @@ mk() {
 }
 
 # rows FILE: the table rows of a -v report as "pc requests hits misses
-# hit-rate miss% cumul% kernel" (the opcode column, always "-", left out).
+# hit-rate miss% cumul% kernel" (the opcode column left out).
 rows() {
-	awk '$2 ~ /^0x/ && $3 == "-" { print $2, $4, $5, $6, $7, $8, $9, $10 }' "$1"
+	awk '$2 ~ /^0x/ { print $2, $4, $5, $6, $7, $8, $9, $10 }' "$1"
 }
+
+# The SASS opcodes of BFS's memory instructions, found by hand in the
+# .traceg files (xzcat kernel-N.traceg.xz | grep -E '^0(190|270|0a0) '):
+# Kernel (kernel-1) 0x190 LDG.E.SYS, 0x270 STG.E.U8.SYS; Kernel2
+# (kernel-2) 0x190 STG.E.U8.SYS, 0xa0 LDG.E.U8.SYS.
+OPS_RE='0x(190|270|a0) '
+K1=_Z6KernelP4NodePiPbS2_S2_S1_i
+K2=_Z7Kernel2PbS_S_S_i
 
 # A huge, cold, fully associative L1 of whole lines where every access
 # allocates: a request misses exactly when its (SM, line) is new (since
@@ -49,6 +57,8 @@ two_kernels() {
 	gc-l1 $FA --kernel-boundary flush -v "$T/two.gcs" 2>"$T/err" >/dev/null
 	expect_eq "$(grep 'per PC' "$T/err")" \
 		"gc-l1: per PC, by misses: 3 of 3 (kernel, PC) rows, 5 misses in all"
+	# a stream without opcode records: "-" in the opcode column
+	expect_eq "$(awk '$2 ~ /^0x/ { print $3 }' "$T/err" | tr '\n' ' ')" "- - - "
 	rows "$T/err" >"$T/r"
 	cat >"$T/want" <<-'EOF'
 	0x10 3 1 2 0.3333 40.00% 40.00% kA
@@ -162,7 +172,7 @@ fa_awk() {
 	# only global loads and stores, none flagged: every request is looked up
 	gc-stats --dump "$T/bfs.gcs" >"$T/dump"
 	expect_eq "$(awk -F, '!/^#/ && $1 != "kernel" && $8 != "kbegin" && $8 != "kend" &&
-		$8 != "end" { print $8, $9, $15 }' "$T/dump" | sort -u | tr '\n' ' ')" \
+		$8 != "end" && $8 != "opcode" { print $8, $9, $15 }' "$T/dump" | sort -u | tr '\n' ' ')" \
 		"load global 0 store global 0 "
 	for kb in flush keep; do
 		keep=0
@@ -174,6 +184,16 @@ fa_awk() {
 		rows "$T/err" | awk '{ print $1, $2, $3, $4, $8 }' >"$T/got"
 		diff -u "$T/want" "$T/got"
 	done
+	# (kernel name, PC) with its opcode: 0x190 a load of one kernel, a
+	# store of the other; the counts those of the diff above
+	grep -E "^gc-l1: +$OPS_RE" "$T/err" >"$T/op"
+	cat >"$T/opwant" <<-EOF
+	gc-l1: 0x190 LDG.E.SYS       14768 13994    774   0.9476  29.70%  65.20%  $K1
+	gc-l1: 0x270 STG.E.U8.SYS     7347  7122    225   0.9694   8.63%  92.52%  $K1
+	gc-l1:  0xa0 LDG.E.U8.SYS     1024   993     31   0.9697   1.19%  98.73%  $K2
+	gc-l1: 0x190 STG.E.U8.SYS      549   541      8   0.9854   0.31% 100.00%  $K2
+	EOF
+	diff -u "$T/opwant" "$T/op"
 	# PC 0x190 is a load of Kernel and a store of Kernel2: two rows
 	expect_eq "$(grep -c '^0x190 ' "$T/got")" 2
 	expect_eq "$(wc -l <"$T/got")" 16
@@ -193,6 +213,15 @@ fa_awk() {
 	gc-l2 --gpu volta-v100 --top 0 -v "$T/l1.gcs" 2>"$T/err" >/dev/null
 	rows "$T/err" | awk '{ print $1, $8, $2 }' | sort >"$T/got"
 	diff -u "$T/want" "$T/got"
+	# the opcodes came through gc-l1's output (its opcode records)
+	grep -E "^gc-l2: +$OPS_RE" "$T/err" >"$T/op"
+	cat >"$T/want" <<-EOF
+	gc-l2: 0x190 LDG.E.SYS        3610 1284   2326   0.3557  55.66%  55.66%  $K1
+	gc-l2:  0xa0 LDG.E.U8.SYS     1024  896    128   0.8750   3.06%  99.74%  $K2
+	gc-l2: 0x270 STG.E.U8.SYS     7347 7337     10   0.9986   0.24%  99.98%  $K1
+	gc-l2: 0x190 STG.E.U8.SYS      549  548      1   0.9982   0.02% 100.00%  $K2
+	EOF
+	diff -u "$T/want" "$T/op"
 	[ "$(wc -l <"$T/got")" -gt 5 ]
 }
 
@@ -201,20 +230,20 @@ fa_awk() {
 	gc-stats --by pc "$T/two.gcs" | sed -n '/^by pc$/,$p' >"$T/r"
 	cat >"$T/want" <<-'EOF'
 	by pc
-	     pc  records  loads  stores  atomics  bytes  kernel
-	   0x10        3      3       0        0    384  kA
-	   0x20        1      1       0        0    128  kA
-	   0x10        3      0       3        0    384  kB
+	     pc  opcode  records  loads  stores  atomics  bytes  kernel
+	   0x10       -        3      3       0        0    384  kA
+	   0x20       -        1      1       0        0    128  kA
+	   0x10       -        3      0       3        0    384  kB
 	EOF
 	diff -u "$T/want" "$T/r"
 	gc-stats --by pc --by launch "$T/two.gcs" | sed -n '/^by pc and launch$/,$p' >"$T/r"
 	cat >"$T/want" <<-'EOF'
 	by pc and launch
-	   launch    pc  records  loads  stores  atomics  bytes  kernel
-	        1  0x10        2      2       0        0    256  kA
-	        1  0x20        1      1       0        0    128  kA
-	        2  0x10        3      0       3        0    384  kB
-	        3  0x10        1      1       0        0    128  kA
+	   launch    pc  opcode  records  loads  stores  atomics  bytes  kernel
+	        1  0x10       -        2      2       0        0    256  kA
+	        1  0x20       -        1      1       0        0    128  kA
+	        2  0x10       -        3      0       3        0    384  kB
+	        3  0x10       -        1      1       0        0    128  kA
 	EOF
 	diff -u "$T/want" "$T/r"
 	# the order of the two --by does not matter
@@ -228,9 +257,9 @@ fa_awk() {
 	EOF
 	diff -u "$T/want" "$T/r"
 	gc-stats --json --by pc "$T/two.gcs" | tr -d ' \n' >"$T/flat"
-	expect_match "$(cat "$T/flat")" '"by":"pc","breakdown":\[\{"kernel":"kA","pc":"0x10","records":3,"loads":3,"stores":0,"atomics":0,"bytes":384\},'
+	expect_match "$(cat "$T/flat")" '"by":"pc","breakdown":\[\{"kernel":"kA","pc":"0x10","opcode":null,"records":3,"loads":3,"stores":0,"atomics":0,"bytes":384\},'
 	gc-stats --json --by launch --by pc "$T/two.gcs" | tr -d ' \n' >"$T/flat"
-	expect_match "$(cat "$T/flat")" '"by":"pc\+launch","breakdown":\[\{"kernel":"kA","launch":1,"pc":"0x10","records":2,'
+	expect_match "$(cat "$T/flat")" '"by":"pc\+launch","breakdown":\[\{"kernel":"kA","launch":1,"pc":"0x10","opcode":null,"records":2,'
 	sh_status 2 "gc-stats --by pc --by sm '$T/two.gcs'"
 	expect_eq "$(head -1 "$T/err")" "gc-stats: --by pc and --by sm: one breakdown at a time (launch goes with pc)"
 	[ ! -s "$T/out" ]
@@ -242,9 +271,17 @@ fa_awk() {
 		$8 == "kbegin" { name = $16; gsub(/"/, "", name); next }
 		$8 == "load" || $8 == "store" { n[$6 " " name]++ }
 		END { for (k in n) print k, n[k] }' | sort >"$T/want"
-	gc-stats --by pc "$T/bfs.gcs" | sed -n '/^by pc$/,$p' | awk 'NR > 2 { print $1, $7, $2 }' |
-		sort >"$T/got"
+	gc-stats --by pc "$T/bfs.gcs" | sed -n '/^by pc$/,$p' >"$T/bypc"
+	awk 'NR > 2 { print $1, $8, $3 }' "$T/bypc" | sort >"$T/got"
 	diff -u "$T/want" "$T/got"
+	grep -E "^ +$OPS_RE" "$T/bypc" >"$T/op"
+	cat >"$T/want" <<-EOF
+	   0x190     LDG.E.SYS    14768  14768       0        0  98304  $K1
+	   0x270  STG.E.U8.SYS     7347      0    7347        0   7687  $K1
+	    0xa0  LDG.E.U8.SYS     1024   1024       0        0  32768  $K2
+	   0x190  STG.E.U8.SYS      549      0     549        0    549  $K2
+	EOF
+	diff -u "$T/want" "$T/op"
 	expect_eq "$(grep -c '^0x190 ' "$T/got")" 2
 	# by launch: one row per launch and PC, 16 launches
 	expect_eq "$(gc-stats --by pc --by launch "$T/bfs.gcs" | sed -n '/^by pc and launch$/,$p' |

@@ -226,7 +226,8 @@ stream_rsize() {
 
 # decode_stream FILE: one line per record of a gc stream, decoded with od
 # and awk from the byte layout of gc-stream(5), apart from the library.
-# What a 1.0 reader sees: the first 32 bytes of records of any size.
+# What a 1.0 reader sees: the first 32 bytes of records of any size
+# (and, unlike one, the 1.3 opcode records skipped, like time bases).
 #   K ID "NAME" GX,GY,GZ BX,BY,BZ REGS SHMEM     kernel begin
 #   A KEY VALUE                                 kernel attribute (2 mem insts, 3 stream)
 #   BLOCK,WARP,LANE,PC,SEQ,OP,SPACE,SIZE,ADDR   data (SPACE +bypass: L1 bypass flag)
@@ -257,7 +258,7 @@ decode_stream() {
 		hex(12, 4), u(16, 4), ops[$1], sp[$2 % 16 + 1], ($2 >= 16 ? "+bypass" : ""), $4, hex(24, 8); next }
 	$1 == 131 { printf "E %.0f %.0f\n", u(4, 4), u(8, 8); next }
 	$1 == 143 { printf "Z %.0f %.0f\n", u(8, 8), u(16, 8); next }
-	$1 == 132 { next }
+	$1 == 132 || $1 == 133 || $1 == 134 { next }
 	{ print "? " $1 }
 	END { flush() }'
 }

@@ -292,6 +292,21 @@ bad() {
 	bad time-base-backwards
 }
 
+@test "corpus: the opcode records' defects (1.3)" {
+	bad opcode-truncated
+	bad opcode-length-zero
+	bad opcode-too-long
+	bad opcode-pc-order
+	bad opcode-pc-repeated
+	bad opcode-more-missing
+	bad opcode-more-count
+	bad opcode-more-outside
+	bad opcode-nul
+	bad opcode-outside-kernel
+	bad opcode-no-flag
+	bad opcode-then-data
+}
+
 @test "corpus: gzip-bad-crc" {
 	bad gzip-bad-crc
 }
@@ -402,6 +417,28 @@ END
 	expect_eq "$(head -n 1 "$T/got")" \
 		"header kind=accesses version=1.9 record_size=40 required=0x0 optional=0x80000003"
 	expect_eq "$(tail -n 1 "$T/got")" "bytes 424 compressed 0"
+}
+
+@test "stream: opcode records (1.3) are read, dumped, and restored by the writer byte for byte" {
+	# gc-mkbad encodes them by hand: LDG.E.64 at 0x10 (one record), a
+	# 31-byte opcode at 0x20 (24 bytes, then 7 in a continuation record)
+	gc-mkbad good-opcodes >"$T/s"
+	gc-mkbad dump <"$T/s" >"$T/d"
+	expect_eq "$(head -n 1 "$T/d")" \
+		"header kind=accesses version=1.3 record_size=32 required=0x1 optional=0x0"
+	expect_eq "$(sed -n '/^opcode/,/^records/p' "$T/d")" "opcode pc=0x10 LDG.E.64
+opcode pc=0x20 RED.E.ADD.F32.FTZ.RN.STRONG.GPU
+kend 1
+records 10 data 2 kernels 1"
+	gc-stats --dump "$T/s" >"$T/csv"
+	expect_eq "$(grep ',opcode,' "$T/csv")" '1,,,,,0x10,,opcode,,,,,,,,"LDG.E.64",
+1,,,,,0x20,,opcode,,,,,,,,"RED.E.ADD.F32.FTZ.RN.STRONG.GPU",'
+	# the restore writes them through the library's writer
+	gc-import "$T/csv" | cmp - "$T/s"
+	# an opcode line without the flag in the dump's header is refused
+	sed 's/^# required 0x1$/# required 0x0/' "$T/csv" >"$T/noflag.csv"
+	run_status 1 gc-import "$T/noflag.csv"
+	expect_match "$output" "noflag.csv:[0-9]+: an opcode line, but the header's required flags lack 0x1 \(opcodes\)"
 }
 
 @test "stream: the writer's bytes match the layout encoded by hand in gc-mkbad" {
