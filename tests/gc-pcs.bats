@@ -265,6 +265,31 @@ fa_awk() {
 	[ ! -s "$T/out" ]
 }
 
+@test "opcodes from a dump's opcode lines: one per (kernel name, PC), * where launches disagree" {
+	two_kernels
+	# kA's first launch names 0x10 LDG.E, its second LDG.E.64; kB 0x10
+	# STG.E; kA's 0x20 is named by none
+	awk '/^# required / { $3 = "0x1" }
+	/^1,.*,kend,/ { print "1,,,,,0x10,,opcode,,,,,,,,\"LDG.E\"," }
+	/^2,.*,kend,/ { print "2,,,,,0x10,,opcode,,,,,,,,\"STG.E\"," }
+	/^3,.*,kend,/ { print "3,,,,,0x10,,opcode,,,,,,,,\"LDG.E.64\"," }
+	/,end,/ { sub(/records=16 /, "records=19 ") }
+	{ print }' "$T/two.csv" >"$T/ops.csv"
+	gc-import "$T/ops.csv" >"$T/ops.gcs"
+	gc-stats --by pc "$T/ops.gcs" | sed -n '/^by pc$/,$p' >"$T/r"
+	cat >"$T/want" <<-'EOF'
+	by pc
+	     pc  opcode  records  loads  stores  atomics  bytes  kernel
+	   0x10       *        3      3       0        0    384  kA
+	   0x20       -        1      1       0        0    128  kA
+	   0x10   STG.E        3      0       3        0    384  kB
+	EOF
+	diff -u "$T/want" "$T/r"
+	gc-l1 $FA --kernel-boundary flush -v "$T/ops.gcs" 2>"$T/err" >/dev/null
+	expect_eq "$(awk '$2 ~ /^0x/ { print $2, $3, $NF }' "$T/err" | tr '\n' ' ')" \
+		"0x10 * kA 0x10 STG.E kB 0x20 - kA "
+}
+
 @test "gc-stats --by pc: BFS's rows equal a count over the dump by (kernel name, PC)" {
 	bfs
 	gc-stats --dump "$T/bfs.gcs" | awk -F, '/^#/ || $1 == "kernel" { next }
