@@ -355,14 +355,18 @@ static const gc_format *pick_format(const struct cmdline *cl, gc_lines *in)
 	return best;
 }
 
+static int progress_told;
+
 static void import_one(gc_import *im, const struct cmdline *cl, const char *path)
 {
+	progress_told = 0;
 	gc_lines *in = gc_lines_open(path);
 	if (!in)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (gc_lines_failed(in))
 		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(in));
 	const gc_format *f = pick_format(cl, in);
+	progress_told = 1;
 	if (cl->intervals && strcmp(f->name, "accelsim") != 0) {
 		if (im->w)
 			gc_writer_abandon(im->w);
@@ -464,15 +468,17 @@ static void write_stats(const struct cmdline *cl, const gc_import *im)
 }
 
 /* --progress: the bytes read of all the inputs will be read in (their
- * sizes on disk, once a pass).  A total not final yet (a kernelslist read
- * before its traces are named) or reached is not drawn. */
+ * sizes on disk, once a pass).  A total not final yet is not drawn: while
+ * an input's format is being told (its parser adds the passes after the
+ * first), or while the bytes read reach it (a kernelslist read before
+ * its traces are added; the end). */
 static const gc_import *progress_im;
 static int progress_on;
 
 static void on_read(uint64_t done)
 {
 	uint64_t total = progress_im->read_unknown ? 0 : progress_im->read_total;
-	if (!total || done < total)
+	if (progress_told && (!total || done < total))
 		gc_progress_block(progress_on, done, total);
 }
 

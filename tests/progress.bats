@@ -91,6 +91,12 @@ falls() {
 	onterm "gc-import --progress '$bfs/kernelslist.g' >/dev/null"
 	expect_eq "$(sed -n 1p "$T/tty")" "$want"
 	expect_eq "$(falls)" 0 "drawings falling or at 100%"
+	# one trace of 2,415,124 bytes: its second pass joins the total before
+	# anything is drawn (while its format is told, 2 MiB are read); the
+	# first drawing comes with the rest, at the end of the first pass: 50%
+	onterm "gc-import --progress '$FIX/traces/accelsim-v5-turing-vecadd-raw/kernel-1-ctx_0x1868c30.trace' >/dev/null"
+	expect_eq "$(sed -n 1p "$T/tty")" "gc-import:  50.0% (2 of 4 MiB)"
+	expect_eq "$(falls)" 0 "drawings falling or at 100%"
 	# a pipe: its size is not known, nothing unless --progress=always
 	onterm "cat '$FIX/accelsim/version-5.traceg' | gc-import --progress >/dev/null"
 	expect_empty "$(cat "$T/tty")"
