@@ -85,75 +85,16 @@ int gc_optab_copy(gc_optab *dst, const gc_optab *src)
 
 void gc_opmap_init(gc_opmap *m)
 {
-	memset(m, 0, sizeof *m);
-	/* These allocate nothing: they cannot fail. */
-	gc_hmap_init(&m->byname, 0);
-	gc_hmap_init(&m->map, 0);
-	gc_hmap_init(&m->opbyhash, 0);
+	gc_names_init(&m->kernels);
+	gc_names_init(&m->ops);
+	gc_hmap_init(&m->map, 0); /* allocates nothing: cannot fail */
 }
 
 void gc_opmap_free(gc_opmap *m)
 {
-	for (size_t i = 0; i < m->nnames; i++)
-		free(m->names[i]);
-	for (size_t i = 0; i < m->nops; i++)
-		free(m->ops[i]);
-	free(m->names);
-	free(m->ops);
-	gc_hmap_free(&m->byname);
+	gc_names_free(&m->kernels);
+	gc_names_free(&m->ops);
 	gc_hmap_free(&m->map);
-	gc_hmap_free(&m->opbyhash);
-	memset(m, 0, sizeof *m);
-}
-
-/* FNV-1a over the bytes, then the tables' mixer. */
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
-	return gc_hash64(h);
-}
-
-/* The index of s among strs (byhash: hash -> index + 1; two strings of
- * one hash probe hash + 1, ...): found, or -1 when absent. */
-static long find(const gc_hmap *byhash, char *const *strs, const char *s)
-{
-	for (uint64_t h = str_hash(s);; h++) {
-		const uint64_t *v = gc_hmap_get(byhash, h);
-		if (!v)
-			return -1;
-		if (strcmp(strs[*v - 1], s) == 0)
-			return (long)(*v - 1);
-	}
-}
-
-/* The index of s, added when absent; -1 when out of memory. */
-static long intern(gc_hmap *byhash, char ***strs, size_t *n, size_t *cap, const char *s)
-{
-	long i = find(byhash, *strs, s);
-	if (i >= 0)
-		return i;
-	uint64_t h = str_hash(s);
-	while (gc_hmap_get(byhash, h))
-		h++;
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 16;
-		char **p = realloc(*strs, c * sizeof *p);
-		if (!p)
-			return -1;
-		*strs = p;
-		*cap = c;
-	}
-	char *copy = strdup(s);
-	uint64_t *v = copy ? gc_hmap_put(byhash, h, NULL) : NULL;
-	if (!v) {
-		free(copy);
-		return -1;
-	}
-	(*strs)[*n] = copy;
-	*v = ++*n;
-	return (long)(*n - 1);
 }
 
 /* The value of a PC whose launches disagree. */
@@ -163,11 +104,11 @@ int gc_opmap_add(gc_opmap *m, const char *kernel, const gc_optab *t)
 {
 	if (!t || !t->n)
 		return 0;
-	long k = intern(&m->byname, &m->names, &m->nnames, &m->capnames, kernel ? kernel : "");
+	long k = gc_names_id(&m->kernels, kernel ? kernel : "");
 	if (k < 0)
 		return -1;
 	for (size_t i = 0; i < t->n; i++) {
-		long op = intern(&m->opbyhash, &m->ops, &m->nops, &m->capops, t->e[i].name);
+		long op = gc_names_id(&m->ops, t->e[i].name);
 		int added;
 		uint64_t *v = op < 0 ? NULL
 			    : gc_hmap_put(&m->map, (uint64_t)k << 32 | t->e[i].pc, &added);
@@ -183,11 +124,11 @@ int gc_opmap_add(gc_opmap *m, const char *kernel, const gc_optab *t)
 
 const char *gc_opmap_get(const gc_opmap *m, const char *kernel, uint32_t pc)
 {
-	long k = find(&m->byname, m->names, kernel ? kernel : "");
+	long k = gc_names_find(&m->kernels, kernel ? kernel : "");
 	if (k < 0)
 		return NULL;
 	const uint64_t *v = gc_hmap_get(&m->map, (uint64_t)k << 32 | pc);
 	if (!v)
 		return NULL;
-	return *v == MIXED ? GC_OPCODE_MIXED : m->ops[*v - 1];
+	return *v == MIXED ? GC_OPCODE_MIXED : gc_names_get(&m->ops, (uint32_t)(*v - 1));
 }

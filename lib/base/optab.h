@@ -19,6 +19,7 @@
 #define GC_OPTAB_H
 
 #include "base/hash.h"
+#include "base/pctab.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -56,13 +57,9 @@ int gc_optab_copy(gc_optab *dst, const gc_optab *src);
 
 /* The opcodes of (kernel name, PC) over every launch of a stream. */
 typedef struct gc_opmap {
-	gc_hmap byname;   /* a kernel name's hash -> its index + 1 in names */
-	char **names;
-	size_t nnames, capnames;
-	gc_hmap map;      /* (name index << 32 | pc) -> index + 1 in ops */
-	char **ops;       /* distinct opcode names */
-	size_t nops, capops;
-	gc_hmap opbyhash; /* an opcode name's hash -> its index + 1 in ops */
+	gc_names kernels; /* kernel names to ids */
+	gc_names ops;     /* distinct opcode names to ids */
+	gc_hmap map;      /* (kernel id << 32 | pc) -> opcode id + 1 */
 } gc_opmap;
 
 /* What gc_opmap_get returns for a PC whose launches name different

@@ -28,6 +28,17 @@ static uint64_t name_hash(const char *s)
 	return gc_hash64(h);
 }
 
+long gc_names_find(const gc_names *t, const char *name)
+{
+	for (uint64_t h = name_hash(name);; h++) {
+		const uint64_t *v = gc_hmap_get(&t->byhash, h);
+		if (!v)
+			return -1;
+		if (strcmp(t->name[*v], name) == 0)
+			return (long)*v;
+	}
+}
+
 long gc_names_id(gc_names *t, const char *name)
 {
 	/* Two names with one hash: the second probes hash + 1, and so on. */

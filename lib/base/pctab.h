@@ -36,6 +36,8 @@ void gc_names_init(gc_names *t);
 void gc_names_free(gc_names *t);
 /* The id of name (added when new); -1 when out of memory. */
 long gc_names_id(gc_names *t, const char *name);
+/* The id of name, or -1 when it has none. */
+long gc_names_find(const gc_names *t, const char *name);
 static inline const char *gc_names_get(const gc_names *t, uint32_t id)
 {
 	return id < t->n ? t->name[id] : "";
