@@ -14,7 +14,7 @@
 #define EXACT 65536u /* latencies below this are counted one by one */
 
 struct req {
-	uint64_t arrival, row;
+	uint64_t arrival, enq, row; /* enq: when it entered the queue */
 	uint32_t bank;
 	uint32_t write;
 };
@@ -120,23 +120,33 @@ static void count_latency(gc_dramq *q, int w, uint64_t lat)
 		q->max[w] = lat;
 }
 
-/* The column command of queue entry i, a row hit whose bank is ready. */
+/* The earliest cycle the column command of r, a row hit, may issue. */
+static uint64_t col_ready(const gc_dramq *q, const struct chan *h, const struct req *r)
+{
+	const gc_dramq_timing *t = &q->t;
+	uint64_t col = h->bk[r->bank].col_ok;
+	unsigned g = r->bank % q->groups;
+	if (h->last_col)
+		col = max64(col, h->last_col - 1 + t->tccd);
+	if (h->bg_col[g])
+		col = max64(col, h->bg_col[g] - 1 + t->tccdl);
+	unsigned lat = r->write ? t->twl : t->tcl;
+	if (!r->write && h->wdata_end)
+		col = max64(col, h->wdata_end - 1 + t->tcdlr);
+	if (h->bus_free > col + lat)
+		col = h->bus_free - lat; /* the data waits for the bus */
+	return col;
+}
+
+/* The column command of queue entry i, a row hit ready now. */
 static void column(gc_dramq *q, struct chan *h, unsigned i)
 {
 	const gc_dramq_timing *t = &q->t;
 	struct req r = h->q[i];
 	struct bank *b = &h->bk[r.bank];
 	unsigned g = r.bank % q->groups;
-	uint64_t col = max64(h->now, b->col_ok);
-	if (h->last_col)
-		col = max64(col, h->last_col - 1 + t->tccd);
-	if (h->bg_col[g])
-		col = max64(col, h->bg_col[g] - 1 + t->tccdl);
+	uint64_t col = h->now;
 	unsigned lat = r.write ? t->twl : t->tcl;
-	if (!r.write && h->wdata_end)
-		col = max64(col, h->wdata_end - 1 + t->tcdlr);
-	if (h->bus_free > col + lat)
-		col = h->bus_free - lat; /* the data waits for the bus */
 	uint64_t end = col + lat + t->tburst;
 	h->bus_free = end;
 	h->last_col = col + 1;
@@ -152,7 +162,7 @@ static void column(gc_dramq *q, struct chan *h, unsigned i)
 		h->st.read_latency += end - r.arrival;
 	}
 	count_latency(q, (int)r.write, end - r.arrival);
-	h->st.queued += col - r.arrival;
+	h->st.queued += col - r.enq;
 	h->st.busy += t->tburst;
 	h->st.last = max64(h->st.last, end);
 	b->nhit--;
@@ -199,13 +209,14 @@ static int step(gc_dramq *q, struct chan *h, uint64_t limit)
 		const struct req *r = &h->q[i];
 		const struct bank *b = &h->bk[r->bank];
 		if (r->row == b->open) {
-			if (b->col_ok <= h->now) {
+			uint64_t c = b->col_ok > h->now ? b->col_ok : col_ready(q, h, r);
+			if (c <= h->now) {
 				column(q, h, i);
 				h->now++;
 				return 1;
 			}
-			if (b->col_ok < next)
-				next = b->col_ok;
+			if (c < next)
+				next = c;
 		} else if (miss == h->n && !b->nhit) {
 			miss = i;
 		}
@@ -240,18 +251,22 @@ void gc_dramq_add(gc_dramq *q, unsigned chan, unsigned bank, uint64_t row, int w
 		;
 	if (h->now < arrival)
 		h->now = arrival;
-	while (h->n == q->cap)
-		(void)step(q, h, NONE);
+	uint64_t enq = arrival;
+	if (h->n == q->cap) {
+		while (h->n == q->cap && step(q, h, NONE))
+			;
+		enq = max64(h->now, arrival); /* held back until there was room */
+	}
 	struct bank *b = &h->bk[bank & (q->banks - 1)];
-	h->q[h->n++] = (struct req){arrival, row, bank & (q->banks - 1), (uint32_t)!!write};
+	h->q[h->n++] = (struct req){arrival, enq, row, bank & (q->banks - 1), (uint32_t)!!write};
 	b->nhit += b->open == row;
 }
 
 void gc_dramq_drain(gc_dramq *q)
 {
 	for (unsigned c = 0; c < q->channels; c++)
-		while (q->ch[c].n)
-			(void)step(q, &q->ch[c], NONE);
+		while (q->ch[c].n && step(q, &q->ch[c], NONE))
+			;
 }
 
 const gc_dramq_chan *gc_dramq_channel(const gc_dramq *q, unsigned chan)

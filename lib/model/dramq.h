@@ -20,8 +20,9 @@
  *   data: RD + tCL (WR + tWL) .. + tBURST, on a data bus that carries
  *         one burst at a time, in column-command order
  *
- * A request's latency runs from its arrival to the end of its data; its
- * time in the queue from its arrival to its column command.  No refresh,
+ * A request's latency runs from its arrival to the end of its data (a
+ * full queue holds the next arrival back: its wait counts); its time in
+ * the queue from when it entered to its column command.  No refresh,
  * no write drain mode, no power-down.
  *
  * No allocation after gc_dramq_new; every step is O(queue).
@@ -42,7 +43,8 @@ typedef struct gc_dramq_chan {
 	uint64_t reads, writes;
 	uint64_t hits, empty, conflicts; /* in the order served */
 	uint64_t read_latency, write_latency; /* sums, cycles */
-	uint64_t queued;      /* sum of the cycles from arrival to column command */
+	uint64_t queued;      /* sum of the cycles from entering the queue to the
+			       * column command */
 	uint64_t busy;        /* data-bus cycles */
 	uint64_t first, last; /* first arrival, end of the last data */
 } gc_dramq_chan;
