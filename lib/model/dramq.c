@@ -15,34 +15,41 @@
 
 struct req {
 	uint64_t arrival, enq, row; /* enq: when it entered the queue */
-	uint32_t bank;
+	uint64_t seq;               /* arrival order in the channel */
 	uint32_t write;
 };
 
+/* A bank: its requests in arrival order (a ring of `cap`), its open row
+ * and the earliest times of its next commands. */
 struct bank {
+	struct req *q;
+	unsigned head, n;
+	uint32_t nhit;     /* queued requests to the open row */
 	uint64_t open;     /* the open row, or NONE */
 	uint64_t col_ok;   /* earliest column command (ACT + tRCD) */
 	uint64_t pre_ok;   /* earliest precharge */
 	uint64_t act_ok;   /* earliest activate (last ACT + tRC) */
-	uint32_t nhit;     /* queued requests to the open row */
 };
 
 struct chan {
-	struct req *q;     /* queue entries, oldest first */
-	unsigned n;
 	struct bank *bk;
+	uint64_t *busy;    /* a bit per bank with requests */
 	uint64_t *bg_col;  /* per bank group: its last column command + 1, or 0 */
+	unsigned n;        /* requests queued */
+	uint64_t seq;
 	uint64_t now;      /* the command clock: next cycle a command may issue */
 	uint64_t last_act, last_col, bus_free, wdata_end; /* + 1; 0: none yet */
 	uint64_t prev;     /* the last arrival */
+	uint64_t wake;     /* no command may issue before this cycle; 0: unknown */
 	int any;
 	gc_dramq_chan st;
 };
 
 struct gc_dramq {
-	unsigned channels, banks, groups, cap;
+	unsigned channels, banks, groups, cap, words;
 	gc_dramq_timing t;
 	struct chan *ch;
+	struct req *pool;
 	uint64_t *hist[2];   /* [write][latency < EXACT] */
 	uint64_t big[2][64]; /* [write][log2 latency] at and above EXACT */
 	uint64_t max[2];
@@ -52,6 +59,7 @@ static uint64_t max64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
 }
+
 
 gc_dramq *gc_dramq_new(unsigned channels, unsigned banks, unsigned bank_groups,
 		       unsigned queue, const gc_dramq_timing *t, char *err, size_t len)
@@ -70,21 +78,25 @@ gc_dramq *gc_dramq_new(unsigned channels, unsigned banks, unsigned bank_groups,
 	q->banks = banks;
 	q->groups = bank_groups;
 	q->cap = queue;
+	q->words = (banks + 63) / 64;
 	q->t = *t;
 	q->ch = calloc(channels, sizeof *q->ch);
+	q->pool = calloc((size_t)channels * banks * queue, sizeof *q->pool);
 	q->hist[0] = calloc(EXACT, sizeof *q->hist[0]);
 	q->hist[1] = calloc(EXACT, sizeof *q->hist[1]);
-	if (!q->ch || !q->hist[0] || !q->hist[1])
+	if (!q->ch || !q->pool || !q->hist[0] || !q->hist[1])
 		goto oom;
 	for (unsigned c = 0; c < channels; c++) {
 		struct chan *h = &q->ch[c];
-		h->q = calloc(queue, sizeof *h->q);
 		h->bk = calloc(banks, sizeof *h->bk);
+		h->busy = calloc(q->words, sizeof *h->busy);
 		h->bg_col = calloc(bank_groups, sizeof *h->bg_col);
-		if (!h->q || !h->bk || !h->bg_col)
+		if (!h->bk || !h->busy || !h->bg_col)
 			goto oom;
-		for (unsigned b = 0; b < banks; b++)
+		for (unsigned b = 0; b < banks; b++) {
 			h->bk[b].open = NONE;
+			h->bk[b].q = q->pool + ((size_t)c * banks + b) * queue;
+		}
 	}
 	return q;
 oom:
@@ -98,11 +110,12 @@ void gc_dramq_free(gc_dramq *q)
 	if (!q)
 		return;
 	for (unsigned c = 0; q->ch && c < q->channels; c++) {
-		free(q->ch[c].q);
 		free(q->ch[c].bk);
+		free(q->ch[c].busy);
 		free(q->ch[c].bg_col);
 	}
 	free(q->ch);
+	free(q->pool);
 	free(q->hist[0]);
 	free(q->hist[1]);
 	free(q);
@@ -120,31 +133,19 @@ static void count_latency(gc_dramq *q, int w, uint64_t lat)
 		q->max[w] = lat;
 }
 
-/* The earliest cycle the column command of r, a row hit, may issue. */
-static uint64_t col_ready(const gc_dramq *q, const struct chan *h, const struct req *r)
+static struct req *at(const gc_dramq *q, const struct bank *b, unsigned k)
 {
-	const gc_dramq_timing *t = &q->t;
-	uint64_t col = h->bk[r->bank].col_ok;
-	unsigned g = r->bank % q->groups;
-	if (h->last_col)
-		col = max64(col, h->last_col - 1 + t->tccd);
-	if (h->bg_col[g])
-		col = max64(col, h->bg_col[g] - 1 + t->tccdl);
-	unsigned lat = r->write ? t->twl : t->tcl;
-	if (!r->write && h->wdata_end)
-		col = max64(col, h->wdata_end - 1 + t->tcdlr);
-	if (h->bus_free > col + lat)
-		col = h->bus_free - lat; /* the data waits for the bus */
-	return col;
+	unsigned i = b->head + k;
+	return &b->q[i >= q->cap ? i - q->cap : i];
 }
 
-/* The column command of queue entry i, a row hit ready now. */
-static void column(gc_dramq *q, struct chan *h, unsigned i)
+/* The column command, now, of request k of bank bi, a row hit ready now. */
+static void column(gc_dramq *q, struct chan *h, unsigned bi, unsigned k)
 {
 	const gc_dramq_timing *t = &q->t;
-	struct req r = h->q[i];
-	struct bank *b = &h->bk[r.bank];
-	unsigned g = r.bank % q->groups;
+	struct bank *b = &h->bk[bi];
+	struct req r = *at(q, b, k);
+	unsigned g = bi % q->groups;
 	uint64_t col = h->now;
 	unsigned lat = r.write ? t->twl : t->tcl;
 	uint64_t end = col + lat + t->tburst;
@@ -166,17 +167,22 @@ static void column(gc_dramq *q, struct chan *h, unsigned i)
 	h->st.busy += t->tburst;
 	h->st.last = max64(h->st.last, end);
 	b->nhit--;
-	memmove(&h->q[i], &h->q[i + 1], (h->n - i - 1) * sizeof *h->q);
+	/* out of the ring: the older ones move up a place */
+	for (unsigned j = k; j > 0; j--)
+		*at(q, b, j) = *at(q, b, j - 1);
+	b->head = b->head + 1 == q->cap ? 0 : b->head + 1;
+	if (!--b->n)
+		h->busy[bi / 64] &= ~((uint64_t)1 << (bi % 64));
 	h->n--;
 }
 
-/* Queue entry i opens its row: precharge (a conflict) or not (an empty
- * bank), then activate. */
-static void activate(gc_dramq *q, struct chan *h, unsigned i)
+/* The oldest request of bank bi opens its row: precharge (a conflict) or
+ * not (an empty bank), then activate. */
+static void activate(gc_dramq *q, struct chan *h, unsigned bi)
 {
 	const gc_dramq_timing *t = &q->t;
-	const struct req *r = &h->q[i];
-	struct bank *b = &h->bk[r->bank];
+	struct bank *b = &h->bk[bi];
+	uint64_t row = at(q, b, 0)->row;
 	uint64_t act = h->now;
 	if (b->open != NONE) {
 		act = max64(act, b->pre_ok) + t->trp;
@@ -191,46 +197,86 @@ static void activate(gc_dramq *q, struct chan *h, unsigned i)
 	b->act_ok = act + t->trc;
 	b->pre_ok = act + t->tras;
 	b->col_ok = act + t->trcd;
-	b->open = r->row;
+	b->open = row;
 	b->nhit = 0;
-	for (unsigned k = 0; k < h->n; k++)
-		b->nhit += h->q[k].bank == r->bank && h->q[k].row == r->row;
+	for (unsigned k = 0; k < b->n; k++)
+		b->nhit += at(q, b, k)->row == row;
 }
 
 /* One command cycle of a channel with a non-empty queue, at most up to
- * cycle `limit`: 1 when it issued a command or moved to the next cycle
- * one may issue, 0 when none may before `limit` (the clock is then at
- * `limit`). */
+ * cycle `limit`: 1 when it issued a command, 0 when none may before
+ * `limit` (the clock is then at `limit`).  First ready: the oldest row
+ * hit whose column command may go now; else the oldest request of a bank
+ * with no hit queued opens its row; else the clock moves to the first
+ * cycle a hit may go, and the oldest hit ready then goes. */
 static int step(gc_dramq *q, struct chan *h, uint64_t limit)
 {
-	uint64_t next = NONE;
-	unsigned miss = h->n;
-	for (unsigned i = 0; i < h->n; i++) {
-		const struct req *r = &h->q[i];
-		const struct bank *b = &h->bk[r->bank];
-		if (r->row == b->open) {
-			uint64_t c = b->col_ok > h->now ? b->col_ok : col_ready(q, h, r);
-			if (c <= h->now) {
-				column(q, h, i);
-				h->now++;
-				return 1;
+	uint64_t next = NONE, hseq = NONE, nseq = NONE, mseq = NONE;
+	unsigned hb = 0, hk = 0, nb = 0, nk = 0, mb = 0;
+	/* the channel's part of col_ready, for a read and a write */
+	const gc_dramq_timing *t = &q->t;
+	uint64_t cmin[2];
+	for (int w = 0; w < 2; w++) {
+		uint64_t c = h->last_col ? h->last_col - 1 + t->tccd : 0;
+		unsigned lat = w ? t->twl : t->tcl;
+		if (!w && h->wdata_end)
+			c = max64(c, h->wdata_end - 1 + t->tcdlr);
+		if (h->bus_free > c + lat)
+			c = h->bus_free - lat;
+		cmin[w] = c;
+	}
+	for (unsigned w = 0; w < q->words; w++) {
+		for (uint64_t m = h->busy[w]; m; m &= m - 1) {
+			unsigned bi = w * 64 + (unsigned)__builtin_ctzll(m);
+			const struct bank *b = &h->bk[bi];
+			if (!b->nhit) {
+				const struct req *r = at(q, b, 0);
+				if (r->seq < mseq) {
+					mseq = r->seq;
+					mb = bi;
+				}
+				continue;
 			}
-			if (c < next)
+			unsigned k = 0;
+			const struct req *r = at(q, b, 0);
+			while (r->row != b->open)
+				r = at(q, b, ++k);
+			uint64_t c = max64(b->col_ok, cmin[r->write]);
+			uint64_t g = h->bg_col[bi % q->groups];
+			if (g)
+				c = max64(c, g - 1 + t->tccdl);
+			if (c < h->now)
+				c = h->now;
+			if (c == h->now) {
+				if (r->seq < hseq) {
+					hseq = r->seq;
+					hb = bi;
+					hk = k;
+				}
+			} else if (c < next || (c == next && r->seq < nseq)) {
 				next = c;
-		} else if (miss == h->n && !b->nhit) {
-			miss = i;
+				nseq = r->seq;
+				nb = bi;
+				nk = k;
+			}
 		}
 	}
-	if (miss < h->n) {
-		activate(q, h, miss);
-		h->now++;
-		return 1;
-	}
-	if (next >= limit) {
+	if (hseq != NONE) {
+		column(q, h, hb, hk);
+	} else if (mseq != NONE) {
+		activate(q, h, mb);
+	} else if (next >= limit) {
 		h->now = max64(h->now, limit);
+		h->wake = next;
 		return 0;
+	} else {
+		/* nothing before `next`; then the oldest hit ready at `next`
+		 * (every other is ready later: readiness only moves with a
+		 * command) */
+		h->now = next;
+		column(q, h, nb, nk);
 	}
-	h->now = next;
+	h->now++;
 	return 1;
 }
 
@@ -246,20 +292,34 @@ void gc_dramq_add(gc_dramq *q, unsigned chan, unsigned bank, uint64_t row, int w
 	if (arrival < h->prev)
 		arrival = h->prev;
 	h->prev = arrival;
-	/* Everything the controller does before the request arrives. */
+	/* Everything the controller does before the request arrives (none
+	 * when it is known to wait until then). */
+	if (h->wake != 0 && h->wake >= arrival)
+		h->now = max64(h->now, arrival);
 	while (h->n && h->now < arrival && step(q, h, arrival))
-		;
+		h->wake = 0;
 	if (h->now < arrival)
 		h->now = arrival;
 	uint64_t enq = arrival;
 	if (h->n == q->cap) {
 		while (h->n == q->cap && step(q, h, NONE))
-			;
+			h->wake = 0;
 		enq = max64(h->now, arrival); /* held back until there was room */
 	}
-	struct bank *b = &h->bk[bank & (q->banks - 1)];
-	h->q[h->n++] = (struct req){arrival, enq, row, bank & (q->banks - 1), (uint32_t)!!write};
+	unsigned bi = bank & (q->banks - 1);
+	struct bank *b = &h->bk[bi];
+	unsigned i = b->head + b->n;
+	b->q[i >= q->cap ? i - q->cap : i] =
+		(struct req){arrival, enq, row, h->seq++, (uint32_t)!!write};
+	/* What the newcomer changes of the wake-up time: a miss to an empty
+	 * bank may go now, a hit when its column command may; a miss behind
+	 * a bank's hits changes nothing. */
+	if ((!b->n && b->open != row) || (b->open == row && b->col_ok < h->wake))
+		h->wake = 0;
+	if (!b->n++)
+		h->busy[bi / 64] |= (uint64_t)1 << (bi % 64);
 	b->nhit += b->open == row;
+	h->n++;
 }
 
 void gc_dramq_drain(gc_dramq *q)

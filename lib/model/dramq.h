@@ -25,7 +25,9 @@
  * the queue from when it entered to its column command.  No refresh,
  * no write drain mode, no power-down.
  *
- * No allocation after gc_dramq_new; every step is O(queue).
+ * Each bank keeps its requests in a ring; a command cycle looks at the
+ * oldest hit and the oldest request of each bank with requests.  No
+ * allocation after gc_dramq_new.
  */
 #ifndef GC_DRAMQ_H
 #define GC_DRAMQ_H
