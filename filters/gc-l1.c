@@ -778,9 +778,10 @@ static void sweep_report(FILE *f, const void *ctx)
 	}
 	for (size_t k = 0; k < st->nkernels; k++) {
 		const gc_waysweep_kernel *K = &st->kernels[k];
-		fprintf(f, "%s: kernel %u %s: misses by ways:", p, K->id, K->name[0] ? K->name : "-");
+		fprintf(f, "%s: kernel %u %s: ways hits misses:", p, K->id, K->name[0] ? K->name : "-");
 		for (size_t i = 0; i < st->nways; i++)
-			fprintf(f, " %u %llu", st->ways[i], (unsigned long long)K->n[i].misses);
+			fprintf(f, "%s %u %llu %llu", i ? "," : "", st->ways[i],
+				(unsigned long long)K->n[i].hits, (unsigned long long)K->n[i].misses);
 		fprintf(f, "\n");
 	}
 }
