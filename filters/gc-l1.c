@@ -742,7 +742,7 @@ static void sweep_csv(FILE *f, const gc_waysweep_stats *st)
 		"sectors.requested,sectors.hits,sectors.misses,sector_hit_rate\n");
 	for (size_t i = 0; i < st->nways; i++) {
 		const gc_waysweep_counts *c = &st->total[i];
-		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%.6f\n", st->ways[i],
+		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu,%.6g,%llu,%llu,%llu,%.6g\n", st->ways[i],
 			(unsigned long long)st->sets * st->ways[i] * st->line,
 			(unsigned long long)c->requests, (unsigned long long)c->hits,
 			(unsigned long long)c->misses, (unsigned long long)c->sector_misses,
