@@ -517,11 +517,22 @@ static const char *enum_text(const gc_gpu_config *c, const char *key, char *buf,
 	return buf;
 }
 
+/* The config's policies, in both models' JSON. */
+static void json_policies(gc_json *j, const struct cmdline *cl, const gc_gpu_config *gpu)
+{
+	char buf[64];
+	gc_json_str(j, "index", enum_text(gpu, "l1.index", buf, sizeof buf));
+	gc_json_str(j, "replacement", enum_text(gpu, "l1.replacement", buf, sizeof buf));
+	gc_json_str(j, "write", enum_text(gpu, "l1.write", buf, sizeof buf));
+	gc_json_str(j, "write_alloc", enum_text(gpu, "l1.write_alloc", buf, sizeof buf));
+	gc_json_str(j, "carveout", enum_text(gpu, "sm.carveout", buf, sizeof buf));
+	gc_json_str(j, "kernel_boundary", cl->flush ? "flush" : "keep");
+}
+
 static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		       const gc_gpu_config *gpu, const gc_l1_statistics *st)
 {
 	const gc_l1_counts *n = &st->total;
-	char buf[64];
 	gc_json j;
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-l1");
@@ -534,12 +545,7 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 	gc_json_u64(&j, "sector", st->sector);
 	gc_json_u64(&j, "sets", st->sets);
 	gc_json_u64(&j, "ways", st->ways);
-	gc_json_str(&j, "index", enum_text(gpu, "l1.index", buf, sizeof buf));
-	gc_json_str(&j, "replacement", enum_text(gpu, "l1.replacement", buf, sizeof buf));
-	gc_json_str(&j, "write", enum_text(gpu, "l1.write", buf, sizeof buf));
-	gc_json_str(&j, "write_alloc", enum_text(gpu, "l1.write_alloc", buf, sizeof buf));
-	gc_json_str(&j, "carveout", enum_text(gpu, "sm.carveout", buf, sizeof buf));
-	gc_json_str(&j, "kernel_boundary", cl->flush ? "flush" : "keep");
+	json_policies(&j, cl, gpu);
 	if (cl->timing) {
 		gc_json_u64(&j, "hit_latency", gpu->l1.latency);
 		gc_json_u64(&j, "miss_latency_min", gpu->miss.lambda_min);
@@ -690,7 +696,6 @@ static void sweep_json_counts(gc_json *j, const gc_waysweep_counts *c)
 static void sweep_json(FILE *f, const char *input, const struct cmdline *cl,
 		       const gc_gpu_config *gpu, const gc_waysweep_stats *st)
 {
-	char buf[64];
 	gc_json j;
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-l1");
@@ -701,12 +706,7 @@ static void sweep_json(FILE *f, const char *input, const struct cmdline *cl,
 	gc_json_u64(&j, "line", st->line);
 	gc_json_u64(&j, "sector", st->sector);
 	gc_json_u64(&j, "sets", st->sets);
-	gc_json_str(&j, "index", enum_text(gpu, "l1.index", buf, sizeof buf));
-	gc_json_str(&j, "replacement", enum_text(gpu, "l1.replacement", buf, sizeof buf));
-	gc_json_str(&j, "write", enum_text(gpu, "l1.write", buf, sizeof buf));
-	gc_json_str(&j, "write_alloc", enum_text(gpu, "l1.write_alloc", buf, sizeof buf));
-	gc_json_str(&j, "carveout", enum_text(gpu, "sm.carveout", buf, sizeof buf));
-	gc_json_str(&j, "kernel_boundary", cl->flush ? "flush" : "keep");
+	json_policies(&j, cl, gpu);
 	gc_json_close(&j);
 	gc_json_u64(&j, "requests", st->requests);
 	gc_json_u64(&j, "loads", st->loads);
