@@ -764,8 +764,9 @@ static void sweep_report(FILE *f, const void *ctx)
 	const struct sweep_of *of = ctx;
 	const gc_waysweep_stats *st = of->st;
 	const char *p = gc_progname;
-	fprintf(f, "%s: %s L1, %u sets x %u..%u ways x %u B (%s), functional model, one pass\n",
-		p, of->gpu->name, st->sets, st->ways[0], st->ways[st->nways - 1], st->line,
+	fprintf(f, "%s: %s L1, %u sets x %u to %u ways (%zu associativities) x %u B (%s), "
+		"functional model, one pass\n", p, of->gpu->name, st->sets, st->ways[0],
+		st->ways[st->nways - 1], st->nways, st->line,
 		st->sector == st->line ? "not sectored" : "sectored");
 	fprintf(f, "%s: requests %llu: bypassed %llu, shared %llu\n", p,
 		(unsigned long long)st->requests, (unsigned long long)st->bypassed,
