@@ -517,7 +517,19 @@ static const char *enum_text(const gc_gpu_config *c, const char *key, char *buf,
 	return buf;
 }
 
-/* The config's policies, in both models' JSON. */
+/* The object's first keys, up to the config's model (both JSON forms). */
+static void json_head(gc_json *j, FILE *f, const char *input, const gc_gpu_config *gpu,
+		      const char *model)
+{
+	gc_json_begin(j, f);
+	gc_json_str(j, "tool", "gc-l1");
+	gc_json_str(j, "input", input);
+	gc_json_str(j, "gpu", gpu->name);
+	gc_json_obj(j, "config");
+	gc_json_str(j, "model", model);
+}
+
+/* The config's policies, in both JSON forms. */
 static void json_policies(gc_json *j, const struct cmdline *cl, const gc_gpu_config *gpu)
 {
 	char buf[64];
@@ -534,12 +546,7 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 {
 	const gc_l1_counts *n = &st->total;
 	gc_json j;
-	gc_json_begin(&j, f);
-	gc_json_str(&j, "tool", "gc-l1");
-	gc_json_str(&j, "input", input);
-	gc_json_str(&j, "gpu", gpu->name);
-	gc_json_obj(&j, "config");
-	gc_json_str(&j, "model", cl->timing ? "timing" : "functional");
+	json_head(&j, f, input, gpu, cl->timing ? "timing" : "functional");
 	gc_json_u64(&j, "size", (uint64_t)st->sets * st->ways * st->line);
 	gc_json_u64(&j, "line", st->line);
 	gc_json_u64(&j, "sector", st->sector);
@@ -697,12 +704,7 @@ static void sweep_json(FILE *f, const char *input, const struct cmdline *cl,
 		       const gc_gpu_config *gpu, const gc_waysweep_stats *st)
 {
 	gc_json j;
-	gc_json_begin(&j, f);
-	gc_json_str(&j, "tool", "gc-l1");
-	gc_json_str(&j, "input", input);
-	gc_json_str(&j, "gpu", gpu->name);
-	gc_json_obj(&j, "config");
-	gc_json_str(&j, "model", "functional");
+	json_head(&j, f, input, gpu, "functional");
 	gc_json_u64(&j, "line", st->line);
 	gc_json_u64(&j, "sector", st->sector);
 	gc_json_u64(&j, "sets", st->sets);
