@@ -544,7 +544,8 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		gc_json_u64(&j, "hits", k->n.hits);
 		gc_json_u64(&j, "misses", k->n.misses);
 		json_rates(&j, &k->n);
-		gc_unitjson(&j, "per_sm", "sm", st->ksms, i);
+		if (gc_unitjson(&j, "per_sm", "sm", st->ksms, i) < 0)
+			gc_die(GC_EXIT_DATA, "out of memory");
 		gc_json_close(&j);
 	}
 	gc_json_close(&j);

@@ -957,7 +957,8 @@ static void json_kernels(gc_json *j, const struct l2 *m)
 		gc_json_u64(j, "dram_read_bytes", k->n.dram_read_bytes);
 		gc_json_u64(j, "dram_writes", k->n.dram_writes);
 		gc_json_u64(j, "dram_write_bytes", k->n.dram_write_bytes);
-		gc_unitjson(j, "per_slice", "slice", &m->kslices, i);
+		if (gc_unitjson(j, "per_slice", "slice", &m->kslices, i) < 0)
+			gc_die(GC_EXIT_DATA, "out of memory");
 		gc_json_close(j);
 	}
 	gc_json_close(j);
@@ -1040,7 +1041,7 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 		gc_json_u64(&j, "hits", p->hits);
 		gc_json_u64(&j, "misses", p->misses);
 		rate(&j, "hit_rate", p->hits, p->requests);
-		sectors(&j, &p->sec, p->op);
+		sectors(&j, &p->sec, NULL);
 		gc_json_u64(&j, "dram_reads", p->dram_reads);
 		gc_json_u64(&j, "dram_writes", p->dram_writes);
 		gc_json_close(&j);

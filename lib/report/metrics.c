@@ -178,6 +178,30 @@ static long list_index(const char *path, const char *const *names, size_t n, con
 	return -1;
 }
 
+/* If path is "LIST.rest.N" for a unit LIST written as columns (a
+ * kernel's units, unitjson.h): N, rest copied to col and *rest pointing
+ * at it; else -1. */
+static long column_index(const char *path, char *col, const char **rest)
+{
+	for (size_t i = 0; i < 3; i++) {
+		size_t len = strlen(unit_lists[i]);
+		if (strncmp(path, unit_lists[i], len) || path[len] != '.')
+			continue;
+		const char *c = path + len + 1, *dot = strrchr(c, '.');
+		if (!dot || !isdigit((unsigned char)dot[1]) || (size_t)(dot - c) >= GC_JSONFLAT_PATH)
+			return -1;
+		char *end;
+		long x = strtol(dot + 1, &end, 10);
+		if (*end)
+			return -1;
+		memcpy(col, c, (size_t)(dot - c));
+		col[dot - c] = 0;
+		*rest = col;
+		return x;
+	}
+	return -1;
+}
+
 static int on_value(void *ctx, const char *path, const char *value, int type, int arrays)
 {
 	struct reader *r = ctx;
@@ -204,9 +228,10 @@ static int on_value(void *ctx, const char *path, const char *value, int type, in
 	const char *rest = path;
 	int unit_list = 0;
 	long i = list_index(path, kernel_lists, 2, &rest);
+	char col[GC_JSONFLAT_PATH];
 	if (i >= 0) {
 		u = element(&st->k, &st->nk, (size_t)i);
-		if (u && (i = list_index(rest, unit_lists, 3, &rest)) >= 0) {
+		if (u && (i = column_index(rest, col, &rest)) >= 0) {
 			u = element(&u->u, &u->nu, (size_t)i);
 			unit_list = 1;
 		}
@@ -628,14 +653,15 @@ static void unit_line(FILE *f, const char *fmt_name, const struct unit *u)
  * counts summed over kernels [0, upto] as the log prints them after a
  * kernel (cum: the sums so far, by the run's units; kernel upto is added
  * here).  A stage whose kernels carry no units has them for the run
- * only. */
+ * only; one whose run's units have no classes (gc-l2's slices) has the
+ * sums over all kernels for the run. */
 static void unit_lines(const gc_metrics *M, FILE *f, int s, long upto, struct unit *cum,
 		       const char *fmt)
 {
 	const struct stage *st = &M->st[s];
 	if (upto < 0) {
 		for (size_t i = 0; i < st->nu; i++)
-			unit_line(f, fmt, &st->u[i]);
+			unit_line(f, fmt, cum && !has_classes(&st->u[i]) ? &cum[i] : &st->u[i]);
 		return;
 	}
 	if (!cum)
