@@ -144,7 +144,6 @@ FUZZ_TARGETS := $(sort $(filter-out fuzz fuzz_import,$(basename $(notdir $(wildc
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz/%)
 SECONDS ?= 10
 
-comma := ,
 ifneq ($(O),$(FUZZ_O))
 $(FUZZ_O)/libgc.a: $(LIB_SRC) lib/*/*.h
 	@$(MAKE) --no-print-directory O=$(FUZZ_O) SANITIZE= CC=$(FUZZ_CC) \
@@ -154,8 +153,7 @@ endif
 $(FUZZ_O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.c tests/fuzz/fuzz_import.c tests/fuzz/*.h $(FUZZ_O)/libgc.a
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(GC_CFLAGS) -D_XOPEN_SOURCE=700 -Itests/fuzz -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
-		$(if $(filter plot-csv,$*),-Wl$(comma)--wrap=exit) -o $@ $< tests/fuzz/fuzz.c \
-		tests/fuzz/fuzz_import.c $(FUZZ_O)/libgc.a $(GC_LDLIBS)
+		-o $@ $< tests/fuzz/fuzz.c tests/fuzz/fuzz_import.c $(FUZZ_O)/libgc.a $(GC_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
