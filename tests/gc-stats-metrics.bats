@@ -6,11 +6,9 @@
 
 load helpers
 
-BFS="$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g"
-
 # bfs: the chain on the BFS trace, its --stats in $T/l1.json, l2.json, dram.json.
 bfs() {
-	gc-import "$BFS" | gc-sched --gpu volta-v100 | gc-coalesce >"$T/front.gcs"
+	bfs_front "$T/front.gcs"
 	gc-l1 --stats "$T/l1.json" "$T/front.gcs" | gc-l2 --stats "$T/l2.json" |
 		gc-dram --stats "$T/dram.json" >/dev/null
 }
