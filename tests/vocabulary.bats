@@ -24,6 +24,7 @@ setup_file() {
 	gc-l2 --stats gc-l2.1.json r.gcs >d.gcs
 	gc-l2 --emit all r.gcs >all.gcs
 	gc-dram --stats gc-dram.1.json d.gcs >/dev/null
+	gc-dram --queueing --mapping ChRaBaRoCo --stats gc-dram.2.json d.gcs >/dev/null
 	gc-perf --stats gc-perf.1.json all.gcs >/dev/null 2>&1
 	gc-stats --stats gc-stats.1.json a.gcs >/dev/null
 	gc-stats --stats gc-stats.2.json r.gcs >/dev/null

@@ -84,24 +84,6 @@ void l1_emit_flush(gc_l1 *R)
 
 /* ---- configuration ------------------------------------------------------ */
 
-/* map[m]: the sectors of `to` bytes covering the sectors m of `from`
- * bytes, in a line of `line` bytes. */
-static void remap(uint8_t map[256], unsigned from, unsigned to, unsigned line)
-{
-	for (unsigned m = 0; m < 256; m++) {
-		uint8_t out = 0;
-		for (unsigned i = 0; i < 8 && i < line / from; i++) {
-			if (!(m & (1u << i)))
-				continue;
-			unsigned first = i * from / to;
-			unsigned last = ((i + 1) * from - 1) / to;
-			for (unsigned j = first; j <= last && j < line / to && j < 8; j++)
-				out |= (uint8_t)(1u << j);
-		}
-		map[m] = out;
-	}
-}
-
 /* The write policy for a store in `space`. */
 static int write_policy(const gc_l1 *R, int space)
 {
@@ -170,15 +152,15 @@ static int configure(gc_l1 *R, char *err, size_t len)
 	}
 	if (in_sector > in_line)
 		in_sector = in_line;
-	remap(R->maskmap, in_sector, R->sector, in_line);
+	gc_cache_sector_map(R->maskmap, in_sector, R->sector, in_line);
 	/* What goes on to L2 counts L2's sectors when L2 has the L1's lines
 	 * (the sectors gc-l2 takes), else the stream's. */
 	unsigned out_sector = in_sector;
 	if (R->gpu.l2.line == in_line && R->gpu.l2.sector <= in_line &&
 	    in_line / R->gpu.l2.sector <= 8)
 		out_sector = R->gpu.l2.sector;
-	remap(R->outmap, R->sector, out_sector, in_line);
-	remap(R->rawmap, in_sector, out_sector, in_line);
+	gc_cache_sector_map(R->outmap, R->sector, out_sector, in_line);
+	gc_cache_sector_map(R->rawmap, in_sector, out_sector, in_line);
 	gc_l1_route_table(R->route, R->skip_global);
 	for (int space = 0; space < GC_NSPACES; space++)
 		R->wpolicy[space] = (uint8_t)write_policy(R, space);
@@ -217,6 +199,7 @@ gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 	R->sms = calloc(65536, sizeof *R->sms);
 	R->smlist = calloc(65536, sizeof *R->smlist);
 	gc_pctab_init(&R->pcs);
+	gc_kunits_init(&R->ksms, GC_KU_WIDTH);
 	if (!R->sms || !R->smlist ||
 	    gc_hmap_init(&R->warpmap, 0) < 0 || gc_hmap_init(&R->blockmap, 0) < 0 ||
 	    gc_hset_init(&R->doneblocks, 0) < 0) {
@@ -244,6 +227,7 @@ void gc_l1_free(gc_l1 *L)
 	free(L->pcsorted);
 	free(L->ks);
 	free(L->smstat);
+	gc_kunits_free(&L->ksms);
 	l1_input_free(L);
 	gc_l1queue_free(&L->smheap);
 	free(L);
@@ -599,6 +583,23 @@ int gc_l1_kernel_end(gc_l1 *R)
 	sum_counters(R, &now);
 	counters_sub(&now, &R->kbase);
 	R->ks[R->nks - 1].n = now;
+	/* the kernel's sectors by SM, in SM order (GC_KU_* are GC_L1_SEC_*) */
+	_Static_assert((int)GC_KU_NFIELDS == (int)GC_L1_NSECS &&
+		       (int)GC_KU_RES_FAILS == (int)GC_L1_SEC_RES_FAILS,
+		       "kunits.h's fields are l1.h's sector counts");
+	for (unsigned id = 0, left = R->nsms; left; id++) {
+		const struct sm *s = R->sms[id];
+		if (!s)
+			continue;
+		left--;
+		uint64_t v[GC_KU_WIDTH];
+		for (int f = 0; f < GC_KU_NFIELDS; f++) {
+			v[GC_KU_LOADS + f] = s->n.op_sec[GC_LOAD][f];
+			v[GC_KU_STORES + f] = s->n.op_sec[GC_STORE][f];
+		}
+		l1_oom(R, gc_kunits_unit(&R->ksms, id, v));
+	}
+	l1_oom(R, gc_kunits_kernel_end(&R->ksms));
 	LEAVE(R);
 }
 
@@ -626,6 +627,7 @@ int gc_l1_finish(gc_l1 *R)
 	st->nkernels = R->nks;
 	st->sms = R->smstat;
 	st->nsms = R->nsms;
+	st->ksms = &R->ksms;
 	st->pcs = R->pcsorted;
 	st->npcs = R->pcsorted ? gc_pctab_count_rows(&R->pcs) : 0;
 	st->pctab = &R->pcs;
