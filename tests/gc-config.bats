@@ -506,7 +506,7 @@ nameless over the fermi-gtx470-16k defaults"
 	fi
 	expect_same <(sed -n '/^\.\\" BEGIN KEYS/,/^\.\\" END KEYS/p' "$man" | sed '1d;$d') <(gpu-test man)
 	run_status 0 gpu-test keys
-	expect_eq "${#lines[@]}" 93 "number of keys"
+	expect_eq "${#lines[@]}" 101 "number of keys"
 }
 
 @test "the manual formats without warnings and names every preset" {
