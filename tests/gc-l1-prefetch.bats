@@ -180,3 +180,42 @@ BIG="--sets 64 --ways 4 --index linear"
 	gc-stats --stats "$T/d.json" "$T/d.gcs" >/dev/null
 	expect_eq "$(keys "$T/d.json" records prefetches)" "12 10"
 }
+
+@test "mta: the inter-warp stride across blocks, and a stride promoted after three warps (hand-worked)" {
+	# Two blocks of 8 warps (256 threads), warp w of block b loading line
+	# 8b + w once (PC 0x50): mta numbers the warps 8b + w, so the
+	# inter-warp stride is 1 line a warp.  Warps 0..3 miss (0 makes the
+	# entry, 1 learns stride 1, 2 and 3 confirm it), then warp 3
+	# prefetches line 4 (degree 1) and each later warp k hits and
+	# prefetches k+1: misses 4, hits 12, issued 13 (lines 4..16), useful
+	# 12, useless 1 (line 16, flushed).
+	{
+		echo "K 1 k 256 0 8 2"
+		for b in 0 1; do for w in $(seq 0 7); do
+			printf "0 %d %d 0 load 0x%x 0xf 128 0 global 0 0x50\n" "$b" "$w" $(((8 * b + w) * 128))
+		done; done
+	} | mk ip
+	gc-l1 $BIG --prefetch mta --emit none --stats "$T/ip.json" "$T/ip.gcs" >/dev/null
+	expect_eq "$(keys "$T/ip.json" misses hits prefetch.issued prefetch.useful prefetch.useless)" "4 12 13 12 1"
+	# Warps 0..3 of one block, one after another, each loading 4
+	# consecutive lines from its own base (lines 0, 1000, 5000, 9000; no
+	# inter-warp stride twice the same).  Warps 0, 1, 2 each miss 3 lines
+	# (their own stride learnt and confirmed at the third, which prefetches
+	# the fourth: a hit); their confirmations are three votes for stride 1
+	# at PC 0x60, promoted at warp 2's third line.  Warp 3 prefetches from
+	# its first line on: 1 miss, 3 hits.  misses 10, hits 6; issued 10
+	# (2, 2, 2, 4), useful 6, useless 4 (each warp's last prefetch).  The
+	# per-PC stride sees the four runs as one stream broken three times:
+	# 3 misses and a hit each, misses 12.
+	{
+		echo "K 1 k 128 0 8"
+		s=0
+		for base in 0 1000 5000 9000; do for i in 0 1 2 3; do
+			printf "0 0 %d %d load 0x%x 0xf 128 0 global 0 0x60\n" "$s" "$i" $(((base + i) * 128))
+		done; s=$((s + 1)); done
+	} | mk gs
+	gc-l1 $BIG --prefetch mta --emit none --stats "$T/gs.json" "$T/gs.gcs" >/dev/null
+	expect_eq "$(keys "$T/gs.json" misses hits prefetch.issued prefetch.useful prefetch.useless)" "10 6 10 6 4"
+	gc-l1 $BIG --prefetch stride --emit none --stats "$T/st.json" "$T/gs.gcs" >/dev/null
+	expect_eq "$(keys "$T/st.json" misses hits)" "12 4"
+}

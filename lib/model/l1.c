@@ -158,6 +158,8 @@ static int configure(gc_l1 *R, char *err, size_t len)
 	R->line = l1->line;
 	R->sector = l1->sector;
 	R->nsectors = l1->line / l1->sector;
+	R->pf_on = l1->prefetch != GC_PF_NONE;
+	R->pf_wpb = 1;
 
 	/* The stream's masks count its own sectors: map them onto the L1's. */
 	unsigned in_line = R->p.in_line ? R->p.in_line : R->line;

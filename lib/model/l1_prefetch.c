@@ -24,7 +24,6 @@ void l1_pf_init(gc_l1 *R, struct sm *s)
 	char why[160];
 	if (gc_pf_init(&s->pf, &pp, why, sizeof why) < 0)
 		l1_fail(R, "L1 of SM %u: %s", s->id, why);
-	R->pf_on = l1->prefetch != GC_PF_NONE;
 }
 
 void l1_pf_late(struct sm *s, struct mshr *x)
