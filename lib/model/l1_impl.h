@@ -300,6 +300,11 @@ static inline void pf_drop(struct sm *s, gc_cline *l)
 
 /* A miss's latency: lambda_min + |N(0, sigma^2)|, from the SM's generator. */
 uint64_t l1_miss_latency(gc_l1 *R, struct sm *s);
+/* A new MSHR entry (the caller checked one is free) for line `tag`,
+ * fetching sectors `mask`, allocated by warp widx (NONE32: a prefetch's,
+ * no warp's), its fill on the SM's event wheel. */
+struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask,
+			 uint32_t widx, uint64_t t);
 void l1_block_start(gc_l1 *R, struct sm *s, uint32_t bidx);
 void l1_sm_arrive(gc_l1 *R, struct sm *s);
 void l1_sm_reschedule(gc_l1 *R, struct sm *s);

@@ -14,7 +14,6 @@
 #include "model/l1.h"
 #include "model/l1_impl.h"
 
-#include <string.h>
 
 void l1_pf_init(gc_l1 *R, struct sm *s)
 {
@@ -54,26 +53,7 @@ static int pf_mshr(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint64
 	unsigned cost = R->mshr_sector ? popcount8(s->c.full_mask) : 1;
 	if (s->mused + cost > R->mshr_entries || s->mfree == NONE32)
 		return 0;
-	uint32_t e = s->mfree;
-	struct mshr *x = &s->m[e];
-	s->mfree = x->next_free;
-	memset(x, 0, sizeof *x);
-	x->tag = tag;
-	x->mask = s->c.full_mask;
-	x->prefetch = 1;
-	x->warp = NONE32;
-	x->warp_id = r->warp;
-	x->block_id = r->block;
-	x->cost = cost;
-	x->ret = t + l1_miss_latency(R, s);
-	s->mused += cost;
-	int added;
-	uint64_t *slot = gc_hmap_put(&s->inflight, tag, &added);
-	if (!slot)
-		l1_fail(R, "out of memory");
-	*slot = e;
-	note_change(s, tag);
-	l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
+	l1_mshr_new(R, s, r, tag, s->c.full_mask, NONE32, t);
 	return 1;
 }
 

@@ -219,6 +219,34 @@ static void apply_events(gc_l1 *R, struct sm *s, uint64_t t)
 	}
 }
 
+struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask,
+			 uint32_t widx, uint64_t t)
+{
+	uint32_t e = s->mfree;
+	struct mshr *x = &s->m[e];
+	s->mfree = x->next_free;
+	x->tag = tag;
+	x->mask = mask;
+	x->prefetch = widx == NONE32;
+	x->merged = widx != NONE32;
+	x->warp = widx;
+	x->warp_id = r->warp;
+	x->block_id = r->block;
+	x->cost = R->mshr_sector ? popcount8(mask) : 1;
+	x->ret = t + l1_miss_latency(R, s);
+	s->mused += x->cost;
+	if (R->mshr_per_warp && widx != NONE32)
+		R->warps[widx].outstanding++;
+	int added;
+	uint64_t *slot = gc_hmap_put(&s->inflight, tag, &added);
+	if (!slot)
+		l1_fail(R, "out of memory");
+	*slot = e;
+	note_change(s, tag);
+	l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
+	return x;
+}
+
 /* What load r (sectors m) needs from the MSHRs: *cost entries (sectors
  * for sector MSHRs), *alloc new entries of the warp's own (0 or 1), and
  * *merge set when it merges into an in-flight entry, which must have room. */
@@ -301,28 +329,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		} else {
 			cls = w->stalled ? GC_C_MSHR : GC_C_NONE;
 		}
-		uint32_t e = s->mfree;
-		struct mshr *x = &s->m[e];
-		s->mfree = x->next_free;
-		x->tag = tag;
-		x->mask = missing;
-		x->prefetch = 0;
-		x->merged = 1;
-		x->warp = widx;
-		x->warp_id = r->warp;
-		x->block_id = r->block;
-		x->cost = R->mshr_sector ? popcount8(missing) : 1;
-		x->ret = t + l1_miss_latency(R, s);
-		s->mused += x->cost;
-		if (R->mshr_per_warp)
-			w->outstanding++;
-		int added;
-		uint64_t *slot = gc_hmap_put(&s->inflight, tag, &added);
-		if (!slot)
-			l1_fail(R, "out of memory");
-		*slot = e;
-		note_change(s, tag);
-		l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
+		struct mshr *x = l1_mshr_new(R, s, r, tag, missing, widx, t);
 		to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0);
 		*effect = x->ret;
 	}
