@@ -62,10 +62,10 @@ BIG="--sets 64 --ways 4 --index linear"
 	two_streams
 	for d in 1 4; do
 		gc-l1 $BIG --prefetch stride --prefetch-degree $d --stats "$T/s$d.json" "$T/two.gcs" >"$T/o$d.gcs"
-		expect_eq "$(keys "$T/s$d.json" hits misses prefetch.issued prefetch.useful prefetch.late prefetch.useless)" \
-			"18 6 $((18 + 2 * d)) 18 0 $((2 * d))" "degree $d"
-		expect_eq "$(keys "$T/s$d.json" prefetch.coverage)" "0.75"
-		expect_eq "$(keys "$T/s$d.json" prefetch.accuracy | awk -v d=$d '{ print ($1 - 18 / (18 + 2 * d))^2 < 1e-12 }')" 1 "accuracy"
+		expect_eq "$(keys "$T/s$d.json" hits misses prefetch.issued prefetch.useful prefetch.late \
+			prefetch.useless prefetch.coverage prefetch.accuracy |
+			awk -v d=$d '{ $8 = ($8 - 18 / (18 + 2 * d))^2 < 1e-12; print }')" \
+			"18 6 $((18 + 2 * d)) 18 0 $((2 * d)) 0.75 1" "degree $d"
 		# the stream to L2: the 6 misses and every prefetch, flagged
 		gc-stats --stats "$T/g$d.json" "$T/o$d.gcs" >/dev/null
 		expect_eq "$(keys "$T/g$d.json" loads prefetches optional)" "$((24 + 2 * d)) $((18 + 2 * d)) 17"
@@ -134,11 +134,9 @@ BIG="--sets 64 --ways 4 --index linear"
 	done
 	# gc-gen's gather: only its index and output streams are strided; the
 	# random loads it is made of leave the prefetchers' coverage < 5%
-	gc-gen -n 16384 gather | gc-sched --gpu volta-v100 2>/dev/null | gc-coalesce >"$T/g.gcs"
-	for p in stride mta; do
-		gc-l1 --prefetch $p --prefetch-degree 4 --emit none --stats "$T/g$p.json" "$T/g.gcs" >/dev/null
-		expect_eq "$(keys "$T/g$p.json" prefetch.coverage | awk '{ print ($1 > 0 && $1 < 0.05) }')" 1 "$p coverage"
-	done
+	gc-gen -n 8192 gather | gc-sched --gpu volta-v100 2>/dev/null | gc-coalesce |
+		gc-l1 --prefetch stride --prefetch-degree 4 --emit none --stats "$T/g.json" >/dev/null
+	expect_eq "$(keys "$T/g.json" prefetch.coverage | awk '{ print ($1 > 0 && $1 < 0.05) }')" 1 "coverage"
 }
 
 @test "a real trace: issued = useful + late + useless = the flagged records; gc-l2 sees them" {
@@ -150,10 +148,11 @@ BIG="--sets 64 --ways 4 --index linear"
 		read -r issued useful late useless misses <"$T/v"
 		[ "$useful" -gt 1000 ]
 		expect_eq "$((useful + late + useless))" "$issued" "$p: every prefetch accounted for (flushed at kernel end)"
-		gc-l2 --stats "$T/l2$p.json" "$T/$p.gcs" >/dev/null
-		expect_eq "$(keys "$T/l2$p.json" l1_prefetches)" "$issued" "$p: gc-l2"
 	done
-	# fewer L1 misses than without
+	# the stride prefetches reach gc-l2 as its l1_prefetches
+	gc-l2 --emit none --stats "$T/l2.json" "$T/stride.gcs" >/dev/null
+	expect_eq "$(keys "$T/l2.json" l1_prefetches)" "$(keys "$T/stride.json" prefetch.issued)" "gc-l2"
+	# fewer L1 misses than without (mta's, the last)
 	gc-l1 --emit none --stats "$T/none.json" "$T/bfs.gcs" >/dev/null
 	[ "$(keys "$T/none.json" misses)" -gt "$misses" ]
 }
