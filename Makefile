@@ -137,25 +137,40 @@ uninstall:
 # into build-fuzz/ (its own libgc.a); `make fuzz SECONDS=N` runs each for N
 # seconds over a copy of its corpus (tests/fuzz/corpus/TARGET, read only)
 # and prints executions and coverage per target.  FUZZ=NAME runs one.
+# FUZZ_OPT=-O0 builds into build-fuzz-O0/ instead: what make check's
+# short run uses (a third less compiling; the long runs want -O1's speed).
 FUZZ_CC ?= clang
-FUZZ_O := build-fuzz
+FUZZ_OPT ?= -O1
+FUZZ_O := build-fuzz$(filter-out -O1,$(FUZZ_OPT))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_TARGETS := $(sort $(filter-out fuzz fuzz_import,$(basename $(notdir $(wildcard tests/fuzz/*.c)))))
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz/%)
 SECONDS ?= 10
 
+# Line tables are what the sanitizers' and libFuzzer's reports need (file
+# and line of each frame); full -g made the build that make check runs
+# slower for nothing a report prints.
+FUZZ_FLAGS := -gline-tables-only $(FUZZ_OPT) $(FUZZ_SAN)
+FUZZ_COMMON := $(FUZZ_O)/fuzz/common/fuzz.o $(FUZZ_O)/fuzz/common/fuzz_import.o
+
 comma := ,
 ifneq ($(O),$(FUZZ_O))
 $(FUZZ_O)/libgc.a: $(LIB_SRC) lib/*/*.h
 	@$(MAKE) --no-print-directory O=$(FUZZ_O) SANITIZE= CC=$(FUZZ_CC) \
-		CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_O)/libgc.a
+		CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_FLAGS)" $(FUZZ_O)/libgc.a
 endif
 
-$(FUZZ_O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.c tests/fuzz/fuzz_import.c tests/fuzz/*.h $(FUZZ_O)/libgc.a
+# The targets' shared code, compiled once.
+$(FUZZ_O)/fuzz/common/%.o: tests/fuzz/%.c tests/fuzz/*.h lib/*/*.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(GC_CFLAGS) -D_XOPEN_SOURCE=700 -Itests/fuzz -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
-		$(if $(filter plot-csv,$*),-Wl$(comma)--wrap=exit) -o $@ $< tests/fuzz/fuzz.c \
-		tests/fuzz/fuzz_import.c $(FUZZ_O)/libgc.a $(GC_LDLIBS)
+	$(FUZZ_CC) $(GC_CFLAGS) -D_XOPEN_SOURCE=700 -Itests/fuzz -fsanitize=fuzzer-no-link $(FUZZ_FLAGS) \
+		-c -o $@ $<
+
+$(FUZZ_O)/fuzz/%: tests/fuzz/%.c $(FUZZ_COMMON) tests/fuzz/*.h $(FUZZ_O)/libgc.a
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(GC_CFLAGS) -D_XOPEN_SOURCE=700 -Itests/fuzz -fsanitize=fuzzer $(FUZZ_FLAGS) \
+		$(if $(filter plot-csv,$*),-Wl$(comma)--wrap=exit) -o $@ $< $(FUZZ_COMMON) \
+		$(FUZZ_O)/libgc.a $(GC_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -174,7 +189,7 @@ check-valgrind: all
 	@sh tests/check-valgrind $(O)/bin
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-fuzz-O0
 
 .PHONY: all deps check check-lib tests demo examples bench install uninstall clean \
 	fuzz fuzz-build check-long check-valgrind

@@ -35,12 +35,15 @@ static const char help[] =
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip           write gzip-compressed output\n"
 	"      --force          write binary output to a terminal\n"
+	"      --emit WHAT      accesses (default): write the stream; none: no stream,\n"
+	"                       the report on stdout (or -o FILE) instead\n"
+	"      --report FILE    write the report (-v's) to FILE\n"
 	"      --stats FILE     write a JSON summary to FILE\n"
 	"      --gpu NAME|FILE  GPU preset (recorded in the header)\n"
 	"      --list-gpus      list the GPU presets and exit\n"
 	"      --progress       show progress on a terminal\n"
 	"  -q, --quiet          no warnings\n"
-	"  -v, --verbose        print a summary per kernel on stderr\n"
+	"  -v, --verbose        print the report (a summary per kernel) on stderr\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
@@ -105,6 +108,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
 		GC_COMMON_LONGOPTS,
+		GC_REPORT_LONGOPTS,
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"scale", required_argument, NULL, OPT_SCALE},
 		{"kernel", required_argument, NULL, OPT_KERNEL},
@@ -119,6 +123,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
 		switch (c) {
+		case GC_OPT_EMIT: {
+			static const char *const emits[] = {"accesses", NULL};
+			(void)gc_emit_option(&cl->c, optarg, emits);
+			break;
+		}
 		case OPT_SEED: cl->o.seed = gc_num("--seed", optarg, 0, UINT64_MAX); break;
 		case OPT_SCALE:
 			cl->o.scale = gc_real("--scale", optarg, 0, 1000);
@@ -249,12 +258,13 @@ static void run(struct job *jb, gc_writer *w, const char *name, int progress, ui
 	const gc_kernel *k = gc_cloner_kernel(jb->c);
 	uint32_t last_block = UINT32_MAX, last_seq = 0, last_pc = 0;
 	uint16_t last_warp = 0;
-	if (gc_write_kbegin(w, k) < 0)
+	if (w && gc_write_kbegin(w, k) < 0) /* w NULL: --emit none */
 		die_write(w);
 	for (;;) {
 		size_t n = gc_cloner_next(jb->c, recs, BATCH);
 		if (n == (size_t)-1) {
-			gc_writer_abandon(w);
+			if (w)
+				gc_writer_abandon(w);
 			gc_die(GC_EXIT_DATA, "%s: %s", name, gc_cloner_error(jb->c));
 		}
 		if (n == 0)
@@ -269,25 +279,51 @@ static void run(struct job *jb, gc_writer *w, const char *name, int progress, ui
 				last_seq = r->seq;
 				last_pc = r->pc;
 			}
-			if (gc_write(w, r) < 0)
+			if (w && gc_write(w, r) < 0)
 				die_write(w);
 		}
 		jb->accesses += n;
 		*done += n;
 		gc_progress(progress, *done * GC_RECORD_BASE, total * GC_RECORD_BASE);
 	}
-	if (gc_write_kend(w, k->id) < 0)
+	if (w && gc_write_kend(w, k->id) < 0)
 		die_write(w);
 	jb->threads = gc_kernel_blocks(k) * gc_kernel_threads_per_block(k);
 }
 
-static void report(const struct cmdline *cl, const char *name, const struct job *jobs,
-		   size_t n)
+/* What the report and --stats say. */
+struct summary {
+	const struct job *jobs;
+	size_t n;
+	uint64_t threads, accesses;
+};
+
+/* The text report (-v, --report, --emit none): a line per kernel and the
+ * totals. */
+static void report(FILE *f, const void *ctx)
 {
-	uint64_t threads = 0, accesses = 0;
+	const struct summary *sm = ctx;
+	for (size_t i = 0; i < sm->n; i++) {
+		const struct job *jb = &sm->jobs[i];
+		const gc_kernel *k = gc_cloner_kernel(jb->c);
+		fprintf(f, "%s: kernel %u %s: %ux%ux%u blocks of %ux%ux%u, %llu threads: "
+			"%llu accesses in %llu warp instructions (the profile's: %llu)\n",
+			gc_progname, k->id, k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0],
+			k->block[1], k->block[2], (unsigned long long)jb->threads,
+			(unsigned long long)jb->accesses, (unsigned long long)jb->insts,
+			(unsigned long long)jb->pk->accesses);
+	}
+	fprintf(f, "%s: %zu kernel(s), %llu threads, %llu accesses\n", gc_progname, sm->n,
+		(unsigned long long)sm->threads, (unsigned long long)sm->accesses);
+}
+
+static void write_stats(const struct cmdline *cl, const char *name, const struct job *jobs,
+			size_t n)
+{
+	struct summary sm = {jobs, n, 0, 0};
 	for (size_t i = 0; i < n; i++) {
-		threads += jobs[i].threads;
-		accesses += jobs[i].accesses;
+		sm.threads += jobs[i].threads;
+		sm.accesses += jobs[i].accesses;
 	}
 	if (cl->c.stats) {
 		FILE *f = gc_open_text(cl->c.stats);
@@ -300,8 +336,8 @@ static void report(const struct cmdline *cl, const char *name, const struct job 
 		gc_json_num(&j, "scale", cl->o.scale);
 		gc_json_close(&j);
 		gc_json_u64(&j, "kernel_count", n);
-		gc_json_u64(&j, "threads", threads);
-		gc_json_u64(&j, "accesses", accesses);
+		gc_json_u64(&j, "threads", sm.threads);
+		gc_json_u64(&j, "accesses", sm.accesses);
 		gc_json_arr(&j, "kernels");
 		for (size_t i = 0; i < n; i++) {
 			const gc_kernel *k = gc_cloner_kernel(jobs[i].c);
@@ -319,21 +355,7 @@ static void report(const struct cmdline *cl, const char *name, const struct job 
 		gc_json_end(&j);
 		gc_close_text(f, cl->c.stats);
 	}
-	if (cl->c.verbose) {
-		for (size_t i = 0; i < n; i++) {
-			const gc_kernel *k = gc_cloner_kernel(jobs[i].c);
-			fprintf(stderr, "%s: kernel %u %s: %ux%ux%u blocks of %ux%ux%u, %llu threads: "
-				"%llu accesses in %llu warp instructions (the profile's: %llu)\n",
-				gc_progname, k->id, k->name, k->grid[0], k->grid[1], k->grid[2],
-				k->block[0], k->block[1], k->block[2],
-				(unsigned long long)jobs[i].threads,
-				(unsigned long long)jobs[i].accesses,
-				(unsigned long long)jobs[i].insts,
-				(unsigned long long)jobs[i].pk->accesses);
-		}
-		fprintf(stderr, "%s: %zu kernel(s), %llu threads, %llu accesses\n", gc_progname, n,
-			(unsigned long long)threads, (unsigned long long)accesses);
-	}
+	gc_write_report(&cl->c, report, &sm);
 }
 
 int main(int argc, char **argv)
@@ -361,7 +383,7 @@ int main(int argc, char **argv)
 		run(&jobs[i], w, name, cl.c.progress, &done, total);
 	gc_close_output(w);
 	gc_progress_end(cl.c.progress);
-	report(&cl, name, jobs, njobs);
+	write_stats(&cl, name, jobs, njobs);
 	for (size_t i = 0; i < njobs; i++)
 		gc_cloner_free(jobs[i].c);
 	free(jobs);

@@ -7,6 +7,7 @@
 #include "config/gpu.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
+#include "report/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ static const char help[] =
 	"      --list-gpus      the same as --list\n"
 	"      --options        list the GPGPU-Sim options: the keys each sets, or why ignored\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
+	"      --stats FILE     --from: write a JSON summary of the conversion to FILE\n"
 	"  -q, --quiet          no warnings\n"
 	"  -v, --verbose        say what was converted on stderr\n"
 	"  -h, --help           show this help and exit\n"
@@ -33,6 +35,7 @@ enum { OPT_FROM = GC_OPT_TOOL, OPT_TRACE, OPT_LIST, OPT_OPTIONS };
 
 static const struct option longopts[] = {
 	GC_BASIC_LONGOPTS,
+	{"stats", required_argument, NULL, GC_OPT_STATS},
 	{"from", required_argument, NULL, OPT_FROM},
 	{"trace-config", required_argument, NULL, OPT_TRACE},
 	{"list", no_argument, NULL, OPT_LIST},
@@ -48,6 +51,26 @@ static void list_options(FILE *f)
 		const char *name = gc_gpgpusim_option(i, &keys, &why);
 		fprintf(f, "%s\t%s%s\n", name, keys ? "" : "ignored: ", keys ? keys : why);
 	}
+}
+
+/* --stats: what was converted, from what. */
+static void write_stats(const char *path, const char *cfg, const char *trace, const char *name,
+			const gc_gpgpusim *s)
+{
+	FILE *f = gc_open_text(path);
+	gc_json j;
+	gc_json_begin(&j, f);
+	gc_json_str(&j, "tool", "gc-config");
+	gc_json_str(&j, "input", cfg);
+	gc_json_str(&j, "gpu", name);
+	if (trace)
+		gc_json_str(&j, "trace_config", trace);
+	else
+		gc_json_null(&j, "trace_config");
+	gc_json_u64(&j, "keys", (uint64_t)s->g.n);
+	gc_json_u64(&j, "unknown_options", (uint64_t)s->nunknown);
+	gc_json_end(&j);
+	gc_close_text(f, path);
 }
 
 int main(int argc, char **argv)
@@ -72,6 +95,8 @@ int main(int argc, char **argv)
 		gc_usage_error("give one of --from CONFIG, --list or --options");
 	if (trace && !from)
 		gc_usage_error("--trace-config needs --from");
+	if (c.stats && !from)
+		gc_usage_error("--stats needs --from");
 	if (list) {
 		FILE *f = gc_open_text(c.out);
 		gc_gpu_list_presets(f);
@@ -125,6 +150,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < s.g.n; i++)
 		fprintf(f, "%s = %s  # source: %s\n", s.g.key[i], s.g.val[i], s.why[i]);
 	gc_close_text(f, c.out);
+	if (c.stats)
+		write_stats(c.stats, cfg, trace, gpu.name, &s);
 	if (c.verbose)
 		fprintf(stderr, "gc-config: %s: %d keys%s\n", cfg, s.g.n,
 			trace ? " (with trace.config)" : "");

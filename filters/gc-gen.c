@@ -159,12 +159,15 @@ static const char help[] =
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip           write gzip-compressed output\n"
 	"      --force          write binary output to a terminal\n"
+	"      --emit WHAT      accesses (default): write the stream; none: no stream,\n"
+	"                       the report on stdout (or -o FILE) instead\n"
+	"      --report FILE    write the report (-v's) to FILE\n"
 	"      --stats FILE     write a JSON summary to FILE\n"
 	"      --gpu NAME|FILE  GPU preset (recorded in the header)\n"
 	"      --list-gpus      list the GPU presets and exit\n"
 	"      --progress       show progress on a terminal\n"
 	"  -q, --quiet          no warnings\n"
-	"  -v, --verbose        print the array layout and a summary on stderr\n"
+	"  -v, --verbose        print the report (array layout, summary) on stderr\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
@@ -935,6 +938,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
 		GC_COMMON_LONGOPTS,
+		GC_REPORT_LONGOPTS,
 		{"size", required_argument, NULL, 'n'},
 		{"width", required_argument, NULL, OPT_WIDTH},
 		{"height", required_argument, NULL, OPT_HEIGHT},
@@ -970,6 +974,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
 		switch (c) {
+		case GC_OPT_EMIT: {
+			static const char *const emits[] = {"accesses", NULL};
+			(void)gc_emit_option(&cl->c, optarg, emits);
+			break;
+		}
 		case 'n':
 			cl->n = gc_num(spelled(argv, "-n", "--size"), optarg, 1, UINT32_MAX);
 			cl->have_n = 1;
@@ -1267,6 +1276,33 @@ static void kernel_begin(const struct gen *g, gc_kernel *k, uint32_t id, uint64_
 	}
 }
 
+/* What the report and --stats say: the generator, its command line and
+ * the warp instructions of one kernel. */
+struct summary {
+	const struct gen *g;
+	const struct cmdline *cl;
+	uint64_t insts;
+};
+
+/* The text report (-v, --report, --emit none): the array layout and a
+ * summary. */
+static void report(FILE *f, const void *ctx)
+{
+	const struct summary *sm = ctx;
+	const struct gen *g = sm->g;
+	const uint64_t nk = sm->cl->kernels;
+	for (int i = 0; i < g->narr; i++)
+		fprintf(f, "%s: array %s at 0x%llx, %llu bytes\n", gc_progname, g->aname[i],
+			(unsigned long long)g->abase[i],
+			(unsigned long long)(g->acount[i] * g->asize[i]));
+	fprintf(f, "%s: %s: %llu kernel(s) of %llu x %llu blocks of %u x %u threads, "
+		"warp size %u: %llu accesses (%llu loads, %llu stores) in %llu warp "
+		"instructions\n", gc_progname, g->k->name, (unsigned long long)nk,
+		(unsigned long long)g->gx, (unsigned long long)g->gy, g->bx, g->by, g->ws,
+		(unsigned long long)(g->nrec * nk), (unsigned long long)(g->nload * nk),
+		(unsigned long long)(g->nstore * nk), (unsigned long long)(sm->insts * nk));
+}
+
 static void write_stats(const struct gen *g, const struct cmdline *cl, uint64_t insts)
 {
 	const uint64_t nk = cl->kernels;
@@ -1294,18 +1330,8 @@ static void write_stats(const struct gen *g, const struct cmdline *cl, uint64_t 
 		gc_json_end(&j);
 		gc_close_text(f, cl->c.stats);
 	}
-	if (cl->c.verbose) {
-		for (int i = 0; i < g->narr; i++)
-			fprintf(stderr, "%s: array %s at 0x%llx, %llu bytes\n", gc_progname,
-				g->aname[i], (unsigned long long)g->abase[i],
-				(unsigned long long)(g->acount[i] * g->asize[i]));
-		fprintf(stderr, "%s: %s: %llu kernel(s) of %llu x %llu blocks of %u x %u threads, "
-			"warp size %u: %llu accesses (%llu loads, %llu stores) in %llu warp "
-			"instructions\n", gc_progname, g->k->name, (unsigned long long)nk,
-			(unsigned long long)g->gx, (unsigned long long)g->gy, g->bx, g->by, g->ws,
-			(unsigned long long)(g->nrec * nk), (unsigned long long)(g->nload * nk),
-			(unsigned long long)(g->nstore * nk), (unsigned long long)(insts * nk));
-	}
+	const struct summary sm = {g, cl, insts};
+	gc_write_report(&cl->c, report, &sm);
 }
 
 int main(int argc, char **argv)
@@ -1337,26 +1363,31 @@ int main(int argc, char **argv)
 	}
 	g.total = recs * cl.kernels;
 
+	/* The writing pass (none with --emit none: the counts are the
+	 * counting pass's). */
 	g.out = gc_open_output(&cl.c, &h);
-	g.counting = 0;
-	g.ninst = g.nrec = g.nload = g.nstore = 0;
-	for (uint64_t id = 1; id <= cl.kernels; id++) {
-		kernel_begin(&g, &k, (uint32_t)id, insts, nonmem, thread_insts);
-		if (gc_write_kbegin(g.out, &k) < 0)
-			die_write(&g);
-		g.r.kernel = (uint32_t)id;
-		run(&g);
-		if (gc_write_kend(g.out, (uint32_t)id) < 0)
-			die_write(&g);
+	if (g.out) {
+		g.counting = 0;
+		g.ninst = g.nrec = g.nload = g.nstore = 0;
+		for (uint64_t id = 1; id <= cl.kernels; id++) {
+			kernel_begin(&g, &k, (uint32_t)id, insts, nonmem, thread_insts);
+			if (gc_write_kbegin(g.out, &k) < 0)
+				die_write(&g);
+			g.r.kernel = (uint32_t)id;
+			run(&g);
+			if (gc_write_kend(g.out, (uint32_t)id) < 0)
+				die_write(&g);
+		}
+		if (g.ninst != insts * cl.kernels || g.nrec != recs * cl.kernels)
+			gc_die(GC_EXIT_DATA, "internal error: %llu warp instructions counted, "
+			       "%llu written", (unsigned long long)(insts * cl.kernels),
+			       (unsigned long long)g.ninst);
+		gc_close_output(g.out);
+		gc_progress_end(g.progress);
+		g.nrec /= cl.kernels;
+		g.nload /= cl.kernels;
+		g.nstore /= cl.kernels;
 	}
-	if (g.ninst != insts * cl.kernels || g.nrec != recs * cl.kernels)
-		gc_die(GC_EXIT_DATA, "internal error: %llu warp instructions counted, %llu written",
-		       (unsigned long long)(insts * cl.kernels), (unsigned long long)g.ninst);
-	gc_close_output(g.out);
-	gc_progress_end(g.progress);
-	g.nrec /= cl.kernels;
-	g.nload /= cl.kernels;
-	g.nstore /= cl.kernels;
 	write_stats(&g, &cl, insts);
 	gc_header_free(&h);
 	free(g.cols);

@@ -61,13 +61,17 @@ static const char help[] =
 	"  -o, --output FILE    write the stream to FILE (default: stdout)\n"
 	"  -z, --gzip           write gzip-compressed output\n"
 	"      --force          write binary output to a terminal\n"
+	"      --emit WHAT      accesses (default): write the stream; none: no stream,\n"
+	"                       the report on stdout (or -o FILE) instead\n"
+	"      --report FILE    write the report (-v's) to FILE\n"
 	"      --stats FILE     write a JSON summary to FILE\n"
 	"      --gpu NAME|FILE  GPU preset (recorded in the header; --intervals: its\n"
 	"                       opcode latencies)\n"
 	"      --list-gpus      list the GPU presets and exit\n"
-	"      --progress       show progress on a terminal\n"
+	"      --progress       show progress on a terminal: the share of the input\n"
+	"                       files read (a kernelslist's traces included)\n"
 	"  -q, --quiet          no warnings\n"
-	"  -v, --verbose        print a summary on stderr\n"
+	"  -v, --verbose        print the report on stderr\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show versions and exit\n";
 
@@ -191,6 +195,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	static const struct option longopts[] = {
 		GC_COMMON_LONGOPTS,
+		GC_REPORT_LONGOPTS,
 		{"format", required_argument, NULL, 'f'},
 		{"list-formats", no_argument, NULL, OPT_LIST},
 		{"lenient", no_argument, NULL, OPT_LENIENT},
@@ -212,6 +217,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
 		switch (c) {
+		case GC_OPT_EMIT: {
+			static const char *const emits[] = {"accesses", NULL};
+			(void)gc_emit_option(&cl->c, optarg, emits);
+			break;
+		}
 		case 'f': cl->format = optarg; break;
 		case OPT_LIST: cl->list = 1; break;
 		case OPT_LENIENT: cl->lenient = 1; break;
@@ -345,14 +355,18 @@ static const gc_format *pick_format(const struct cmdline *cl, gc_lines *in)
 	return best;
 }
 
+static int progress_told;
+
 static void import_one(gc_import *im, const struct cmdline *cl, const char *path)
 {
+	progress_told = 0;
 	gc_lines *in = gc_lines_open(path);
 	if (!in)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (gc_lines_failed(in))
 		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(in));
 	const gc_format *f = pick_format(cl, in);
+	progress_told = 1;
 	if (cl->intervals && strcmp(f->name, "accelsim") != 0) {
 		if (im->w)
 			gc_writer_abandon(im->w);
@@ -378,8 +392,8 @@ static uint64_t junk_of_kind(const gc_import *im, int kind)
 	return n;
 }
 
-/* -v: the lanes each junk rule dropped, one line. */
-static void junk_summary(const gc_import *im)
+/* The report: the lanes each junk rule dropped, one line. */
+static void junk_summary(FILE *f, const gc_import *im)
 {
 	char line[1024];
 	size_t n = 0;
@@ -398,7 +412,24 @@ static void junk_summary(const gc_import *im)
 					      sep, c, (unsigned long long)r->lo,
 					      (unsigned long long)r->hi);
 	}
-	fprintf(stderr, "%s: junk lanes dropped: %s\n", gc_progname, line);
+	fprintf(f, "%s: junk lanes dropped: %s\n", gc_progname, line);
+}
+
+/* The text report (-v, --report, --emit none). */
+static void report(FILE *f, const void *ctx)
+{
+	const gc_import *im = ctx;
+	fprintf(f, "%s: %llu lines (%llu bytes) read, %llu skipped; %llu kernels, "
+		"%llu warp instructions, %llu memory warp instructions, %llu accesses\n",
+		gc_progname, (unsigned long long)im->lines, (unsigned long long)im->text_bytes,
+		(unsigned long long)im->bad_lines, (unsigned long long)im->kernels,
+		(unsigned long long)im->instructions, (unsigned long long)im->mem_instructions,
+		(unsigned long long)im->accesses);
+	if (im->njunk)
+		junk_summary(f, im);
+	if (im->thread_order)
+		fprintf(f, "%s: %llu Ocelot files read in thread order\n", gc_progname,
+			(unsigned long long)im->thread_order);
 }
 
 static void write_stats(const struct cmdline *cl, const gc_import *im)
@@ -430,23 +461,25 @@ static void write_stats(const struct cmdline *cl, const gc_import *im)
 		gc_json_end(&j);
 		gc_close_text(f, cl->c.stats);
 	}
-	if (cl->c.verbose) {
-		fprintf(stderr, "%s: %llu lines (%llu bytes) read, %llu skipped; %llu kernels, "
-			"%llu warp instructions, %llu memory warp instructions, %llu accesses\n",
-			gc_progname, (unsigned long long)im->lines,
-			(unsigned long long)im->text_bytes, (unsigned long long)im->bad_lines,
-			(unsigned long long)im->kernels, (unsigned long long)im->instructions,
-			(unsigned long long)im->mem_instructions,
-			(unsigned long long)im->accesses);
-		if (im->njunk)
-			junk_summary(im);
-		if (im->thread_order)
-			fprintf(stderr, "%s: %llu Ocelot files read in thread order\n", gc_progname,
-				(unsigned long long)im->thread_order);
-	}
+	gc_write_report(&cl->c, report, im);
 	if (im->bad_lines && !cl->c.quiet)
 		gc_warn("skipped %llu malformed lines (--lenient)",
 			(unsigned long long)im->bad_lines);
+}
+
+/* --progress: the bytes read of all the inputs will be read in (their
+ * sizes on disk, once a pass).  A total not final yet is not drawn: while
+ * an input's format is being told (its parser adds the passes after the
+ * first), or while the bytes read reach it (a kernelslist read before
+ * its traces are added; the end). */
+static const gc_import *progress_im;
+static int progress_on;
+
+static void on_read(uint64_t done)
+{
+	uint64_t total = progress_im->read_unknown ? 0 : progress_im->read_total;
+	if (progress_told && (!total || done < total))
+		gc_progress_block(progress_on, done, total);
 }
 
 int main(int argc, char **argv)
@@ -463,6 +496,7 @@ int main(int argc, char **argv)
 	gc_import_init(&im);
 	im.out = cl.c.out;
 	im.wflags = (cl.c.gzip ? GC_W_GZIP : 0) | (cl.c.force ? GC_W_FORCE : 0);
+	im.no_stream = cl.c.emit_none;
 	im.lenient = cl.lenient;
 	im.bad = on_bad;
 	im.fatal = on_fatal;
@@ -492,10 +526,19 @@ int main(int argc, char **argv)
 		gc_gpu_config_finish(&gpu);
 		gc_gpu_config_header(&gpu, cl.c.gpu, &im.h);
 	}
+	if (cl.c.progress) {
+		for (int i = 0; i < (cl.ninputs ? cl.ninputs : 1); i++)
+			gc_import_will_read(&im, cl.ninputs ? cl.inputs[i] : "-", 1);
+		progress_im = &im;
+		progress_on = cl.c.progress;
+		gc_lines_watch(on_read);
+	}
 	if (cl.ninputs == 0)
 		import_one(&im, &cl, "-");
 	for (int i = 0; i < cl.ninputs; i++)
 		import_one(&im, &cl, cl.inputs[i]);
+	gc_lines_watch(NULL);
+	gc_progress_end(cl.c.progress);
 	gc_import_finish(&im);
 	write_stats(&cl, &im);
 	gc_header_free(&im.h);

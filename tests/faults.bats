@@ -171,11 +171,16 @@ gc-stats --dump|gc-stats --dump $T/a.gcs >/dev/full
 gc-stats --merge|gc-stats --merge $T/s1.json >/dev/full
 gc-import stream|gc-import $FIX/accelsim/version-5.traceg >/dev/full
 gc-import --stats|gc-import --stats /dev/full $FIX/accelsim/version-5.traceg >/dev/null
+gc-import --report|gc-import --report /dev/full $FIX/accelsim/version-5.traceg >/dev/null
+gc-import --emit none|gc-import --emit none $FIX/accelsim/version-5.traceg >/dev/full
+gc-gen --report|gc-gen -n 256 vecadd --report /dev/full >/dev/null
+gc-clone --report|gc-clone --report /dev/full $T/p.gcp >/dev/null
+gc-config --stats|gc-config --from $GC_ROOT/tests/fixtures/gpgpusim-configs/SM7_QV100 --stats /dev/full >/dev/null
 gc-profile profile|gc-profile $T/a.gcs >/dev/full
 gc-clone stream|gc-clone $T/p.gcp >/dev/full
 gc-plot SVG|gc-plot --x x --y y $T/t.csv >/dev/full
 EOF2
-	expect_eq "$n" 26 "outputs tried"
+	expect_eq "$n" 31 "outputs tried"
 }
 
 # A reader that goes away: every tool sets SIGPIPE to its default (prog.c),
@@ -202,7 +207,9 @@ EOF2
 # ---- cut and flipped streams ------------------------------------------------
 
 @test "faults: a stream cut at every record boundary, and at 24 random bytes, is refused" {
-	gc-gen -n 32 --kernels 2 copy >"$T/s.gcs"
+	# Every kind of record, each at least twice (two kernels: begin, name,
+	# attributes, 16 loads and 16 stores, end; the stream's end): 41 cuts.
+	gc-gen -n 8 --kernels 2 copy >"$T/s.gcs"
 	local size hs rs k cut n=0
 	size=$(wc -c <"$T/s.gcs")
 	hs=$(u32 "$T/s.gcs" 12)

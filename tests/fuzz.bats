@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The libFuzzer targets of tests/fuzz (issue 22): they build (clang, ASan,
-# UBSan, into build-fuzz/), every seed and regression input of each corpus
+# UBSan, at -O0 into build-fuzz-O0/), every seed and regression input of each corpus
 # passes, and a second of mutation each finds nothing.  `make fuzz
 # SECONDS=N` is the long run.  Skipped, and saying so, without clang.
 
@@ -17,7 +17,7 @@ need_clang() {
 
 @test "fuzz: every target builds, and every file of tests/fuzz has one" {
 	need_clang
-	run_status 0 make -C "$GC_ROOT" -s -j2 fuzz-build
+	run_status 0 make -C "$GC_ROOT" -s -j2 fuzz-build FUZZ_OPT=-O0
 	local have=""
 	for f in "$GC_ROOT"/tests/fuzz/*.c; do
 		f=${f##*/}
@@ -26,24 +26,24 @@ need_clang() {
 	done
 	expect_eq "$(echo $have)" "$(echo $TARGETS)" "targets"
 	for t in $TARGETS; do
-		[ -x "$GC_ROOT/build-fuzz/fuzz/$t" ] || { echo "no build-fuzz/fuzz/$t" >&2; return 1; }
+		[ -x "$GC_ROOT/build-fuzz-O0/fuzz/$t" ] || { echo "no build-fuzz-O0/fuzz/$t" >&2; return 1; }
 		[ -d "$GC_ROOT/tests/fuzz/corpus/$t" ] || { echo "no corpus for $t" >&2; return 1; }
 	done
 }
 
 @test "fuzz: each target passes over its corpus, then a second of mutation finds nothing" {
 	need_clang
-	run_status 0 make -C "$GC_ROOT" -s -j2 fuzz-build
+	run_status 0 make -C "$GC_ROOT" -s -j2 fuzz-build FUZZ_OPT=-O0
 	for t in $TARGETS; do
 		mkdir -p "$T/work-$t" "$T/crash-$t"
-		if ! "$GC_ROOT/build-fuzz/fuzz/$t" -runs=0 -timeout=10 "$GC_ROOT/tests/fuzz/corpus/$t" \
+		if ! "$GC_ROOT/build-fuzz-O0/fuzz/$t" -runs=0 -timeout=10 "$GC_ROOT/tests/fuzz/corpus/$t" \
 			>"$T/$t.seeds" 2>&1; then
 			echo "$t: a seed or regression input fails:" >&2
 			grep -E 'ERROR|SUMMARY|runtime error|Test unit' "$T/$t.seeds" >&2
 			return 1
 		fi
 		grep -q "INITED" "$T/$t.seeds" || { echo "$t: did not run its corpus" >&2; return 1; }
-		if ! "$GC_ROOT/build-fuzz/fuzz/$t" -max_total_time=1 -timeout=10 -max_len=65536 \
+		if ! "$GC_ROOT/build-fuzz-O0/fuzz/$t" -max_total_time=1 -timeout=10 -max_len=65536 \
 			-artifact_prefix="$T/crash-$t/" "$T/work-$t" "$GC_ROOT/tests/fuzz/corpus/$t" \
 			>"$T/$t.fuzz" 2>&1; then
 			echo "$t: found a failure (make fuzz FUZZ=$t to reproduce):" >&2

@@ -294,6 +294,17 @@ jv() {
 	expect_match "$(cat "$T/err")" "^gc-clone: .*No space left on device"
 }
 
+@test "gc-clone: the output rule: --emit none, --report FILE (gc(7))" {
+	output_rule "gc-clone '$P/vecadd.gcp'"
+	expect_eq "$(sed -n 2p "$T/rule.r")" "gc-clone: 1 kernel(s), 16 threads, 36 accesses"
+	# no stream, the same counts: --stats as with the stream
+	gc-clone --stats "$T/a.json" "$P/vecadd.gcp" >/dev/null
+	gc-clone --emit none --stats "$T/b.json" "$P/vecadd.gcp" >/dev/null
+	expect_same "$T/a.json" "$T/b.json" "--stats with --emit none"
+	sh_status 2 "gc-clone --emit requests '$P/vecadd.gcp'"
+	expect_eq "$(head -1 "$T/err")" "gc-clone: --emit: 'requests' is not accesses or none"
+}
+
 # collide.gcp: lane 0 loads at seq 0, 2, 4 and stores at 5; lane 1 loads at
 # 0 and stores at 2.  At seq 2 the lanes meet with different instructions:
 # the load (inst 0) goes first at seq 2, the store takes seq 3, and lane 0's

@@ -171,6 +171,24 @@ check_preset() {
 	expect_eq "$(cat "$T/err")" "gc-config: $T/d.config: line 1: -gpgpu_cache:dl1: line '100' is not a power of two from 4 to 4096"
 }
 
+@test "gc-config --stats: what was converted from what; only with --from; a full disk" {
+	printf -- '-gpgpu_n_clusters 10\n-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8\n-gpgpu_made_up 3\n' \
+		>"$T/a.config"
+	gc-config -q --from "$T/a.config" --stats "$T/a.json" -o "$T/a.gpu"
+	# the keys are the file's key lines; the name is the file's
+	expect_eq "$(tr -d " \n" <"$T/a.json")" \
+		"{\"tool\":\"gc-config\",\"input\":\"$T/a.config\",\"gpu\":\"a\",\"trace_config\":null,\"keys\":$(grep -c '^[a-z].* = ' "$T/a.gpu"),\"unknown_options\":1}"
+	# a folder: its gpgpusim.config and trace.config
+	gc-config --from "$CFGS/SM7_QV100" --stats "$T/q.json" -o "$T/q.gpu"
+	expect_eq "$(tr -d " \n" <"$T/q.json")" \
+		"{\"tool\":\"gc-config\",\"input\":\"$CFGS/SM7_QV100/gpgpusim.config\",\"gpu\":\"SM7_QV100\",\"trace_config\":\"$CFGS/SM7_QV100/trace.config\",\"keys\":$(grep -c '^[a-z].* = ' "$T/q.gpu"),\"unknown_options\":0}"
+	sh_status 1 "gc-config --from '$T/a.config' -q --stats /dev/full -o '$T/b.gpu'"
+	expect_eq "$(cat "$T/err")" "gc-config: /dev/full: write error: No space left on device"
+	sh_status 2 "gc-config --list --stats '$T/c.json'"
+	expect_eq "$(head -1 "$T/err")" "gc-config: --stats needs --from"
+	[ ! -e "$T/c.json" ]
+}
+
 @test "--list-gpus in every tool that takes --gpu; an unknown name lists the presets" {
 	gc-config --list >"$T/list"
 	expect_eq "$(wc -l <"$T/list")" "$(ls "$GC_ROOT"/share/gpus/*.gpu | wc -l)"

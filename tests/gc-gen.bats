@@ -401,6 +401,20 @@ gen() {
 	grep -q 'array B at 0x10000200, 400 bytes' "$T/e"
 }
 
+@test "gc-gen: the output rule: --emit none, --report FILE (gc(7))" {
+	output_rule "gc-gen -n 1000 vecadd"
+	# 1000 threads: 2 loads and a store each; 32 warps (the last of 8
+	# lanes) of 3 instructions
+	expect_eq "$(sed -n 4p "$T/rule.r")" "gc-gen: vecadd: 1 kernel(s) of 4 x 1 blocks of 256 x 1 threads, warp size 32: 3000 accesses (2000 loads, 1000 stores) in 96 warp instructions"
+	# --emit none counts in the counting pass only: the writing pass's
+	# --stats, two kernels
+	gc-gen -n 1000 --kernels 2 --stats "$T/a.json" spmv >/dev/null
+	gc-gen -n 1000 --kernels 2 --emit none --stats "$T/b.json" spmv >/dev/null
+	expect_same "$T/a.json" "$T/b.json" "--stats with --emit none"
+	sh_status 2 "gc-gen --emit requests vecadd"
+	expect_eq "$(head -1 "$T/err")" "gc-gen: --emit: 'requests' is not accesses or none"
+}
+
 @test "gc-gen: usage errors exit 2 with one message and no output" {
 	for args in "" "nosuch" "copy table2" "copy -e 3" "copy -e 32" "copy --block 2048" \
 		"matmul --block 64x32" "copy --block 16x2" "copy -n 0" "copy --width 5" \

@@ -553,6 +553,21 @@ stats_of() {
 	[ ! -s "$T/err" ]
 }
 
+@test "gc-import: the output rule: --emit none, --report FILE (gc(7))" {
+	local lines bytes
+	lines=$(wc -l <"$VA/kernel-1.traceg")
+	bytes=$(wc -c <"$VA/kernel-1.traceg")
+	output_rule "gc-import '$VA/kernel-1.traceg'"
+	expect_eq "$(cat "$T/rule.r")" \
+		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 1 kernels, 344 warp instructions, 12 memory warp instructions, 300 accesses"
+	# no stream, the same counts: --stats as with the stream
+	gc-import --stats "$T/a.json" "$VA/kernel-1.traceg" >/dev/null
+	gc-import --emit none --stats "$T/b.json" "$VA/kernel-1.traceg" >/dev/null
+	expect_same "$T/a.json" "$T/b.json" "--stats with --emit none"
+	sh_status 2 "gc-import --emit requests '$VA/kernel-1.traceg'"
+	expect_eq "$(head -1 "$T/err")" "gc-import: --emit: 'requests' is not accesses or none"
+}
+
 @test "accelsim: kernel ids: the header's -kernel id, else one more than the largest so far" {
 	# A kernel without "-kernel id" gets the next id after the largest one
 	# written, so that ids never repeat.

@@ -23,6 +23,33 @@ jget() {
 			NR == 2 { if (c) print $c; else print "no key " k }'
 }
 
+# jall JSON: every value of a --stats file into the array J (J[hits],
+# J[classes.capacity], J[kernels.0.misses]), with one gc-stats.
+jall() {
+	local k v
+	unset J
+	declare -gA J
+	while IFS='	' read -r k v; do
+		J[$k]=$v
+	done < <(gc-stats --merge --arrays "$1" | awk '
+		# split one CSV line into f[1..n], honouring quotes
+		function csv(line, f,   n, i, c, q, v) {
+			n = 0; v = ""; q = 0
+			for (i = 1; i <= length(line); i++) {
+				c = substr(line, i, 1)
+				if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { v = v c; i++ }
+				else if (c == "\"") q = !q
+				else if (c == "," && !q) { f[++n] = v; v = "" }
+				else v = v c
+			}
+			f[++n] = v
+			return n
+		}
+		NR == 1 { n = csv($0, key) }
+		NR == 2 { csv($0, val); for (i = 1; i <= n; i++) print key[i] "\t" val[i] }')
+	[ "${#J[@]}" -gt 0 ] || { echo "jall: no keys in $1" >&2; return 1; }
+}
+
 # rows FILE: the data records of a stream as "op addr mask bytes time outcome".
 rows() {
 	gc-stats --dump "$1" | awk -F, '!/^#/ && ($8 == "load" || $8 == "store" || $8 == "atomic") {
@@ -288,27 +315,47 @@ table2() {
 	# varied set bits each set gets N / 2^k lines: 4 ways hold them when
 	# that is at most 4, and the second loop hits (50%), else every load
 	# misses (100%).
-	fails=0
-	for s in 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		for n in 2 3 4 5 6 7 8; do
-			N=$((1 << n))
-			want=$(awk -v s=$s -v n=$n 'BEGIN {
-				split("13 14 15 17 19", hi, " "); k = 0
+	#
+	# One kernel per (s, n), each the requests `gc-gen strided --loads N
+	# --stride 2^s | gc-sched | gc-coalesce` makes (one warp loads the N
+	# lines twice), in one stream: gc-l1 flushes at each kernel, so each
+	# kernel's misses are its own run's.  $T/want: "kernel s n misses".
+	awk -v want="$T/want" 'BEGIN {
+		split("13 14 15 17 19", hi, " ")
+		for (s = 7; s <= 20; s++)
+			for (n = 2; n <= 8; n++) {
+				k = 0
 				for (j = 0; j < 5; j++) {
 					lo = 7 + j; h = hi[j + 1]
 					if ((lo >= s && lo < s + n) || (h >= s && h < s + n)) k++
 				}
-				print (2 ^ n / 2 ^ k <= 4) ? 2 ^ n : 2 ^ (n + 1) }')
-			gc-gen strided --loads $N --stride $((1 << s)) | gc-sched | gc-coalesce |
-				gc-l1 --stats "$T/s.json" >/dev/null
-			got=$(jget "$T/s.json" misses)
-			if [ "$got" != "$want" ]; then
-				echo "stride 2^$s, $N loads: $got misses, predicted $want" >&2
-				fails=$((fails + 1))
-			fi
-		done
-	done
-	[ "$fails" -eq 0 ]
+				id++
+				print id, s, n, (2 ^ n / 2 ^ k <= 4) ? 2 ^ n : 2 ^ (n + 1) >want
+				print "K", id, "strided", 32, 0, 32
+				seq = 0
+				for (r = 0; r < 2; r++)
+					for (i = 0; i < 2 ^ n; i++) {
+						printf "0 0 0 %d load 0x%x 0x1 128 %d\n", seq, 268435456 + i * 2 ^ s, t
+						seq++; t++
+					}
+			}
+	}' | mk fig7
+	expect_eq "$(wc -l <"$T/want")" 98 "kernels"
+	gc-l1 --gpu fermi-gtx470-16k --stats "$T/s.json" <"$T/fig7.gcs" >/dev/null
+	gc-stats --merge --long "$T/s.json" |
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ print $c["kernel"], $c["misses"] }' >"$T/got"
+	expect_eq "$(wc -l <"$T/got")" 98 "kernels in gc-l1's --stats"
+	awk 'NR == FNR { got[$1] = $2; next }
+		got[$1] != $4 { printf "stride 2^%d, %d loads: %s misses, predicted %d\n", $2, 2 ^ $3, got[$1], $4; bad++ }
+		END { exit bad > 0 }' "$T/got" "$T/want"
+	# the kernels are gc-gen's: stride 2^12, 128 loads (kernel (12 - 7) *
+	# 7 + 7 - 1 = 41) has the pipeline's requests, field for field
+	gc-gen strided --loads 128 --stride 4096 | gc-sched | gc-coalesce >"$T/g.gcs"
+	gc-stats --dump "$T/g.gcs" | awk -F, '$8 == "load" { print $8, $10, $11, $12 }' >"$T/g.rows"
+	gc-stats --dump "$T/fig7.gcs" | awk -F, '$1 == 41 && $8 == "load" { print $8, $10, $11, $12 }' >"$T/f.rows"
+	expect_eq "$(wc -l <"$T/g.rows")" 256 "gc-gen's requests"
+	diff "$T/g.rows" "$T/f.rows"
 	# the figure's example: stride 2^12, 128 loads: 4 set bits vary, 100%
 	gc-gen strided --loads 128 --stride 4096 | gc-sched | gc-coalesce | gc-l1 --stats "$T/s.json" >/dev/null
 	expect_eq "$(jget "$T/s.json" hit_rate)" 0
@@ -577,21 +624,23 @@ policy() {
 			"--timing --mshr 8 --mshr-per-warp 2"; do
 			gc-l1 $m --stats "$T/s.json" "$T/$f.gcs" >"$T/o.gcs"
 			gc-l1 $m --emit all "$T/$f.gcs" >"$T/a.gcs"
-			req=$(jget "$T/s.json" requests)
+			jall "$T/s.json"
+			req=${J[requests]}
 			expect_eq "$req" "$(gc-stats --json "$T/$f.gcs" | awk '/"records":/ { gsub(/[^0-9]/, ""); print; exit }')"
-			expect_eq "$req" "$(($(jget "$T/s.json" hits) + $(jget "$T/s.json" misses) + $(jget "$T/s.json" bypasses) + $(jget "$T/s.json" shared)))"
+			expect_eq "$req" "$((J[hits] + J[misses] + J[bypasses] + J[shared]))"
 			cls=0
 			for c in compulsory capacity conflict latency mshr partial_write; do
-				cls=$((cls + $(jget "$T/s.json" classes.$c)))
+				expect_num "${J[classes.$c]}"
+				cls=$((cls + J[classes.$c]))
 			done
-			expect_eq "$cls" "$(jget "$T/s.json" misses)" "classes of $f $m"
+			expect_eq "$cls" "${J[misses]}" "classes of $f $m"
 			# the L2 stream holds exactly the counted reads and writes
 			expect_eq "$(rows "$T/o.gcs" | awk '$1 == "load" { r++ } $1 == "store" { w++ } END { print r + 0, w + 0 }')" \
-				"$(jget "$T/s.json" to_l2.reads) $(jget "$T/s.json" to_l2.writes)"
+				"${J[to_l2.reads]} ${J[to_l2.writes]}"
 			# the annotated stream: every request once, results as counted
 			expect_eq "$(rows "$T/a.gcs" | wc -l)" "$req"
 			expect_eq "$(rows "$T/a.gcs" | awk '$6 ~ /^hit/ { h++ } $6 ~ /miss/ { m++ } END { print h + 0, m + 0 }')" \
-				"$(jget "$T/s.json" hits) $(jget "$T/s.json" misses)"
+				"${J[hits]} ${J[misses]}"
 			# timestamps never decrease (the reader checks it)
 			gc-stats "$T/o.gcs" >/dev/null
 			gc-stats "$T/a.gcs" >/dev/null

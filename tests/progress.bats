@@ -59,3 +59,50 @@ onterm() {
 	gc-stats --progress "$T/c.gcs" 2>"$T/err" >/dev/null
 	expect_empty "$(cat "$T/err")"
 }
+
+# falls: the drawings in $T/tty whose percentage is below the one before,
+# or 100 and more.
+falls() {
+	sed 's/^gc-import: *\([0-9.]*\)%.*/\1/' "$T/tty" |
+		awk '$1 < last || $1 >= 100 { bad++ } { last = $1 } END { print bad + 0 }'
+}
+
+@test "progress: gc-import draws the share of every file it reads, a kernelslist's traces too" {
+	# A kernelslist naming a gzip, an xz and a plain trace.  Each trace is
+	# read twice (two passes), the list once, each file's bytes as on
+	# disk; the first drawing comes after the list and the whole first
+	# trace (one block): (L + G) / (L + 2 (G + X + P)).
+	cp "$FIX/accelsim/list/"* "$T/"
+	gzip "$T/kernel-1.traceg"
+	sed -i 's/^kernel-1\.traceg$/kernel-1.traceg.gz/' "$T/kernelslist.g"
+	local want
+	want=$(cd "$T" && stat -c %s kernelslist.g kernel-1.traceg.gz kernel-2.traceg.xz kernel-3.trace |
+		awk '{ s[NR] = $1 } END { printf "gc-import: %5.1f%% (0 of 0 MiB)",
+			100 * (s[1] + s[2]) / (s[1] + 2 * (s[2] + s[3] + s[4])) }')
+	onterm "gc-import --progress '$T/kernelslist.g' >/dev/null"
+	expect_eq "$(sed -n 1p "$T/tty")" "$want"
+	expect_eq "$(falls)" 0 "drawings falling or at 100%"
+	# BFS: 16 xz traces; the first drawing after the list and kernel-1,
+	# the later ones (as many as the time takes) never falling, below 100
+	local bfs="$FIX/traces/accelsim-v3-volta-bfs-rodinia"
+	want=$(cd "$bfs" && stat -c %s kernelslist.g kernel-1.traceg.xz kernel-*.traceg.xz |
+		awk 'NR > 2 { t += $1 } NR <= 2 { s[NR] = $1 } END {
+			printf "gc-import: %5.1f%% (0 of 0 MiB)", 100 * (s[1] + s[2]) / (s[1] + 2 * t) }')
+	onterm "gc-import --progress '$bfs/kernelslist.g' >/dev/null"
+	expect_eq "$(sed -n 1p "$T/tty")" "$want"
+	expect_eq "$(falls)" 0 "drawings falling or at 100%"
+	# one trace of 2,415,124 bytes: its second pass joins the total before
+	# anything is drawn (while its format is told, 2 MiB are read); the
+	# first drawing comes with the rest, at the end of the first pass: 50%
+	onterm "gc-import --progress '$FIX/traces/accelsim-v5-turing-vecadd-raw/kernel-1-ctx_0x1868c30.trace' >/dev/null"
+	expect_eq "$(sed -n 1p "$T/tty")" "gc-import:  50.0% (2 of 4 MiB)"
+	expect_eq "$(falls)" 0 "drawings falling or at 100%"
+	# a pipe: its size is not known, nothing unless --progress=always
+	onterm "cat '$FIX/accelsim/version-5.traceg' | gc-import --progress >/dev/null"
+	expect_empty "$(cat "$T/tty")"
+	onterm "cat '$FIX/accelsim/version-5.traceg' | gc-import --progress=always >/dev/null"
+	expect_eq "$(sed -n 1p "$T/tty")" "gc-import: 0 MiB"
+	# no terminal: nothing
+	gc-import --progress "$T/kernelslist.g" 2>"$T/err" >/dev/null
+	expect_empty "$(cat "$T/err")"
+}

@@ -317,6 +317,8 @@ static void import_list(gc_import *im, gc_lines *in)
 					 strerror(errno));
 			free(ent[i].path);
 			ent[i].path = NULL;
+		} else {
+			gc_import_will_read(im, ent[i].path, 2); /* as_import_trace's passes */
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -359,6 +361,7 @@ int gc_accelsim_import(gc_import *im, gc_lines *in)
 		import_list(im, in);
 		break;
 	case K_TRACE:
+		gc_import_will_reread(im, in); /* as_import_trace's second pass */
 		as_import_trace(im, in);
 		break;
 	default:

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void gc_import_init(gc_import *im)
 {
@@ -69,7 +70,7 @@ void gc_import_bad(gc_import *im, gc_lines *in, const char *fmt, ...)
 
 static void open_output(gc_import *im)
 {
-	if (im->w)
+	if (im->w || im->no_stream)
 		return;
 	im->w = gc_writer_open(im->out, &im->h, im->wflags);
 	if (!im->w)
@@ -82,6 +83,24 @@ static void check(gc_import *im, int rc)
 {
 	if (rc < 0)
 		im->fatal(im, gc_writer_error(im->w));
+}
+
+void gc_import_will_read(gc_import *im, const char *path, int passes)
+{
+	struct stat st;
+	int rc = strcmp(path, "-") == 0 ? fstat(0, &st) : stat(path, &st);
+	if (rc < 0 || !S_ISREG(st.st_mode))
+		im->read_unknown = 1;
+	else
+		im->read_total += (uint64_t)passes * (uint64_t)st.st_size;
+}
+
+void gc_import_will_reread(gc_import *im, const gc_lines *in)
+{
+	if (!gc_lines_is_regular(in))
+		im->read_unknown = 1;
+	else
+		im->read_total += gc_lines_size(in);
 }
 
 uint32_t gc_import_next_id(gc_import *im)
@@ -100,7 +119,8 @@ void gc_import_text(gc_import *im, gc_lines *in)
 void gc_import_kbegin(gc_import *im, const gc_kernel *k)
 {
 	open_output(im);
-	check(im, gc_write_kbegin(im->w, k));
+	if (im->w)
+		check(im, gc_write_kbegin(im->w, k));
 	im->in_kernel = 1;
 	im->kernel_id = k->id;
 	if (k->id > im->max_id)
@@ -169,19 +189,23 @@ void gc_import_access(gc_import *im, const gc_rec *r)
 			gc_writer_abandon(im->w);
 		im->fatal(im, full);
 	}
-	check(im, gc_write(im->w, r));
+	if (im->w)
+		check(im, gc_write(im->w, r));
 	im->accesses++;
 }
 
 void gc_import_kend(gc_import *im)
 {
-	check(im, gc_write_kend(im->w, im->kernel_id));
+	if (im->w)
+		check(im, gc_write_kend(im->w, im->kernel_id));
 	im->in_kernel = 0;
 }
 
 void gc_import_finish(gc_import *im)
 {
 	open_output(im);
+	if (!im->w)
+		return;
 	if (gc_writer_close(im->w) < 0)
 		im->fatal(im, gc_writer_error(im->w));
 	im->w = NULL;

@@ -40,6 +40,7 @@ struct gc_import {
 				   first record is written */
 	const char *out;        /* output path (NULL: stdout) */
 	int wflags;             /* GC_W_GZIP, GC_W_FORCE */
+	int no_stream;          /* --emit none: nothing written, all counted */
 	int lenient;
 	int warp_size;          /* lanes per warp (default 32) */
 	/* NVBit and PPT-GPU junk lane addresses: a lane whose address falls
@@ -93,6 +94,11 @@ struct gc_import {
 				   class table lacks (timed as int) */
 	int iv_nwarned;         /* distinct unknown mnemonics warned about */
 	char iv_warned[64][24];
+	/* --progress: the bytes (as on disk) the inputs will be read in, each
+	 * file once a pass (gc_import_will_read); read_unknown: some input's
+	 * size is not known (a pipe). */
+	uint64_t read_total;
+	int read_unknown;
 };
 
 /* One supported format. */
@@ -137,6 +143,13 @@ int gc_import_junk(gc_import *im, uint64_t addr);
 int gc_import_addr48(gc_import *im, gc_lines *in, int lane, uint64_t addr, unsigned size);
 /* The message of an address beyond 2^48, into buf. */
 void gc_import_addr48_msg(char *buf, size_t len, uint64_t addr, unsigned size);
+/* --progress: the file at path ("-": standard input) will be read
+ * `passes` times.  gc-import adds its operands before reading; a parser
+ * adds the files an input names (a kernelslist's traces) before reading
+ * them, and the passes after the first that it knows it will make. */
+void gc_import_will_read(gc_import *im, const char *path, int passes);
+/* The same for an open input: once more (its second pass). */
+void gc_import_will_reread(gc_import *im, const gc_lines *in);
 /* Open the output if no record opened it, and close it with its end
  * record. */
 void gc_import_finish(gc_import *im);

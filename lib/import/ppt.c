@@ -448,6 +448,7 @@ static void config_parse(gc_import *im, gc_lines *in, struct config *cf)
 
 static void config_load(gc_import *im, const char *path, struct config *cf)
 {
+	gc_import_will_read(im, path, 1);
 	gc_lines *in = gc_lines_open(path);
 	if (!in)
 		im->fatal(im, "out of memory");
@@ -850,6 +851,8 @@ static void import_run(gc_import *im, gc_lines *in)
 		nf++;
 	}
 	closedir(d);
+	for (size_t i = 0; i < nf; i++)
+		gc_import_will_read(im, f[i].path, 1);
 	if (nf)
 		qsort(f, nf, sizeof *f, bfile_cmp);
 	for (size_t i = 1; i < nf; i++)

@@ -401,10 +401,16 @@ static void fmt_time(double s, char *buf, size_t len)
 
 void gc_progress(int enabled, uint64_t done, uint64_t total)
 {
+	static unsigned calls;
+	if (enabled && !(++calls & 0xfff))
+		gc_progress_block(enabled, done, total);
+}
+
+void gc_progress_block(int enabled, uint64_t done, uint64_t total)
+{
 	static struct timespec last, start;
 	static uint64_t done0;
-	static unsigned calls;
-	if (!enabled || (++calls & 0xfff) || (!total && !progress_always) || !isatty(2))
+	if (!enabled || (!total && !progress_always) || !isatty(2))
 		return;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);

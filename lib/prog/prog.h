@@ -157,6 +157,9 @@ char *gc_xstrdup(const char *s);
  * a known amount), draws, and the stages after it, reading a pipe, stay
  * quiet. */
 void gc_progress(int enabled, uint64_t done, uint64_t total);
+/* The same for a caller that reports once a block read (a megabyte or so)
+ * rather than once a record: every call looks at the clock. */
+void gc_progress_block(int enabled, uint64_t done, uint64_t total);
 /* The same for a stream reader: its input's bytes as on disk (compressed
  * ones for compressed input) of the file's size; a pipe's size is not
  * known. */

@@ -16,8 +16,26 @@ struct gc_lines {
 	size_t cap, pos, len;
 	int eof, failed;
 	uint64_t lineno, bytes;
+	uint64_t counted;   /* the input's raw bytes added to read_all */
 	char err[400];
 };
+
+/* gc_lines_watch: the raw bytes every gc_lines has read, and who is told. */
+static uint64_t read_all;
+static void (*watch)(uint64_t);
+
+void gc_lines_watch(void (*fn)(uint64_t bytes_read)) { watch = fn; }
+
+/* Add what the input read since the last call (at its opening too, or
+ * after a rewind, when the decoder looks at the first bytes). */
+static void account(gc_lines *l)
+{
+	uint64_t c = gc_input_consumed(l->in);
+	read_all += c - l->counted;
+	l->counted = c;
+	if (watch)
+		watch(read_all);
+}
 
 gc_lines *gc_lines_open(const char *path)
 {
@@ -81,6 +99,7 @@ static int more(gc_lines *l)
 	if (n == 0)
 		l->eof = 1;
 	l->len += (size_t)n;
+	account(l);
 	return n > 0;
 }
 
@@ -148,6 +167,7 @@ const char *gc_lines_name(const gc_lines *l) { return gc_input_name(l->in); }
 uint64_t gc_lines_number(const gc_lines *l) { return l->lineno; }
 uint64_t gc_lines_bytes(const gc_lines *l) { return l->bytes; }
 int gc_lines_is_regular(const gc_lines *l) { return gc_input_is_regular(l->in); }
+uint64_t gc_lines_size(const gc_lines *l) { return gc_input_size(l->in); }
 
 int gc_lines_rewind(gc_lines *l)
 {
@@ -155,7 +175,7 @@ int gc_lines_rewind(gc_lines *l)
 		return -1;
 	l->pos = l->len = 0;
 	l->eof = 0;
-	l->lineno = l->bytes = 0;
+	l->lineno = l->bytes = l->counted = 0;
 	return 0;
 }
 

@@ -30,6 +30,14 @@ uint64_t gc_lines_bytes(const gc_lines *l);
  * detection); *len is set to what is available (up to 64 KiB). */
 const char *gc_lines_peek(gc_lines *l, size_t *len);
 int gc_lines_is_regular(const gc_lines *l);
+/* The input's size as on disk (compressed, for compressed input); 0 when
+ * it is not a regular file (a pipe). */
+uint64_t gc_lines_size(const gc_lines *l);
+/* Progress over every gc_lines of the process: fn (NULL: none) is called
+ * after each block read with the bytes all of them have read so far, as
+ * on disk (compressed ones for compressed input; a rewound file's once
+ * more). */
+void gc_lines_watch(void (*fn)(uint64_t bytes_read));
 /* Read a regular file again from its first line (line numbers and byte
  * counts restart): 0, or -1 when it cannot be rewound (a pipe). */
 int gc_lines_rewind(gc_lines *l);
