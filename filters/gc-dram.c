@@ -16,9 +16,17 @@
  * an empty-row miss.  Time is the bus time of the transactions (sector
  * bytes each, partial writes still move a whole burst) at dram.bandwidth,
  * for the whole memory and for the busiest channel at its 1/channels share.
+ *
+ * --queueing runs each channel's FR-FCFS controller (lib/model/dramq.h)
+ * with the dram.t* timing over the transactions as they arrive: at the
+ * records' times (upstream --timing), or in stream order at a rate
+ * (--arrival).  --export writes the transactions for Ramulator 2 or
+ * DRAMSim3.  --mapping takes Ramulator's scheme names too (gc_addrmap_
+ * scheme builds their mapping string).
  */
 #include "config/addrmap.h"
 #include "config/gpu.h"
+#include "model/dramq.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
@@ -27,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char help[] =
 	"Usage: gc-dram [options] [file]\n"
@@ -39,7 +48,14 @@ static const char help[] =
 	"      --sub-partitions N  L2 slices per channel (l2.sub_partitions)\n"
 	"      --partition-index P consecutive, bitwise-permutation, ipoly, random,\n"
 	"                          ipoly-modulo (l2.partition_index)\n"
-	"      --mapping STRING    address mapping, dramid@S;... (l2.mapping)\n"
+	"      --mapping STRING    address mapping, dramid@S;... (l2.mapping), or a\n"
+	"                          scheme: RoBaRaCoCh, ChRaBaRoCo\n"
+	"      --queueing          run the FR-FCFS controller of every channel\n"
+	"      --arrival WHEN      time (the records' times), bandwidth (stream order\n"
+	"                          at dram.bandwidth), or a rate in GB/s; the default:\n"
+	"                          time after --timing upstream, else bandwidth\n"
+	"      --export FMT:FILE   write the transactions to FILE for ramulator\n"
+	"                          (Ramulator 2 LoadStoreTrace) or dramsim3\n"
 	"      --emit WHAT         dram (default): pass the stream on; none: no stream,\n"
 	"                          the report on stdout (or -o FILE) instead\n"
 	"      --report FILE       write the text report to FILE\n"
@@ -53,7 +69,10 @@ static const char help[] =
 	"  -h, --help              show this help and exit\n"
 	"  -V, --version           show versions and exit\n";
 
-enum { OPT_BANDWIDTH = GC_OPT_TOOL, OPT_CHANNELS, OPT_SUBS, OPT_PINDEX, OPT_MAPPING };
+enum { OPT_BANDWIDTH = GC_OPT_TOOL, OPT_CHANNELS, OPT_SUBS, OPT_PINDEX, OPT_MAPPING,
+       OPT_QUEUEING, OPT_ARRIVAL, OPT_EXPORT };
+enum { ARRIVE_TIME, ARRIVE_BANDWIDTH, ARRIVE_RATE };
+enum { EXPORT_NONE, EXPORT_RAMULATOR, EXPORT_DRAMSIM3 };
 
 static const gc_gpu_keyopt keyopts[] = {
 	{OPT_BANDWIDTH, "--bandwidth", "dram.bandwidth"},
@@ -68,6 +87,12 @@ struct cmdline {
 	gc_common c;
 	const char *input;
 	const char *keyval[NKEYOPTS];
+	const char *scheme;   /* --mapping with a scheme name */
+	int queueing;
+	int arrival;          /* ARRIVE_*, or -1: by the input */
+	double rate;          /* ARRIVE_RATE: GB/s */
+	int export;           /* EXPORT_* */
+	const char *export_file;
 };
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -79,17 +104,54 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sub-partitions", required_argument, NULL, OPT_SUBS},
 		{"partition-index", required_argument, NULL, OPT_PINDEX},
 		{"mapping", required_argument, NULL, OPT_MAPPING},
+		{"queueing", no_argument, NULL, OPT_QUEUEING},
+		{"arrival", required_argument, NULL, OPT_ARRIVAL},
+		{"export", required_argument, NULL, OPT_EXPORT},
 		GC_REPORT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	memset(cl, 0, sizeof *cl);
+	cl->arrival = -1;
 	while ((c = gc_getopt(argc, argv, GC_COMMON_SHORTOPTS, longopts)) != -1) {
 		if (gc_common_option(&cl->c, c, optarg, help))
 			continue;
 		if (c == GC_OPT_EMIT) {
 			static const char *const emits[] = {"dram", NULL};
 			(void)gc_emit_option(&cl->c, optarg, emits);
+			continue;
+		}
+		if (c == OPT_QUEUEING) {
+			cl->queueing = 1;
+			continue;
+		}
+		if (c == OPT_ARRIVAL) {
+			if (strcmp(optarg, "time") == 0) {
+				cl->arrival = ARRIVE_TIME;
+			} else if (strcmp(optarg, "bandwidth") == 0) {
+				cl->arrival = ARRIVE_BANDWIDTH;
+			} else {
+				cl->arrival = ARRIVE_RATE;
+				cl->rate = gc_real("--arrival", optarg, 0.001, 1e9);
+			}
+			continue;
+		}
+		if (c == OPT_EXPORT) {
+			const char *colon = strchr(optarg, ':');
+			size_t n = colon ? (size_t)(colon - optarg) : 0;
+			if (colon && n == 9 && strncmp(optarg, "ramulator", n) == 0)
+				cl->export = EXPORT_RAMULATOR;
+			else if (colon && n == 8 && strncmp(optarg, "dramsim3", n) == 0)
+				cl->export = EXPORT_DRAMSIM3;
+			if (!cl->export || !colon[1])
+				gc_usage_error("--export: '%s' is not ramulator:FILE or dramsim3:FILE",
+					       optarg);
+			cl->export_file = colon + 1;
+			continue;
+		}
+		if (c == OPT_MAPPING && (strcasecmp(optarg, "RoBaRaCoCh") == 0 ||
+					 strcasecmp(optarg, "ChRaBaRoCo") == 0)) {
+			cl->scheme = optarg;
 			continue;
 		}
 		int i = gc_gpu_keyopt_find(keyopts, NKEYOPTS, c);
@@ -144,7 +206,34 @@ struct dram {
 	struct kstat *ks;     /* the kernels so far, in order */
 	size_t nks, kscap;
 	struct kstat kbase;   /* the totals at the open kernel's begin */
+	char map[160];        /* the mapping string decoded with */
+	const char *scheme;   /* its scheme name, or NULL */
+	/* --queueing and --export */
+	gc_dramq *q;
+	FILE *ex;
+	int export, arrival;
+	double scale;         /* DRAM cycles per SM cycle (time), per transaction (else) */
+	double rate;          /* GB/s of the arrivals (not time) */
+	unsigned tburst;
+	uint64_t ntx;         /* transactions so far */
 };
+
+/* One transaction to the controller and the export file: its arrival in
+ * DRAM cycles, at its record's time or its rank at the arrival rate. */
+static void timed(struct dram *d, const gc_dram_addr *a, uint64_t addr, int write,
+		  uint64_t time)
+{
+	double t = d->arrival == ARRIVE_TIME ? (double)time * d->scale : (double)d->ntx * d->scale;
+	uint64_t at = (uint64_t)t;
+	d->ntx++;
+	if (d->q)
+		gc_dramq_add(d->q, a->chip, a->bank, a->row, write, at);
+	if (d->export == EXPORT_RAMULATOR)
+		fprintf(d->ex, "%s 0x%llx\n", write ? "ST" : "LD", (unsigned long long)addr);
+	else if (d->export == EXPORT_DRAMSIM3)
+		fprintf(d->ex, "0x%llx %s %llu\n", (unsigned long long)addr, write ? "WRITE" : "READ",
+			(unsigned long long)at);
+}
 
 /* n transactions in a row to one bank: the first meets the open row, the
  * others find it open. */
@@ -191,14 +280,20 @@ static void count(struct dram *d, const gc_rec *r, const gc_reader *rd)
 		/* Every sector of the line in one bank and row. */
 		gc_addrmap_decode(&d->am, r->addr, &a);
 		to_bank(d, a.chip, a.bank, a.row, write, k, r->size);
+		for (unsigned i = 0; (d->q || d->ex) && mask; i++, mask >>= 1)
+			if (mask & 1)
+				timed(d, &a, r->addr + ((uint64_t)i << d->sshift), write, r->time);
 		return;
 	}
 	unsigned q = r->size / k, rem = r->size % k, rank = 0;
 	for (unsigned i = 0; mask; i++, mask >>= 1) {
 		if (!(mask & 1))
 			continue;
-		gc_addrmap_decode(&d->am, r->addr + ((uint64_t)i << d->sshift), &a);
+		uint64_t addr = r->addr + ((uint64_t)i << d->sshift);
+		gc_addrmap_decode(&d->am, addr, &a);
 		to_bank(d, a.chip, a.bank, a.row, write, 1, q + (rank < rem));
+		if (d->q || d->ex)
+			timed(d, &a, addr, write, r->time);
 		rank++;
 	}
 }
@@ -302,6 +397,33 @@ static void json_kernels(gc_json *j, const struct dram *d)
 
 /* ---- setup ------------------------------------------------------------------- */
 
+/* The controller, the arrivals and the export file. */
+static void setup_timed(struct dram *d, const struct cmdline *cl, const gc_reader *r)
+{
+	const __typeof__(d->gpu.dram) *g = &d->gpu.dram;
+	char why[256];
+	d->arrival = cl->arrival >= 0 ? cl->arrival
+		     : (gc_reader_header(r)->optional & GC_OPT_SCHEDULED) ? ARRIVE_TIME
+									   : ARRIVE_BANDWIDTH;
+	d->rate = d->arrival == ARRIVE_RATE ? cl->rate : g->bandwidth;
+	d->scale = d->arrival == ARRIVE_TIME ? g->clock / d->gpu.sm.clock
+					     : d->sector * g->clock / (d->rate * 1e3);
+	d->tburst = (g->burst + g->data_rate - 1) / g->data_rate;
+	if (!d->tburst)
+		d->tburst = 1;
+	if (cl->queueing) {
+		gc_dramq_timing t = {g->tccd, g->tccdl, g->trrd, g->trcd, g->tras, g->trp, g->trc,
+				     g->tcl, g->twl, g->tcdlr, g->twr, g->trtpl, d->tburst};
+		d->q = gc_dramq_new(d->channels, d->banks, g->bank_groups, g->queue, &t, why,
+				    sizeof why);
+		if (!d->q)
+			gc_die(GC_EXIT_USAGE, "--queueing: %s", why);
+	}
+	d->export = cl->export;
+	if (cl->export)
+		d->ex = gc_open_text(cl->export_file);
+}
+
 static void setup(struct dram *d, const struct cmdline *cl, const gc_reader *r)
 {
 	char why[256];
@@ -310,9 +432,20 @@ static void setup(struct dram *d, const struct cmdline *cl, const gc_reader *r)
 	gc_gpu_keyopts_apply(&d->gpu, keyopts, NKEYOPTS, cl->keyval);
 	gc_gpu_config_finish(&d->gpu);
 	const gc_gpu_cache *l2 = &d->gpu.l2;
-	if (gc_addrmap_init(&d->am, l2->mapping, l2->channels, l2->sub_partitions, l2->pindex,
-			    why, sizeof why) < 0)
-		gc_die(GC_EXIT_USAGE, "l2.mapping: %s", why);
+	int pindex = l2->pindex;
+	snprintf(d->map, sizeof d->map, "%s", l2->mapping);
+	if (cl->scheme) {
+		/* a scheme slices bits: no partition indexing */
+		d->scheme = cl->scheme;
+		pindex = GC_PINDEX_CONSECUTIVE;
+		if (gc_addrmap_scheme(cl->scheme, l2->channels, d->gpu.dram.banks, d->gpu.dram.row,
+				      d->gpu.dram.burst * d->gpu.dram.bus_width, d->map,
+				      sizeof d->map, why, sizeof why) < 0)
+			gc_die(GC_EXIT_USAGE, "--mapping: %s", why);
+	}
+	if (gc_addrmap_init(&d->am, d->map, l2->channels, l2->sub_partitions, pindex, why,
+			    sizeof why) < 0)
+		gc_die(GC_EXIT_USAGE, "%s: %s", cl->scheme ? "--mapping" : "l2.mapping", why);
 	d->channels = l2->channels;
 	d->banks = 1u << __builtin_popcountll(d->am.mask[GC_AM_BANK]);
 	d->sector = l2->sector;
@@ -354,9 +487,137 @@ static void setup(struct dram *d, const struct cmdline *cl, const gc_reader *r)
 	memset(d->bk, 0, (size_t)d->channels * d->banks * sizeof *d->bk);
 	for (size_t i = 0; i < (size_t)d->channels * d->banks; i++)
 		d->bk[i].open = UINT64_MAX;
+	setup_timed(d, cl, r);
 }
 
 /* ---- reports ---------------------------------------------------------------- */
+
+static const char *const arrival_name[] = {"time", "bandwidth", "rate"};
+
+/* The controllers over all channels; the span is from the first arrival
+ * to the end of the last data, of any channel. */
+struct qsum {
+	gc_dramq_chan t;
+	uint64_t span;
+};
+
+static void qsum(const struct dram *d, struct qsum *s)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	memset(s, 0, sizeof *s);
+	for (unsigned c = 0; c < d->channels; c++) {
+		const gc_dramq_chan *p = gc_dramq_channel(d->q, c);
+		s->t.reads += p->reads;
+		s->t.writes += p->writes;
+		s->t.hits += p->reads + p->writes - p->empty - p->conflicts;
+		s->t.empty += p->empty;
+		s->t.conflicts += p->conflicts;
+		s->t.read_latency += p->read_latency;
+		s->t.write_latency += p->write_latency;
+		s->t.queued += p->queued;
+		s->t.busy += p->busy;
+		if (p->reads + p->writes) {
+			if (p->first < first)
+				first = p->first;
+			if (p->last > last)
+				last = p->last;
+		}
+	}
+	s->span = last > first && first != UINT64_MAX ? last - first : 0;
+}
+
+static double share(uint64_t n, uint64_t span, unsigned k)
+{
+	return span ? (double)n / ((double)span * k) : 0.0;
+}
+
+static void report_queue(FILE *f, const struct dram *d)
+{
+	struct qsum s;
+	qsum(d, &s);
+	uint64_t n = s.t.reads + s.t.writes;
+	fprintf(f, "queueing: FR-FCFS, queue %u, arrival %s", d->gpu.dram.queue,
+		arrival_name[d->arrival]);
+	if (d->arrival != ARRIVE_TIME)
+		fprintf(f, " at %g GB/s", d->rate);
+	fprintf(f, ", %g MHz DRAM clock, tBURST %u; %llu cycles\n", d->gpu.dram.clock, d->tburst,
+		(unsigned long long)s.span);
+	for (int w = 0; w < 2; w++) {
+		uint64_t k = w ? s.t.writes : s.t.reads;
+		fprintf(f, "%s latency (cycles): mean %.4f, p50 %llu, p95 %llu, p99 %llu, max %llu\n",
+			w ? "write" : "read", ratio(w ? s.t.write_latency : s.t.read_latency, k),
+			(unsigned long long)gc_dramq_percentile(d->q, w, 0.5),
+			(unsigned long long)gc_dramq_percentile(d->q, w, 0.95),
+			(unsigned long long)gc_dramq_percentile(d->q, w, 0.99),
+			(unsigned long long)gc_dramq_max_latency(d->q, w));
+	}
+	fprintf(f, "queue length %.4f, bus utilisation %.4f (per channel, mean); served: row hits "
+		"%llu, empty %llu, conflicts %llu, hit rate %.4f\n",
+		share(s.t.queued, s.span, d->channels), share(s.t.busy, s.span, d->channels),
+		(unsigned long long)s.t.hits, (unsigned long long)s.t.empty,
+		(unsigned long long)s.t.conflicts, ratio(s.t.hits, n));
+	fprintf(f, "%7s %12s %12s %10s %10s %8s %8s %8s\n", "channel", "reads", "writes",
+		"rd_lat", "wr_lat", "queue", "util", "row_hit");
+	for (unsigned c = 0; c < d->channels; c++) {
+		const gc_dramq_chan *p = gc_dramq_channel(d->q, c);
+		uint64_t m = p->reads + p->writes;
+		fprintf(f, "%7u %12llu %12llu %10.2f %10.2f %8.4f %8.4f %8.4f\n", c,
+			(unsigned long long)p->reads, (unsigned long long)p->writes,
+			ratio(p->read_latency, p->reads), ratio(p->write_latency, p->writes),
+			share(p->queued, s.span, 1), share(p->busy, s.span, 1),
+			ratio(m - p->empty - p->conflicts, m));
+	}
+}
+
+static void json_queue(gc_json *j, const struct dram *d)
+{
+	struct qsum s;
+	qsum(d, &s);
+	uint64_t n = s.t.reads + s.t.writes;
+	gc_json_obj(j, "queueing");
+	gc_json_str(j, "arrival", arrival_name[d->arrival]);
+	gc_json_num(j, "arrival_gbs", d->arrival == ARRIVE_TIME ? 0.0 : d->rate);
+	gc_json_num(j, "clock_mhz", d->gpu.dram.clock);
+	gc_json_u64(j, "queue", d->gpu.dram.queue);
+	gc_json_u64(j, "tburst", d->tburst);
+	gc_json_u64(j, "cycles", s.span);
+	for (int w = 0; w < 2; w++) {
+		char k[32];
+		const char *op = w ? "write" : "read";
+		snprintf(k, sizeof k, "%s_latency_mean", op);
+		gc_json_num(j, k, ratio(w ? s.t.write_latency : s.t.read_latency,
+					w ? s.t.writes : s.t.reads));
+		static const double pc[] = {0.5, 0.95, 0.99};
+		static const char *const pn[] = {"p50", "p95", "p99"};
+		for (int i = 0; i < 3; i++) {
+			snprintf(k, sizeof k, "%s_latency_%s", op, pn[i]);
+			gc_json_u64(j, k, gc_dramq_percentile(d->q, w, pc[i]));
+		}
+		snprintf(k, sizeof k, "%s_latency_max", op);
+		gc_json_u64(j, k, gc_dramq_max_latency(d->q, w));
+	}
+	gc_json_num(j, "queue_length", share(s.t.queued, s.span, d->channels));
+	gc_json_num(j, "bus_utilisation", share(s.t.busy, s.span, d->channels));
+	gc_json_u64(j, "row_hits", s.t.hits);
+	gc_json_u64(j, "row_empty", s.t.empty);
+	gc_json_u64(j, "row_conflicts", s.t.conflicts);
+	gc_json_num(j, "row_hit_rate", ratio(s.t.hits, n));
+	gc_json_arr(j, "per_channel");
+	for (unsigned c = 0; c < d->channels; c++) {
+		const gc_dramq_chan *p = gc_dramq_channel(d->q, c);
+		uint64_t m = p->reads + p->writes;
+		gc_json_obj(j, NULL);
+		gc_json_u64(j, "channel", c);
+		gc_json_num(j, "read_latency_mean", ratio(p->read_latency, p->reads));
+		gc_json_num(j, "write_latency_mean", ratio(p->write_latency, p->writes));
+		gc_json_num(j, "queue_length", share(p->queued, s.span, 1));
+		gc_json_num(j, "bus_utilisation", share(p->busy, s.span, 1));
+		gc_json_num(j, "row_hit_rate", ratio(m - p->empty - p->conflicts, m));
+		gc_json_close(j);
+	}
+	gc_json_close(j);
+	gc_json_close(j);
+}
 
 static void report(FILE *f, const void *ctx)
 {
@@ -381,6 +642,8 @@ static void report(FILE *f, const void *ctx)
 		"(balanced: %.4f), %.6g us at its share\n", d->gpu.dram.bandwidth,
 		bus_time(d, n, 1.0) * 1e6, b, ratio(bn, n), 1.0 / d->channels,
 		bus_time(d, bn, 1.0 / d->channels) * 1e6);
+	if (d->q)
+		report_queue(f, d);
 	fprintf(f, "%7s %12s %12s %14s %14s %8s\n", "channel", "reads", "writes", "read_bytes",
 		"write_bytes", "row_hit");
 	for (unsigned c = 0; c < d->channels; c++) {
@@ -411,7 +674,8 @@ static void json(FILE *f, const struct dram *d, const char *input)
 	gc_json_num(&j, "bandwidth_gbs", d->gpu.dram.bandwidth);
 	gc_gpu_format(&d->gpu, gc_gpu_key_find("l2.partition_index"), buf, sizeof buf);
 	gc_json_str(&j, "partition_index", buf);
-	gc_json_str(&j, "mapping", d->gpu.l2.mapping);
+	gc_json_str(&j, "mapping", d->map);
+	gc_json_str(&j, "scheme", d->scheme ? d->scheme : "");
 	gc_json_close(&j);
 	gc_json_u64(&j, "records", d->records);
 	gc_json_u64(&j, "kernel_count", d->kernels);
@@ -429,6 +693,8 @@ static void json(FILE *f, const struct dram *d, const char *input)
 	gc_json_num(&j, "busiest_share", ratio(bn, n));
 	gc_json_num(&j, "busiest_time_s", bus_time(d, bn, 1.0 / d->channels));
 	json_kernels(&j, d);
+	if (d->q)
+		json_queue(&j, d);
 	gc_json_arr(&j, "per_channel");
 	for (unsigned c = 0; c < d->channels; c++) {
 		const struct chan *p = &d->ch[c];
@@ -507,6 +773,10 @@ int main(int argc, char **argv)
 	}
 	gc_progress_end(cl.c.progress);
 	totals(&d);
+	if (d.q)
+		gc_dramq_drain(d.q);
+	if (d.ex)
+		gc_close_text(d.ex, cl.export_file);
 	const char *input = gc_reader_name(r);
 	gc_close_output(w);
 	d.input = input;
@@ -516,6 +786,7 @@ int main(int argc, char **argv)
 		json(f, &d, input);
 		gc_close_text(f, cl.c.stats);
 	}
+	gc_dramq_free(d.q);
 	free(d.bk);
 	free(d.ch);
 	for (size_t i = 0; i < d.nks; i++)

@@ -15,6 +15,7 @@
 #include "model/cache.h"
 #include "model/l1.h"
 #include "model/prefetch.h"
+#include "model/waysweep.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
@@ -66,6 +67,8 @@ static const char help[] =
 	"      --prefetch-degree N   lines a trained entry prefetches at once\n"
 	"      --prefetch-distance N strides ahead of the access the first one is\n"
 	"      --prefetch-table N    entries of each prefetcher table, per SM\n"
+	"      --ways-sweep LIST  every associativity of LIST (1..32, 1,2,4,8) in one\n"
+	"                         pass: a CSV table of hits and misses, no stream\n"
 	"      --top N            (kernel, PC) rows listed in the statistics, most\n"
 	"                         misses first (default 10; 0: all)\n"
 	"  -o, --output FILE      write to FILE (default: stdout)\n"
@@ -84,6 +87,7 @@ enum {
 	OPT_WINDOW,
 	OPT_BOUNDARY,
 	OPT_TOP,
+	OPT_SWEEP,
 	OPT_KEY, /* the options that set a gpu key: OPT_KEY + index in keyopts */
 };
 
@@ -118,7 +122,9 @@ static const struct keyopt {
 	{"prefetch-table", "l1.prefetch_table", 0},
 };
 #define NKEYOPTS ((int)(sizeof keyopts / sizeof keyopts[0]))
+#define KEYOPT_WAYS 5
 #define KEYOPT_CARVEOUT 11
+#define KEYOPT_PREFETCH 19
 
 struct cmdline {
 	gc_common c;
@@ -126,9 +132,19 @@ struct cmdline {
 	int emit_all, timing, flush, top;
 	uint64_t seed, window;
 	const char *keyval[NKEYOPTS]; /* the value of each key option, or NULL */
+	unsigned sweep[GC_WAYSWEEP_MAX]; /* --ways-sweep: the associativities */
+	size_t nsweep, emits;
 };
 
 /* ---- command line --------------------------------------------------------- */
+
+static void sweep_option(struct cmdline *cl, const char *arg)
+{
+	char why[160];
+	cl->nsweep = gc_waysweep_parse(arg, cl->sweep, why, sizeof why);
+	if (!cl->nsweep)
+		gc_usage_error("--ways-sweep: %s", why);
+}
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
@@ -140,6 +156,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"window", required_argument, NULL, OPT_WINDOW},
 		{"kernel-boundary", required_argument, NULL, OPT_BOUNDARY},
 		{"top", required_argument, NULL, OPT_TOP},
+		{"ways-sweep", required_argument, NULL, OPT_SWEEP},
 	};
 	int n = 0;
 	while (longopts[n].name)
@@ -161,6 +178,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case GC_OPT_EMIT: {
 			static const char *const emits[] = {"l2", "all", NULL};
 			cl->emit_all = gc_emit_option(&cl->c, optarg, emits);
+			cl->emits++;
 			break;
 		}
 		case OPT_TIMING: cl->timing = 1; break;
@@ -168,6 +186,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_WINDOW: cl->window = gc_num("--window", optarg, 1, UINT64_C(1) << 40); break;
 		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
 		case OPT_BOUNDARY: cl->flush = gc_kernel_boundary(optarg); break;
+		case OPT_SWEEP: sweep_option(cl, optarg); break;
 		default:
 			if (c >= OPT_KEY && c < OPT_KEY + NKEYOPTS) {
 				cl->keyval[c - OPT_KEY] = optarg;
@@ -177,6 +196,12 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		}
 	}
 	cl->input = gc_one_input(argc, argv);
+	if (cl->nsweep && (cl->timing || cl->emits || cl->keyval[KEYOPT_WAYS] ||
+			   cl->keyval[KEYOPT_PREFETCH]))
+		gc_usage_error("--ways-sweep is the functional model of every associativity, "
+			       "with no stream: not with %s",
+			       cl->timing ? "--timing" : cl->emits ? "--emit" :
+			       cl->keyval[KEYOPT_WAYS] ? "--ways" : "--prefetch");
 }
 
 /* ---- configuration ------------------------------------------------------------ */
@@ -207,6 +232,12 @@ static void configure(gc_gpu_config *gpu, struct cmdline *cl, const gc_header *i
 		snprintf(opt, sizeof opt, "--%s", keyopts[i].name);
 		gc_gpu_config_option(gpu, opt, keyopts[i].key, cl->keyval[i]);
 		geometry |= keyopts[i].geometry;
+	}
+	if (cl->nsweep) { /* checked at its largest associativity */
+		char max[16];
+		snprintf(max, sizeof max, "%u", cl->sweep[cl->nsweep - 1]);
+		gc_gpu_config_option(gpu, "--ways-sweep", "l1.ways", max);
+		geometry = 1;
 	}
 	/* An explicit geometry is the L1 the user wants: the carve-out would
 	 * otherwise tie it to sm.unified_size. */
@@ -516,29 +547,42 @@ static const char *enum_text(const gc_gpu_config *c, const char *key, char *buf,
 	return buf;
 }
 
+/* The object's first keys, up to the config's model (both JSON forms). */
+static void json_head(gc_json *j, FILE *f, const char *input, const gc_gpu_config *gpu,
+		      const char *model)
+{
+	gc_json_begin(j, f);
+	gc_json_str(j, "tool", "gc-l1");
+	gc_json_str(j, "input", input);
+	gc_json_str(j, "gpu", gpu->name);
+	gc_json_obj(j, "config");
+	gc_json_str(j, "model", model);
+}
+
+/* The config's policies, in both JSON forms. */
+static void json_policies(gc_json *j, const struct cmdline *cl, const gc_gpu_config *gpu)
+{
+	char buf[64];
+	gc_json_str(j, "index", enum_text(gpu, "l1.index", buf, sizeof buf));
+	gc_json_str(j, "replacement", enum_text(gpu, "l1.replacement", buf, sizeof buf));
+	gc_json_str(j, "write", enum_text(gpu, "l1.write", buf, sizeof buf));
+	gc_json_str(j, "write_alloc", enum_text(gpu, "l1.write_alloc", buf, sizeof buf));
+	gc_json_str(j, "carveout", enum_text(gpu, "sm.carveout", buf, sizeof buf));
+	gc_json_str(j, "kernel_boundary", cl->flush ? "flush" : "keep");
+}
+
 static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		       const gc_gpu_config *gpu, const gc_l1_statistics *st)
 {
 	const gc_l1_counts *n = &st->total;
-	char buf[64];
 	gc_json j;
-	gc_json_begin(&j, f);
-	gc_json_str(&j, "tool", "gc-l1");
-	gc_json_str(&j, "input", input);
-	gc_json_str(&j, "gpu", gpu->name);
-	gc_json_obj(&j, "config");
-	gc_json_str(&j, "model", cl->timing ? "timing" : "functional");
+	json_head(&j, f, input, gpu, cl->timing ? "timing" : "functional");
 	gc_json_u64(&j, "size", (uint64_t)st->sets * st->ways * st->line);
 	gc_json_u64(&j, "line", st->line);
 	gc_json_u64(&j, "sector", st->sector);
 	gc_json_u64(&j, "sets", st->sets);
 	gc_json_u64(&j, "ways", st->ways);
-	gc_json_str(&j, "index", enum_text(gpu, "l1.index", buf, sizeof buf));
-	gc_json_str(&j, "replacement", enum_text(gpu, "l1.replacement", buf, sizeof buf));
-	gc_json_str(&j, "write", enum_text(gpu, "l1.write", buf, sizeof buf));
-	gc_json_str(&j, "write_alloc", enum_text(gpu, "l1.write_alloc", buf, sizeof buf));
-	gc_json_str(&j, "carveout", enum_text(gpu, "sm.carveout", buf, sizeof buf));
-	gc_json_str(&j, "kernel_boundary", cl->flush ? "flush" : "keep");
+	json_policies(&j, cl, gpu);
 	if (cl->timing) {
 		gc_json_u64(&j, "hit_latency", gpu->l1.latency);
 		gc_json_u64(&j, "miss_latency_min", gpu->miss.lambda_min);
@@ -549,6 +593,7 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		gc_json_u64(&j, "seed", cl->seed);
 	}
 	if (gpu->l1.prefetch != GC_PF_NONE) {
+		char buf[16];
 		gc_json_str(&j, "prefetch", enum_text(gpu, "l1.prefetch", buf, sizeof buf));
 		gc_json_u64(&j, "prefetch_degree", gpu->l1.pf_degree);
 		gc_json_u64(&j, "prefetch_distance", gpu->l1.pf_distance);
@@ -679,6 +724,183 @@ static void write_stats(const struct io *io, const gc_gpu_config *gpu)
 	gc_write_report(&cl->c, report, &of);
 }
 
+/* ---- --ways-sweep: every associativity in one pass ------------------------------ */
+
+static void sweep_check(const gc_waysweep *S, int rc)
+{
+	if (rc < 0)
+		gc_die(rc == -2 ? GC_EXIT_USAGE : GC_EXIT_DATA, "%s", gc_waysweep_error(S));
+}
+
+/* The counts of one associativity (or of one kernel at it) as JSON. */
+static void sweep_json_counts(gc_json *j, const gc_waysweep_counts *c)
+{
+	gc_json_u64(j, "requests", c->requests);
+	gc_json_u64(j, "hits", c->hits);
+	gc_json_u64(j, "misses", c->misses);
+	gc_json_u64(j, "sector_misses", c->sector_misses);
+	gc_json_num(j, "hit_rate", ratio(c->hits, c->hits + c->misses));
+	gc_json_obj(j, "sectors");
+	gc_json_u64(j, "requested", c->sec_requested);
+	gc_json_u64(j, "hits", c->sec_hits);
+	gc_json_u64(j, "misses", c->sec_requested - c->sec_hits);
+	gc_json_close(j);
+	gc_json_num(j, "sector_hit_rate", ratio(c->sec_hits, c->sec_requested));
+}
+
+static void sweep_json(FILE *f, const char *input, const struct cmdline *cl,
+		       const gc_gpu_config *gpu, const gc_waysweep_stats *st)
+{
+	gc_json j;
+	json_head(&j, f, input, gpu, "functional");
+	gc_json_u64(&j, "line", st->line);
+	gc_json_u64(&j, "sector", st->sector);
+	gc_json_u64(&j, "sets", st->sets);
+	json_policies(&j, cl, gpu);
+	gc_json_close(&j);
+	gc_json_u64(&j, "requests", st->requests);
+	gc_json_u64(&j, "loads", st->loads);
+	gc_json_u64(&j, "stores", st->stores);
+	gc_json_u64(&j, "atomics", st->atomics);
+	gc_json_u64(&j, "bypasses", st->bypassed);
+	gc_json_u64(&j, "shared", st->shared);
+	gc_json_arr(&j, "sweep");
+	for (size_t i = 0; i < st->nways; i++) {
+		gc_json_obj(&j, NULL);
+		gc_json_u64(&j, "ways", st->ways[i]);
+		gc_json_u64(&j, "size", (uint64_t)st->sets * st->ways[i] * st->line);
+		sweep_json_counts(&j, &st->total[i]);
+		gc_json_arr(&j, "kernels");
+		for (size_t k = 0; k < st->nkernels; k++) {
+			gc_json_obj(&j, NULL);
+			gc_json_u64(&j, "id", st->kernels[k].id);
+			gc_json_str(&j, "name", st->kernels[k].name);
+			sweep_json_counts(&j, &st->kernels[k].n[i]);
+			gc_json_close(&j);
+		}
+		gc_json_close(&j);
+		gc_json_close(&j);
+	}
+	gc_json_close(&j);
+	gc_json_end(&j);
+}
+
+/* The table on stdout (or -o FILE): a row per associativity. */
+static void sweep_csv(FILE *f, const gc_waysweep_stats *st)
+{
+	fprintf(f, "ways,size,requests,hits,misses,sector_misses,hit_rate,"
+		"sectors.requested,sectors.hits,sectors.misses,sector_hit_rate\n");
+	for (size_t i = 0; i < st->nways; i++) {
+		const gc_waysweep_counts *c = &st->total[i];
+		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu,%.6g,%llu,%llu,%llu,%.6g\n", st->ways[i],
+			(unsigned long long)st->sets * st->ways[i] * st->line,
+			(unsigned long long)c->requests, (unsigned long long)c->hits,
+			(unsigned long long)c->misses, (unsigned long long)c->sector_misses,
+			ratio(c->hits, c->hits + c->misses), (unsigned long long)c->sec_requested,
+			(unsigned long long)c->sec_hits,
+			(unsigned long long)(c->sec_requested - c->sec_hits),
+			ratio(c->sec_hits, c->sec_requested));
+	}
+}
+
+struct sweep_of {
+	const gc_gpu_config *gpu;
+	const gc_waysweep_stats *st;
+};
+
+/* -v and --report: a line per associativity, a line per kernel. */
+static void sweep_report(FILE *f, const void *ctx)
+{
+	const struct sweep_of *of = ctx;
+	const gc_waysweep_stats *st = of->st;
+	const char *p = gc_progname;
+	fprintf(f, "%s: %s L1, %u sets x %u to %u ways (%zu associativities) x %u B (%s), "
+		"functional model, one pass\n", p, of->gpu->name, st->sets, st->ways[0],
+		st->ways[st->nways - 1], st->nways, st->line,
+		st->sector == st->line ? "not sectored" : "sectored");
+	fprintf(f, "%s: requests %llu: bypassed %llu, shared %llu\n", p,
+		(unsigned long long)st->requests, (unsigned long long)st->bypassed,
+		(unsigned long long)st->shared);
+	for (size_t i = 0; i < st->nways; i++) {
+		const gc_waysweep_counts *c = &st->total[i];
+		fprintf(f, "%s: %u ways: hits %llu, misses %llu (sector misses %llu); hit rate %.4f\n",
+			p, st->ways[i], (unsigned long long)c->hits, (unsigned long long)c->misses,
+			(unsigned long long)c->sector_misses, ratio(c->hits, c->hits + c->misses));
+	}
+	for (size_t k = 0; k < st->nkernels; k++) {
+		const gc_waysweep_kernel *K = &st->kernels[k];
+		fprintf(f, "%s: kernel %u %s: ways hits misses:", p, K->id, K->name[0] ? K->name : "-");
+		for (size_t i = 0; i < st->nways; i++)
+			fprintf(f, "%s %u %llu %llu", i ? "," : "", st->ways[i],
+				(unsigned long long)K->n[i].hits, (unsigned long long)K->n[i].misses);
+		fprintf(f, "\n");
+	}
+}
+
+/* --ways-sweep: the records through the sweep engine, kernel by kernel
+ * as gc-l1's functional model takes them; the table, --stats and the
+ * report. */
+#define SWEEP_BATCH 256
+
+static void run_sweep(const struct cmdline *cl, const gc_gpu_config *gpu, gc_reader *r)
+{
+	const gc_header *in = gc_reader_header(r);
+	gc_waysweep_params p = {0};
+	p.gpu = gpu;
+	p.in_line = header_size(in, "line_size", gpu->l1.line);
+	p.in_sector = header_size(in, "sector_size", p.in_line < 32 ? p.in_line : 32);
+	p.ways = cl->sweep;
+	p.nways = cl->nsweep;
+	p.flush = cl->flush;
+	p.input = gc_reader_name(r);
+	char err[400];
+	int refused;
+	gc_waysweep *S = gc_waysweep_new(&p, &refused, err, sizeof err);
+	if (!S)
+		gc_die(refused ? GC_EXIT_USAGE : GC_EXIT_DATA, "%s", err);
+	gc_rec b[SWEEP_BATCH];
+	uint64_t no[SWEEP_BATCH];
+	int open = 0;
+	for (;;) {
+		size_t n = gc_read_data(r, b, no, SWEEP_BATCH);
+		sweep_check(S, gc_waysweep_access(S, b, no, n));
+		if (cl->c.progress)
+			gc_progress_reader(1, r);
+		if (n == SWEEP_BATCH)
+			continue;
+		int ev = gc_read(r, b);
+		if (ev == GC_DATA) {
+			no[0] = gc_reader_records(r);
+			sweep_check(S, gc_waysweep_access(S, b, no, 1));
+		} else if (ev == GC_KBEGIN) {
+			sweep_check(S, gc_waysweep_kernel_begin(S, gc_reader_kernel(r)));
+			open = 1;
+		} else if (ev == GC_KEND) {
+			sweep_check(S, gc_waysweep_kernel_end(S));
+			open = 0;
+		} else if (ev == GC_EOF) {
+			if (open)
+				sweep_check(S, gc_waysweep_kernel_end(S));
+			break;
+		} else {
+			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
+		}
+	}
+	gc_progress_end(cl->c.progress);
+	const gc_waysweep_stats *st = gc_waysweep_stats_get(S);
+	FILE *f = gc_open_text(cl->c.out);
+	sweep_csv(f, st);
+	gc_close_text(f, cl->c.out);
+	if (cl->c.stats) {
+		f = gc_open_text(cl->c.stats);
+		sweep_json(f, gc_reader_name(r), cl, gpu, st);
+		gc_close_text(f, cl->c.stats);
+	}
+	const struct sweep_of of = {gpu, st};
+	gc_write_report(&cl->c, sweep_report, &of);
+	gc_waysweep_free(S);
+}
+
 /* The engine's parameters for this command line, stream and GPU. */
 static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, gc_reader *r,
 			   struct io *io)
@@ -719,6 +941,11 @@ int main(int argc, char **argv)
 	io.r = gc_open_stream(cl.input);
 	gc_require_kind(io.r, GC_KIND_REQUEST);
 	configure(&gpu, &cl, gc_reader_header(io.r));
+	if (cl.nsweep) {
+		run_sweep(&cl, &gpu, io.r);
+		gc_reader_close(io.r);
+		return 0;
+	}
 
 	gc_l1_params p = params(&cl, &gpu, io.r, &io);
 	io.L = gc_l1_new(&p, err, sizeof err);

@@ -56,3 +56,21 @@ setup() {
 	run_status 2 "$SWEEP" traces
 	run_status 2 "$SWEEP" --bogus traces configs
 }
+
+@test "sweep: a gc-l1 --ways-sweep configuration gives a row per associativity, as --ways runs do" {
+	cd "$T"
+	printf 'ws gc-coalesce | gc-l1 --write-alloc write-allocate --ways-sweep 1,2,4\nw2 gc-coalesce | gc-l1 --write-alloc write-allocate --ways 2\n' >wcfg
+	printf 'mm %s\n' "$T/m.gcs.gz" >mm
+	run_status 0 "$SWEEP" --front '' -j 2 mm wcfg
+	expect_eq "$(cut -d, -f2 sweep.out/results.csv | tr '\n' ' ')" "config ws-w1 ws-w2 ws-w4 w2 "
+	# the sweep's 2-way row has the values of the --ways 2 run
+	for k in gc-l1.config.ways gc-l1.config.size gc-l1.hits gc-l1.misses gc-l1.sectors.hits gc-coalesce.requests; do
+		col=$(head -1 sweep.out/results.csv | tr , '\n' | grep -nx "$k" | cut -d: -f1)
+		expect_eq "$(sed -n 3p sweep.out/results.csv | cut -d, -f"$col")" \
+			"$(sed -n 5p sweep.out/results.csv | cut -d, -f"$col")" "$k"
+	done
+	# matmul -n 32 on the Fermi L1, 1, 2 and 4 ways (separate runs give
+	# the same: 346, 221, 128)
+	col=$(head -1 sweep.out/results.csv | tr , '\n' | grep -nx gc-l1.misses | cut -d: -f1)
+	expect_eq "$(sed -n '2,4p' sweep.out/results.csv | cut -d, -f"$col" | tr '\n' ' ')" "346 221 128 "
+}

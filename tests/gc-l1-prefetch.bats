@@ -98,6 +98,9 @@ BIG="--sets 64 --ways 4 --index linear"
 	expect_eq "$(keys "$T/j" hits misses prefetch.issued prefetch.useful prefetch.useless)" "1 6 3 1 1"
 	expect_eq "$(keys "$T/j" prefetch.accuracy prefetch.coverage |
 		awk '{ print ($1 - 1/3)^2 < 1e-12, ($2 - 1/7)^2 < 1e-12 }')" "1 1"
+	# --ways-sweep models no prefetcher: refused with one
+	sh_status 2 "gc-l1 --ways-sweep 1..4 --prefetch stride '$T/ev.gcs'"
+	expect_match "$(cat "$T/err")" "not with --prefetch"
 }
 
 @test "timing: prefetches take free MSHRs only, not the per-warp limit's; late ones merge" {

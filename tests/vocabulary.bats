@@ -28,6 +28,7 @@ setup_file() {
 	gc-l2 --prefetch stream --stats gc-l2.2.json p.gcs >/dev/null
 	gc-stats --stats gc-stats.9.json p.gcs >/dev/null
 	gc-dram --stats gc-dram.1.json d.gcs >/dev/null
+	gc-dram --queueing --mapping ChRaBaRoCo --stats gc-dram.2.json d.gcs >/dev/null
 	gc-perf --stats gc-perf.1.json all.gcs >/dev/null 2>&1
 	gc-stats --stats gc-stats.1.json a.gcs >/dev/null
 	gc-stats --stats gc-stats.2.json r.gcs >/dev/null

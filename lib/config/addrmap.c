@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static int fail(char *why, size_t len, const char *fmt, ...)
 {
@@ -114,6 +115,63 @@ int gc_addrmap_parse(gc_addrmap *m, const char *s, char *why, size_t len)
 	if (!m->mask[GC_AM_BANK] || !m->mask[GC_AM_ROW] || !m->mask[GC_AM_COL])
 		return fail(why, len, "no B, R or C/S bits");
 	return 0;
+}
+
+static unsigned log2u(uint64_t v)
+{
+	unsigned n = 0;
+	while (((uint64_t)1 << n) < v)
+		n++;
+	return n;
+}
+
+int gc_addrmap_scheme(const char *name, unsigned channels, unsigned banks, uint64_t row_bytes,
+		      unsigned burst_bytes, char *out, size_t outlen, char *why, size_t len)
+{
+	int ro = strcasecmp(name, "RoBaRaCoCh") == 0, ch = strcasecmp(name, "ChRaBaRoCo") == 0;
+	if (!ro && !ch)
+		return 0;
+	unsigned nS = log2u(burst_bytes), nB = log2u(banks), nD = log2u(channels);
+	unsigned nRC = log2u(row_bytes);
+	int pow2 = (1u << nD) == channels;
+	if ((1u << nS) != burst_bytes || (1u << nB) != banks || ((uint64_t)1 << nRC) != row_bytes ||
+	    nS > nRC)
+		return fail(why, len, "%s: a burst of %u bytes, %u banks and rows of %llu bytes "
+			    "are not powers of two with the burst within the row", name,
+			    burst_bytes, banks, (unsigned long long)row_bytes);
+	if (ch && !pow2)
+		return fail(why, len, "ChRaBaRoCo: %u channels: the channel bits need a power of two",
+			    channels);
+	/* From bit 0 up: the fields in order, then the row (or 0s) above. */
+	char sym[64];
+	unsigned b = 0;
+	memset(sym, '0', sizeof sym);
+#define PUT(c, n) for (unsigned k_ = 0; k_ < (n) && b < 64; k_++) sym[b++] = (c)
+	PUT('S', nS);
+	if (ro) {
+		/* the channel: dramid@S, inserted bits or the modulo */
+		PUT('C', nRC - nS);
+		PUT('B', nB);
+		unsigned nR = 64u - b - (pow2 ? nD : 0); /* room for the inserted bits */
+		PUT('R', nR);
+	} else {
+		PUT('C', nRC - nS);
+		PUT('R', (unsigned)GC_AM_SCHEME_ROW_BITS);
+		PUT('B', nB);
+		PUT('D', nD);
+	}
+#undef PUT
+	if (ch && nS + nRC - nS + GC_AM_SCHEME_ROW_BITS + nB + nD > 64)
+		return fail(why, len, "%s: more than 64 address bits", name);
+	size_t n = 0;
+	if (ro)
+		n = (size_t)snprintf(out, outlen, "dramid@%u;", nS);
+	for (int i = 63; i >= 0 && n + 1 < outlen; i--)
+		out[n++] = sym[i];
+	if (n >= outlen)
+		return fail(why, len, "%s: no room for the mapping string", name);
+	out[n] = 0;
+	return 1;
 }
 
 int gc_addrmap_init(gc_addrmap *m, const char *mapping, unsigned channels, unsigned subs,

@@ -104,6 +104,21 @@ typedef struct gc_dram_addr {
  * it; gpu.c uses it to check the l2.mapping key. */
 int gc_addrmap_parse(gc_addrmap *m, const char *mapping, char *why, size_t len);
 
+/* Ramulator's address-mapping schemes by name, as a mapping string for
+ * gc_addrmap_init: from the highest bit down, RoBaRaCoCh is row, bank,
+ * rank, column, channel and ChRaBaRoCo channel, rank, bank, row, column,
+ * both over the burst's byte offset (S: log2 burst_bytes); one rank, so
+ * no rank bits; the bank bits hold the bank group's; C + S bits make a row
+ * of row_bytes.  RoBaRaCoCh's row takes every bit above the bank's; a
+ * channel count not a power of two becomes dramid@S (the channel is the
+ * rest modulo the count).  ChRaBaRoCo has 16 row bits (rows beyond wrap)
+ * and needs a power-of-two channel count.  Returns 1 with the string in
+ * out, 0 when `name` is no scheme's name (case-insensitive), -1 with the
+ * reason in why. */
+int gc_addrmap_scheme(const char *name, unsigned channels, unsigned banks, uint64_t row_bytes,
+		      unsigned burst_bytes, char *out, size_t outlen, char *why, size_t len);
+#define GC_AM_SCHEME_ROW_BITS 16
+
 /* Parse `mapping` for `channels` x `subs` sub-partitions and partition
  * indexing `pindex`.  -1 with the reason in why. */
 int gc_addrmap_init(gc_addrmap *m, const char *mapping, unsigned channels, unsigned subs,

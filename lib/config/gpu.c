@@ -216,6 +216,25 @@ void gc_gpu_defaults(gc_gpu_config *c)
 	c->dram.bus_width = 8;
 	c->dram.bandwidth = 133.9;
 	c->dram.latency = 100;
+	/* GPGPU-Sim SM2_GTX480: -gpgpu_clock_domains ...:924, burst 8, QDR,
+	 * -gpgpu_dram_timing_opt nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:
+	 * CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2, queue 64. */
+	c->dram.clock = 924;
+	c->dram.burst = 8;
+	c->dram.data_rate = 4;
+	c->dram.queue = 64;
+	c->dram.tccd = 2;
+	c->dram.tccdl = 3;
+	c->dram.trrd = 6;
+	c->dram.trcd = 12;
+	c->dram.tras = 28;
+	c->dram.trp = 12;
+	c->dram.trc = 40;
+	c->dram.tcl = 12;
+	c->dram.twl = 4;
+	c->dram.tcdlr = 5;
+	c->dram.twr = 12;
+	c->dram.trtpl = 2;
 	c->miss.lambda_min = 100;
 	c->miss.sigma = 5;
 	c->coalesce = GC_COALESCE_FERMI;

@@ -172,6 +172,12 @@ typedef struct gc_gpu_config {
 		unsigned channels, banks, bank_groups, bus_width, latency;
 		uint64_t row;
 		double bandwidth; /* GB/s */
+		/* The FR-FCFS controller of gc-dram: the command clock, a
+		 * transaction's burst, and GPGPU-Sim's -gpgpu_dram_timing_opt
+		 * in command cycles (dram.t* keys). */
+		double clock;     /* MHz */
+		unsigned burst, data_rate, queue;
+		unsigned tccd, tccdl, trrd, trcd, tras, trp, trc, tcl, twl, tcdlr, twr, trtpl;
 	} dram;
 	struct {
 		unsigned lambda_min; /* λmin, cycles */

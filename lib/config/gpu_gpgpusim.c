@@ -33,8 +33,8 @@ static const struct gopt options[] = {
 	USE("-gpgpu_ptx_force_max_capability", "cc (when the two above are absent)"),
 	USE("-gpgpu_n_clusters", "sm.count (times the cores per cluster)"),
 	USE("-gpgpu_n_cores_per_cluster", "sm.count"),
-	USE("-gpgpu_clock_domains", "sm.clock (the core clock); dram.bandwidth, noc.bandwidth, "
-	    "mem.dram_latency (the others)"),
+	USE("-gpgpu_clock_domains", "sm.clock (the core clock); dram.clock, dram.bandwidth, "
+	    "noc.bandwidth, mem.dram_latency (the others)"),
 	USE("-gpgpu_shader_core_pipeline", "sm.max_threads, sm.warp_size, sm.max_warps"),
 	USE("-gpgpu_shader_cta", "sm.max_blocks"),
 	USE("-gpgpu_shader_registers", "sm.registers"),
@@ -57,11 +57,12 @@ static const struct gopt options[] = {
 	USE("-gpgpu_memory_partition_indexing", "l2.partition_index"),
 	USE("-gpgpu_flush_l2_cache", "l2.kernel_flush"),
 	USE("-gpgpu_n_mem_per_ctrlr", "dram.channels, dram.bandwidth"),
-	USE("-gpgpu_dram_timing_opt", "dram.banks (nbk), dram.bank_groups (nbkgrp), "
+	USE("-gpgpu_dram_timing_opt", "dram.banks (nbk), dram.bank_groups (nbkgrp), the dram.t* "
+	    "keys (CCD, CCDL, RRD, RCD, RAS, RP, RC, CL, WL, CDLR, WR, RTPL), "
 	    "mem.dram_latency (RCD, CL)"),
 	USE("-gpgpu_dram_buswidth", "dram.bus_width, dram.bandwidth"),
-	USE("-gpgpu_dram_burst_length", "dram.type (16: gddr6)"),
-	USE("-dram_data_command_freq_ratio", "dram.bandwidth"),
+	USE("-gpgpu_dram_burst_length", "dram.burst_length, dram.type (16: gddr6)"),
+	USE("-dram_data_command_freq_ratio", "dram.data_rate, dram.bandwidth"),
 	USE("-dram_dual_bus_interface", "dram.type (1: hbm2)"),
 	USE("-dram_latency", "dram.latency"),
 	USE("-gpgpu_coalesce_arch", "coalesce.arch"),
@@ -106,8 +107,8 @@ static const struct gopt options[] = {
 	IGN("-gpgpu_perf_sim_memcpy", "host-to-device copies do not fill gc's L2"),
 	IGN("-gpgpu_mem_address_mask", "preset masks; -gpgpu_mem_addr_mapping overrides them "
 	    "in every config that sets it"),
-	IGN("-gpgpu_dram_scheduler", "DRAM scheduling (gc-dram models no queues)"),
-	IGN("-gpgpu_frfcfs_dram_sched_queue_size", "DRAM queues: not modelled"),
+	IGN("-gpgpu_dram_scheduler", "DRAM scheduling: gc-dram's model is FR-FCFS (1)"),
+	USE("-gpgpu_frfcfs_dram_sched_queue_size", "dram.queue (0, unlimited: not set)"),
 	IGN("-gpgpu_dram_return_queue_size", "DRAM queues: not modelled"),
 	IGN("-dram_bnk_indexing_policy", "bank indexing: gc-dram uses the mapping's B bits"),
 	IGN("-dram_bnkgrp_indexing_policy", "bank-group indexing: not modelled"),
@@ -491,6 +492,42 @@ static long timing(const char *t, const char *name)
 	return -1;
 }
 
+static int bad_opt(struct conv *cv, const char *name, const char *what);
+
+/* The FR-FCFS controller's keys: every timing parameter t names (t may be
+ * NULL), the burst, the data rate, the DRAM clock and the queue. */
+static int dram_timing(struct conv *cv, const char *t, double burst, double ratio, double clock)
+{
+	static const char *const tk[][2] = {
+		{"CCD", "dram.tccd"}, {"CCDL", "dram.tccdl"}, {"RRD", "dram.trrd"},
+		{"RCD", "dram.trcd"}, {"RAS", "dram.tras"},   {"RP", "dram.trp"},
+		{"RC", "dram.trc"},   {"CL", "dram.tcl"},     {"WL", "dram.twl"},
+		{"CDLR", "dram.tcdlr"}, {"WR", "dram.twr"},   {"RTPL", "dram.trtpl"}};
+	char why[128], b[32];
+	double q;
+	for (size_t i = 0; t && i < sizeof tk / sizeof tk[0]; i++) {
+		long v = timing(t, tk[i][0]);
+		snprintf(why, sizeof why, "-gpgpu_dram_timing_opt %s=%ld", tk[i][0], v);
+		if (v >= 0 && addu(cv, tk[i][1], "-gpgpu_dram_timing_opt", (uint64_t)v, why) < 0)
+			return -1;
+	}
+	if (addu(cv, "dram.burst_length", "-gpgpu_dram_burst_length", (uint64_t)burst,
+		 src(cv, "-gpgpu_dram_burst_length", why, sizeof why)) < 0 ||
+	    addu(cv, "dram.data_rate", "-dram_data_command_freq_ratio", (uint64_t)ratio,
+		 src(cv, "-dram_data_command_freq_ratio", why, sizeof why)) < 0)
+		return -1;
+	gpu_fmt_real(b, sizeof b, clock);
+	if (add(cv, "dram.clock", "-gpgpu_clock_domains", b,
+		"-gpgpu_clock_domains (the fourth, the DRAM clock)") < 0)
+		return -1;
+	if (num(cv, "-gpgpu_frfcfs_dram_sched_queue_size", 0, &q) < 0)
+		return -1;
+	if (q >= 1 && addu(cv, "dram.queue", "-gpgpu_frfcfs_dram_sched_queue_size", (uint64_t)q,
+			   src(cv, "-gpgpu_frfcfs_dram_sched_queue_size", why, sizeof why)) < 0)
+		return -1;
+	return 0;
+}
+
 static int bad_opt(struct conv *cv, const char *name, const char *what)
 {
 	struct opt *o = find(cv, name);
@@ -798,6 +835,8 @@ static int convert(struct conv *cv)
 		return -1;
 	if (nbkgrp > 0 && addu(cv, "dram.bank_groups", "-gpgpu_dram_timing_opt", (uint64_t)nbkgrp,
 			       "-gpgpu_dram_timing_opt nbkgrp") < 0)
+		return -1;
+	if (dram_timing(cv, t, burst, ratio, clk[3]) < 0)
 		return -1;
 	if (map) {
 		snprintf(s1, sizeof s1, "-gpgpu_mem_addr_mapping (%d C and S bits)", m.nC);

@@ -316,6 +316,22 @@ void gc_cache_wide_invalidate(gc_cache *c, gc_cline *l)
 	c->inv[(size_t)set * c->invw + way / 64] |= UINT64_C(1) << (way % 64);
 }
 
+void gc_cache_sector_map(uint8_t map[256], unsigned from, unsigned to, unsigned line)
+{
+	for (unsigned m = 0; m < 256; m++) {
+		uint8_t out = 0;
+		for (unsigned i = 0; i < 8 && i < line / from; i++) {
+			if (!(m & (1u << i)))
+				continue;
+			unsigned first = i * from / to;
+			unsigned last = ((i + 1) * from - 1) / to;
+			for (unsigned j = first; j <= last && j < line / to && j < 8; j++)
+				out |= (uint8_t)(1u << j);
+		}
+		map[m] = out;
+	}
+}
+
 uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes)
 {
 	uint64_t off = addr & (c->g.line - 1);

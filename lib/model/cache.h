@@ -139,6 +139,11 @@ static inline unsigned gc_cache_set(const gc_cache *c, uint64_t addr)
  * (bytes beyond the line are ignored; 0 bytes: the sector of addr). */
 uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes);
 
+/* map[m]: the sectors of `to` bytes covering the sectors m of `from`
+ * bytes, in a line of `line` bytes (a stream's sector masks as a cache's:
+ * gc-l1's and its --ways-sweep's). */
+void gc_cache_sector_map(uint8_t map[256], unsigned from, unsigned to, unsigned line);
+
 /* The line holding addr in set `set`, which the caller computed (gc-l2
  * indexes a slice by the partition address but tags by the whole line
  * address), or NULL.  Changes nothing. */

@@ -84,24 +84,6 @@ void l1_emit_flush(gc_l1 *R)
 
 /* ---- configuration ------------------------------------------------------ */
 
-/* map[m]: the sectors of `to` bytes covering the sectors m of `from`
- * bytes, in a line of `line` bytes. */
-static void remap(uint8_t map[256], unsigned from, unsigned to, unsigned line)
-{
-	for (unsigned m = 0; m < 256; m++) {
-		uint8_t out = 0;
-		for (unsigned i = 0; i < 8 && i < line / from; i++) {
-			if (!(m & (1u << i)))
-				continue;
-			unsigned first = i * from / to;
-			unsigned last = ((i + 1) * from - 1) / to;
-			for (unsigned j = first; j <= last && j < line / to && j < 8; j++)
-				out |= (uint8_t)(1u << j);
-		}
-		map[m] = out;
-	}
-}
-
 /* The write policy for a store in `space`. */
 static int write_policy(const gc_l1 *R, int space)
 {
@@ -172,15 +154,15 @@ static int configure(gc_l1 *R, char *err, size_t len)
 	}
 	if (in_sector > in_line)
 		in_sector = in_line;
-	remap(R->maskmap, in_sector, R->sector, in_line);
+	gc_cache_sector_map(R->maskmap, in_sector, R->sector, in_line);
 	/* What goes on to L2 counts L2's sectors when L2 has the L1's lines
 	 * (the sectors gc-l2 takes), else the stream's. */
 	unsigned out_sector = in_sector;
 	if (R->gpu.l2.line == in_line && R->gpu.l2.sector <= in_line &&
 	    in_line / R->gpu.l2.sector <= 8)
 		out_sector = R->gpu.l2.sector;
-	remap(R->outmap, R->sector, out_sector, in_line);
-	remap(R->rawmap, in_sector, out_sector, in_line);
+	gc_cache_sector_map(R->outmap, R->sector, out_sector, in_line);
+	gc_cache_sector_map(R->rawmap, in_sector, out_sector, in_line);
 	gc_l1_route_table(R->route, R->skip_global);
 	for (int space = 0; space < GC_NSPACES; space++)
 		R->wpolicy[space] = (uint8_t)write_policy(R, space);

@@ -3,6 +3,8 @@
  *
  *   addrmap-test masks MAPPING CHANNELS SUBS PINDEX
  *       the field masks as GPGPU-Sim prints addr_dec_mask[], one line
+ *   addrmap-test scheme NAME CHANNELS BANKS ROW_BYTES BURST_BYTES
+ *       the mapping string of a Ramulator scheme (gc_addrmap_scheme)
  *   addrmap-test decode MAPPING CHANNELS SUBS PINDEX [-s INDEX:SETS] ADDR...
  *       per address: chip, sub-partition, bank, row, col, burst, the
  *       partition address and (with -s) the L2 set of that address
@@ -40,6 +42,18 @@ int main(int argc, char **argv)
 	char why[200];
 
 	gc_prog_init("addrmap-test", argc, argv);
+	if (argc == 7 && strcmp(argv[1], "scheme") == 0) {
+		char out[160];
+		int r = gc_addrmap_scheme(argv[2], (unsigned)gc_num("CHANNELS", argv[3], 1, 4096),
+					  (unsigned)gc_num("BANKS", argv[4], 1, 1024),
+					  (uint64_t)gc_num("ROW_BYTES", argv[5], 1, 1 << 20),
+					  (unsigned)gc_num("BURST_BYTES", argv[6], 1, 4096), out,
+					  sizeof out, why, sizeof why);
+		if (r < 0)
+			gc_die(1, "%s", why);
+		printf("%s\n", r ? out : "not a scheme");
+		return 0;
+	}
 	if (argc < 6)
 		gc_die(2, "usage: addrmap-test masks|decode MAPPING CHANNELS SUBS PINDEX ...");
 	unsigned ch = (unsigned)gc_num("CHANNELS", argv[3], 1, 4096);

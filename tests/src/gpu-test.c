@@ -369,7 +369,7 @@ static void selftest_keys(void)
 		CHECK_MSG(found == i, "key %d, %s: found as %d", i, gc_gpu_key_name(i), found);
 		pseudo += gc_gpu_key_pseudo(i);
 	}
-	CHECK_U64(gc_gpu_nkeys(), 101);
+	CHECK_U64(gc_gpu_nkeys(), 117);
 	CHECK_U64(pseudo, 2);
 	CHECK(gc_gpu_key_find("l1.way") == -1);
 }
