@@ -153,7 +153,6 @@ SECONDS ?= 10
 FUZZ_FLAGS := -gline-tables-only $(FUZZ_OPT) $(FUZZ_SAN)
 FUZZ_COMMON := $(FUZZ_O)/fuzz/common/fuzz.o $(FUZZ_O)/fuzz/common/fuzz_import.o
 
-comma := ,
 ifneq ($(O),$(FUZZ_O))
 $(FUZZ_O)/libgc.a: $(LIB_SRC) lib/*/*.h
 	@$(MAKE) --no-print-directory O=$(FUZZ_O) SANITIZE= CC=$(FUZZ_CC) \
@@ -169,8 +168,7 @@ $(FUZZ_O)/fuzz/common/%.o: tests/fuzz/%.c tests/fuzz/*.h lib/*/*.h
 $(FUZZ_O)/fuzz/%: tests/fuzz/%.c $(FUZZ_COMMON) tests/fuzz/*.h $(FUZZ_O)/libgc.a
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(GC_CFLAGS) -D_XOPEN_SOURCE=700 -Itests/fuzz -fsanitize=fuzzer $(FUZZ_FLAGS) \
-		$(if $(filter plot-csv,$*),-Wl$(comma)--wrap=exit) -o $@ $< $(FUZZ_COMMON) \
-		$(FUZZ_O)/libgc.a $(GC_LDLIBS)
+		-o $@ $< $(FUZZ_COMMON) $(FUZZ_O)/libgc.a $(GC_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 

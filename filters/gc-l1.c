@@ -20,6 +20,7 @@
 #include "prog/prog.h"
 #include "report/json.h"
 #include "report/pcreport.h"
+#include "report/unitjson.h"
 #include "stream/stream.h"
 
 #include <stdio.h>
@@ -469,6 +470,7 @@ static void json_op_sectors(gc_json *j, const char *key, const uint64_t *o)
 	gc_json_u64(j, "sector_misses",
 		    misses - o[GC_L1_SEC_LINE_MISSES] - o[GC_L1_SEC_MERGED]);
 	gc_json_u64(j, "merged", o[GC_L1_SEC_MERGED]);
+	gc_json_u64(j, "reservation_fails", o[GC_L1_SEC_RES_FAILS]);
 	gc_json_close(j);
 }
 
@@ -621,6 +623,8 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		gc_json_u64(&j, "hits", k->n.hits);
 		gc_json_u64(&j, "misses", k->n.misses);
 		json_rates(&j, &k->n);
+		if (gc_unitjson(&j, "per_sm", "sm", st->ksms, i) < 0)
+			gc_die(GC_EXIT_DATA, "out of memory");
 		gc_json_close(&j);
 	}
 	gc_json_close(&j);

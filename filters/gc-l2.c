@@ -18,15 +18,20 @@
  * Sector states: invalid, partial (write-validate only: some bytes
  * written, which ones unknown; kept in the line's `aux` bits) and valid;
  * dirty is separate.  What each policy does is in gc-l2(1), DESCRIPTION.
+ * When the input's times are cycles (gc-l1 --timing), a sector read from
+ * DRAM stays pending for mem.dram_latency cycles (model/pending.h), and
+ * a sector found pending counts as merged, not as a hit.
  */
 #include "config/addrmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
 #include "model/prefetch.h"
+#include "model/pending.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
 #include "report/pcreport.h"
+#include "report/unitjson.h"
 #include "stream/stream.h"
 
 #include <stdio.h>
@@ -234,9 +239,11 @@ struct sector_stats {
 	uint64_t requested, hits;
 };
 
+struct op_sectors;
 struct slice_stats {
 	uint64_t requests, hits, misses, dram_reads, dram_writes;
 	struct sector_stats sec;
+	struct op_sectors *op; /* [4], by operation */
 };
 
 /* Sectors of one operation (GC_LOAD, GC_STORE, GC_ATOMIC): requested;
@@ -245,7 +252,7 @@ struct slice_stats {
  * missing sectors being SECTOR_MISS); hits as the hardware counts them
  * (a store sector allocated without a DRAM read is a hit too). */
 struct op_sectors {
-	uint64_t requested, hits, line_misses, hw_hits;
+	uint64_t requested, hits, line_misses, merged, hw_hits;
 };
 
 /* What a kernel's entry in "kernels" reports: the counters at its begin
@@ -296,6 +303,9 @@ struct l2 {
 	gc_pf_counts pfc;         /* its prefetches and what became of them */
 	uint64_t l1_prefetches;   /* requests that are L1's prefetches */
 	uint8_t dram_flags;       /* GC_F_PREFETCH while a prefetch reads DRAM */
+	gc_kunits kslices;        /* each kernel's sectors by slice */
+	gc_pending pend;          /* timed: when fetched sectors arrive */
+	uint64_t miss_latency;    /* timed: mem.dram_latency; 0: times are no cycles */
 };
 
 #define PARTIAL(l) ((uint8_t)((l)->aux & 0xffu))
@@ -419,6 +429,8 @@ static gc_cline *allocate(struct l2 *m, uint64_t addr, unsigned set, gc_cline *h
 		}
 	}
 	gc_cache_fill(&m->c, v, addr);
+	if (m->miss_latency)
+		gc_pending_clear(&m->pend, gc_cache_line_index(&m->c, v));
 	return v;
 }
 
@@ -481,6 +493,27 @@ static void l2_prefetch(struct l2 *m, const gc_rec *r, uint64_t addr, int trigge
 	m->dram_flags = 0;
 }
 
+/* A request's sectors (mask; `have` present at the lookup, `pend` of them
+ * in flight; `absent`: its line was not there) in the counts o. */
+static void count_sectors(struct op_sectors *o, uint8_t mask, uint8_t have, uint8_t pend,
+			  int absent)
+{
+	o->requested += pc8(mask);
+	o->hits += pc8(have) - pc8(pend);
+	o->merged += pc8(pend);
+	o->hw_hits += pc8(have);
+	o->line_misses += (uint64_t)absent;
+}
+
+/* Sectors `fetch` of line l are read from DRAM for request r: pending
+ * until they arrive (timed input). */
+static void fetched(struct l2 *m, const gc_rec *r, const gc_cline *l, uint8_t fetch)
+{
+	if (m->miss_latency)
+		gc_pending_set(&m->pend, gc_cache_line_index(&m->c, l), fetch,
+			       r->time + m->miss_latency);
+}
+
 /* One request: look up, update, emit.  Returns its outcome byte. */
 static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 {
@@ -506,15 +539,16 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	m->s.results[res]++;
 	m->s.ops[op]++;
 	m->sl[slice].requests++;
+	/* sectors still on their way from DRAM are merged, not hits */
+	uint8_t pend = m->miss_latency && l ? gc_pending_mask(&m->pend, gc_cache_line_index(&m->c, l),
+							       have, r->time)
+					     : 0;
 	m->s.sec.requested += pc8(mask);
-	m->s.sec.hits += pc8(have);
-	struct op_sectors *os = &m->s.op[op & 3];
-	os->requested += pc8(mask);
-	os->hits += pc8(have);
-	os->hw_hits += pc8(have);
-	os->line_misses += !l;
+	m->s.sec.hits += pc8(have) - pc8(pend);
+	count_sectors(&m->s.op[op & 3], mask, have, pend, !l);
+	count_sectors(&m->sl[slice].op[op & 3], mask, have, pend, !l);
 	m->sl[slice].sec.requested += pc8(mask);
-	m->sl[slice].sec.hits += pc8(have);
+	m->sl[slice].sec.hits += pc8(have) - pc8(pend);
 	if (res == GC_R_HIT) {
 		m->s.op_hits[op]++;
 		m->sl[slice].hits++;
@@ -538,6 +572,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 				pc8(fetch & ~pf);
 			dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch),
 			     out, slice);
+			fetched(m, r, l, fetch);
 			l->valid |= fetch;
 			l->aux &= ~(uint32_t)fetch;
 		}
@@ -619,10 +654,12 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 		fetch = missing;
 	/* the hardware's write hit: allocated without reading DRAM */
 	m->s.op[GC_STORE].hw_hits += pc8(missing & ~fetch);
+	m->sl[slice].op[GC_STORE].hw_hits += pc8(missing & ~fetch);
 	if (fetch) {
 		m->s.rd[CAUSE_WRITE_FETCH] += pc8(fetch);
 		dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch), out,
 		     slice);
+		fetched(m, r, l, fetch);
 		l->valid |= fetch;
 	}
 	if (full) {
@@ -751,6 +788,20 @@ static void kernel_end(struct l2 *m)
 		x[i] -= b[i];
 	m->ks[m->nks - 1].n = now;
 	snapshot(m, &m->kbase);
+	for (unsigned i = 0; i < m->nslices; i++) {
+		const struct op_sectors *o = m->sl[i].op;
+		uint64_t v[GC_KU_WIDTH] = {0};
+		for (int op = GC_LOAD, at = GC_KU_LOADS; op <= GC_STORE; op++, at = GC_KU_STORES) {
+			v[at + GC_KU_REQUESTED] = o[op].requested;
+			v[at + GC_KU_HITS] = o[op].hits;
+			v[at + GC_KU_LINE_MISSES] = o[op].line_misses;
+			v[at + GC_KU_MERGED] = o[op].merged;
+		}
+		if (gc_kunits_unit(&m->kslices, i, v) < 0)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+	if (gc_kunits_kernel_end(&m->kslices) < 0)
+		gc_die(GC_EXIT_DATA, "out of memory");
 }
 
 /* ---- setup ------------------------------------------------------------------ */
@@ -849,12 +900,23 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 			gc_die(GC_EXIT_DATA, "out of memory");
 	}
 	m->sl = calloc(m->nslices, sizeof *m->sl);
-	if (!m->sl)
+	struct op_sectors *ops = calloc((size_t)m->nslices * 4, sizeof *ops);
+	if (!m->sl || !ops)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	gc_pf_params pp = {g->prefetch, g->pf_degree, g->pf_distance, g->pf_table, g->pf_window,
 			   GC_ADDR48_MAX >> m->lshift};
 	if (gc_pf_init(&m->pf, &pp, why, sizeof why) < 0)
 		gc_die(GC_EXIT_USAGE, "L2: %s", why);
+	for (unsigned i = 0; i < m->nslices; i++)
+		m->sl[i].op = ops + 4 * (size_t)i;
+	gc_kunits_init(&m->kslices, GC_KU_WIDTH);
+	/* Times are cycles when gc-l1's timing model wrote them. */
+	const char *model = gc_header_get(gc_reader_header(r), "l1.model");
+	if (model && strcmp(model, "timing") == 0 && m->gpu.perf.dram_latency) {
+		m->miss_latency = m->gpu.perf.dram_latency;
+		if (gc_pending_init(&m->pend, gc_cache_nlines(&m->c), m->nsectors) < 0)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
 	const char *e = gc_header_get(gc_reader_header(r), "l1.emit");
 	if (e && strcmp(e, "all") == 0)
 		gc_die(GC_EXIT_DATA, "%s: header key l1.emit=all: this stream holds every request "
@@ -916,8 +978,8 @@ static void op_sectors(gc_json *j, const char *key, const struct op_sectors *o)
 	gc_json_u64(j, "hits", o->hits);
 	gc_json_u64(j, "misses", o->requested - o->hits);
 	gc_json_u64(j, "line_misses", o->line_misses);
-	gc_json_u64(j, "sector_misses", o->requested - o->hits - o->line_misses);
-	gc_json_u64(j, "merged", 0);
+	gc_json_u64(j, "sector_misses", o->requested - o->hits - o->line_misses - o->merged);
+	gc_json_u64(j, "merged", o->merged);
 	gc_json_u64(j, "hardware_hits", o->hw_hits);
 	gc_json_close(j);
 }
@@ -967,6 +1029,8 @@ static void json_kernels(gc_json *j, const struct l2 *m)
 		gc_json_u64(j, "dram_read_bytes", k->n.dram_read_bytes);
 		gc_json_u64(j, "dram_writes", k->n.dram_writes);
 		gc_json_u64(j, "dram_write_bytes", k->n.dram_write_bytes);
+		if (gc_unitjson(j, "per_slice", "slice", &m->kslices, i) < 0)
+			gc_die(GC_EXIT_DATA, "out of memory");
 		gc_json_close(j);
 	}
 	gc_json_close(j);
@@ -998,6 +1062,7 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 		gc_json_str(&j, keys[i] + 3, buf);
 	}
 	gc_json_str(&j, "kernel_boundary", m->flush ? "flush" : "keep");
+	gc_json_u64(&j, "miss_latency", m->miss_latency);
 	gc_json_close(&j);
 	gc_json_u64(&j, "kernel_count", s->kernels);
 	gc_json_u64(&j, "requests", s->requests);
@@ -1189,7 +1254,11 @@ int main(int argc, char **argv)
 	gc_pf_free(&m.pf);
 	gc_pctab_free(&m.pcs);
 	free(m.pbytes);
+	if (m.sl)
+		free(m.sl[0].op);
 	free(m.sl);
+	gc_kunits_free(&m.kslices);
+	gc_pending_free(&m.pend);
 	for (size_t i = 0; i < m.nks; i++)
 		free(m.ks[i].name);
 	free(m.ks);

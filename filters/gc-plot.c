@@ -13,7 +13,7 @@
 #include "report/json.h"
 #include "report/plot.h"
 #include "report/svg.h"
-#include "stream/lines.h"
+#include "report/table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -66,16 +66,6 @@ struct cmdline {
 	double width, height;
 };
 
-/* The table: a header and rows of fields, each row from one line. */
-struct table {
-	const char *name;
-	char **cols;
-	size_t ncols;
-	char ***rows;
-	char **bufs;        /* each row's text, which its fields point into */
-	uint64_t *lineno;
-	size_t nrows, cap;
-};
 
 
 
@@ -178,115 +168,13 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	cl->input = gc_one_input(argc, argv);
 }
 
-/* ---- reading the table ------------------------------------------------- */
-
-/* Split line (in place) into at most max fields; returns the count or -1
- * with the problem in *why. */
-static long split(char *p, char **f, size_t max, const char **why)
+/* gc_table_read's progress: the bytes read (the size is not known). */
+static void progress(void *ctx, uint64_t bytes)
 {
-	size_t n = 0;
-	for (;;) {
-		if (n == max) {
-			*why = "more fields than the header row";
-			return -1;
-		}
-		if (*p == '"') {
-			char *o = ++p;
-			f[n++] = o;
-			for (;;) {
-				if (!*p) {
-					*why = "unterminated quoted field";
-					return -1;
-				}
-				if (*p == '"') {
-					if (p[1] == '"') {
-						*o++ = '"';
-						p += 2;
-						continue;
-					}
-					p++;
-					break;
-				}
-				*o++ = *p++;
-			}
-			*o = '\0';
-			if (*p && *p != ',') {
-				*why = "text after a closing quote";
-				return -1;
-			}
-		} else {
-			f[n++] = p;
-			while (*p && *p != ',')
-				p++;
-		}
-		if (!*p)
-			return (long)n;
-		*p++ = '\0';
-	}
+	gc_progress(*(const int *)ctx, bytes, 0);
 }
 
-static void read_table(struct table *t, const char *path, int progress)
-{
-	memset(t, 0, sizeof *t);
-	gc_lines *l = gc_lines_open(path);
-	if (!l)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	if (gc_lines_failed(l))
-		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(l));
-	t->name = gc_xstrdup(gc_lines_name(l));
-	char *line;
-	long len;
-	char **f = NULL;
-	const char *why;
-	while ((len = gc_lines_next(l, &line)) >= 0) {
-		gc_progress(progress, gc_lines_bytes(l), 0);
-		if (len == 0)
-			continue;
-		if (!t->cols) {
-			size_t max = 1;
-			for (char *q = line; *q; q++)
-				max += *q == ',';
-			f = gc_xrealloc(NULL, max * sizeof *f);
-			long n = split(line, f, max, &why);
-			if (n < 0)
-				gc_die(GC_EXIT_DATA, "%s:%llu: header row: %s", t->name,
-				       (unsigned long long)gc_lines_number(l), why);
-			t->ncols = (size_t)n;
-			t->cols = gc_xrealloc(NULL, t->ncols * sizeof *t->cols);
-			for (size_t i = 0; i < t->ncols; i++)
-				t->cols[i] = gc_xstrdup(f[i]);
-			continue;
-		}
-		char *copy = gc_xstrdup(line);
-		long n = split(copy, f, t->ncols, &why);
-		if (n >= 0 && (size_t)n != t->ncols) {
-			why = "fewer fields than the header row";
-			n = -1;
-		}
-		if (n < 0)
-			gc_die(GC_EXIT_DATA, "%s:%llu: %s", t->name,
-			       (unsigned long long)gc_lines_number(l), why);
-		if (t->nrows == t->cap) {
-			t->cap = t->cap ? 2 * t->cap : 256;
-			t->rows = gc_xrealloc(t->rows, t->cap * sizeof *t->rows);
-			t->lineno = gc_xrealloc(t->lineno, t->cap * sizeof *t->lineno);
-			t->bufs = gc_xrealloc(t->bufs, t->cap * sizeof *t->bufs);
-		}
-		char **row = gc_xrealloc(NULL, t->ncols * sizeof *row);
-		memcpy(row, f, t->ncols * sizeof *row);
-		t->rows[t->nrows] = row;
-		t->bufs[t->nrows] = copy;
-		t->lineno[t->nrows++] = gc_lines_number(l);
-	}
-	if (len == -2)
-		gc_die(GC_EXIT_DATA, "%s", gc_lines_error(l));
-	if (!t->cols)
-		gc_die(GC_EXIT_DATA, "%s: empty input (no header row)", t->name);
-	free(f);
-	gc_lines_close(l);
-}
-
-static int column(const struct table *t, const char *opt, const char *name)
+static int column(const gc_table *t, const char *opt, const char *name)
 {
 	for (size_t i = 0; i < t->ncols; i++)
 		if (strcmp(t->cols[i], name) == 0)
@@ -295,7 +183,7 @@ static int column(const struct table *t, const char *opt, const char *name)
 }
 
 /* A number, or NAN for an empty field; a malformed one is an error. */
-static double number(const struct table *t, size_t r, int col)
+static double number(const gc_table *t, size_t r, int col)
 {
 	const char *s = t->rows[r][col];
 	if (!*s)
@@ -352,7 +240,7 @@ static int by_x(const void *a, const void *b)
  * categories and series, and the SVG in memory. */
 struct job {
 	const struct cmdline *cl;
-	struct table t;
+	gc_table t;
 	int xc, yc[MAX_Y], bc, zc; /* columns of --x, --y, --by (-1), --z (-1) */
 	size_t *keep, nkeep;       /* the rows that --where keeps */
 	int xnum;                  /* the x axis is numeric */
@@ -369,7 +257,7 @@ struct job {
 static void pick_rows(struct job *j)
 {
 	const struct cmdline *cl = j->cl;
-	const struct table *t = &j->t;
+	const gc_table *t = &j->t;
 	j->xc = column(t, "--x", cl->x);
 	for (int i = 0; i < cl->ny; i++)
 		j->yc[i] = column(t, "--y", cl->ycols[i]);
@@ -453,7 +341,7 @@ static void begin_picture(struct job *j)
  * *lo and *hi set to the range of the values. */
 static double *heat_cells(struct job *j, double *lo, double *hi)
 {
-	const struct table *t = &j->t;
+	const gc_table *t = &j->t;
 	const struct cmdline *cl = j->cl;
 	size_t nc = j->xs.n * j->ys.n;
 	double *cell = gc_xrealloc(NULL, nc * sizeof *cell);
@@ -549,7 +437,7 @@ struct points {
 static void collect_points(struct job *j, struct points *q)
 {
 	const struct cmdline *cl = j->cl;
-	const struct table *t = &j->t;
+	const gc_table *t = &j->t;
 	size_t ns = j->series.n;
 	q->pts = gc_xrealloc(NULL, ns * sizeof *q->pts);
 	q->np = gc_xrealloc(NULL, ns * sizeof *q->np);
@@ -682,18 +570,7 @@ static void write_picture(struct job *j)
 
 static void free_job(struct job *j)
 {
-	struct table *t = &j->t;
-	for (size_t r = 0; r < t->nrows; r++) {
-		free(t->bufs[r]);
-		free(t->rows[r]);
-	}
-	free(t->rows);
-	free(t->bufs);
-	free(t->lineno);
-	for (size_t i = 0; i < t->ncols; i++)
-		free(t->cols[i]);
-	free(t->cols);
-	free((char *)t->name);
+	gc_table_free(&j->t);
 	free(j->keep);
 	free(j->xs.v);
 	free(j->ys.v);
@@ -742,7 +619,9 @@ int main(int argc, char **argv)
 	parse_cmdline(argc, argv, &cl);
 	memset(&j, 0, sizeof j);
 	j.cl = &cl;
-	read_table(&j.t, cl.input, cl.c.progress);
+	char err[GC_TABLE_ERR];
+	if (gc_table_read(&j.t, cl.input, progress, &cl.c.progress, err, sizeof err) < 0)
+		gc_die(GC_EXIT_DATA, "%s", err);
 	gc_progress_end(cl.c.progress);
 	pick_rows(&j);
 	categorise(&j);

@@ -10,22 +10,19 @@
  * Each record is cut into units (lines, sectors or addresses: --gran);
  * each unit is one reference to an LRU stack (one stack, one per SM or per
  * kernel launch, and one per cache set with --sets), whose distance goes
- * to the histograms.  The stacks are the exact engine of rd.h, or SHARDS
- * sampling with --sample.
+ * to the histograms.  The rules, the stacks, the rows of --by and the
+ * cut-offs are model/rdprof.h's, over the exact engine of rd.h or SHARDS
+ * sampling with --sample; the picture is report/rdplot.h's.
  */
 #include "base/bits.h"
-#include "base/hash.h"
-#include "base/rowmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
-#include "model/l1.h"
-#include "model/rd.h"
+#include "model/rdprof.h"
 #include "model/sdcm.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
-#include "report/plot.h"
-#include "report/svg.h"
+#include "report/rdplot.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -78,29 +75,25 @@ enum {
 	OPT_LINES, OPT_EXACT, OPT_JSON, OPT_CSV, OPT_MRC, OPT_PLOT, OPT_ANNOTATE, OPT_SAMPLE,
 	OPT_SCOPE, OPT_BOUNDARY,
 };
-enum gran { G_LINE, G_SECTOR, G_BYTE };
+/* The names of GC_RDP_LINE ..., of GC_RDP_SM ... (--by keys, in the order
+ * given: a row per combination of their values) and of GC_RDP_AUTO ... */
 static const char *const gran_names[] = {"line", "sector", "byte"};
-/* --by keys, in the order given: a row per combination of their values */
-enum by { BY_SM, BY_KERNEL, BY_PC, NBY };
 static const char *const by_names[] = {"sm", "kernel", "pc"};
-enum scope { SC_AUTO, SC_L1, SC_STREAM };
 static const char *const scope_names[] = {"auto", "l1", "stream"};
 enum mode { M_REPORT, M_JSON, M_CSV, M_MRC, M_ANNOTATE };
 static const char *const hash_names[] = {"linear", "xor", "fermi", "ipoly"};
 
 #define SETS_MAX (1u << 20)
-#define GROUP_BOUND 65536           /* --by histograms: exact below this */
-#define SAMPLED_BOUND (1u << 20)    /* sampled histograms: exact below this */
 #define BATCH 32                    /* records read ahead (prefetching) */
 
 struct cmdline {
 	gc_common c;
 	const char *input;
-	enum gran gran;
+	int gran;              /* GC_RDP_LINE, ... */
 	uint64_t line, sector; /* 0: from the header */
-	int by[NBY];           /* --by keys in order, nby of them */
+	int by[GC_RDP_NBY];    /* --by keys in order, nby of them */
 	int nby;
-	int scope;             /* enum scope */
+	int scope;             /* GC_RDP_AUTO, ... */
 	int boundary;          /* --kernel-boundary: 1 flush, 0 keep, -1 not given */
 	unsigned sets;
 	int hash;
@@ -111,101 +104,11 @@ struct cmdline {
 	uint64_t sample;       /* 0: exact */
 };
 
-/* One LRU stack (exact: st.st only). */
-struct stack {
-	gc_rds s;
-};
-
-/* A cache the references are cut at: --lines/--ways, or the L1 a kernel
- * runs with (the carve-out's), in units. */
-struct cfg {
-	uint64_t lines, ways;  /* units in all, per set (SDCM's B and A); 0 lines: none */
-	uint64_t bytes;        /* the L1's bytes */
-	unsigned l1_sets, l1_ways; /* the L1's geometry (gc-l1 remakes its L1s when it changes) */
-	int sdcm_ok;           /* SDCM can evaluate A ways of B units */
-};
-
-/* The references of one cut-off: a histogram, the LRU hits at the cut. */
-struct part {
-	gc_rd_hist h;
-	uint64_t refs;         /* references offered (sampling drops some) */
-	double hits;           /* distance < the cut-off when it was made */
-};
-
-/* The parts of a row (or of the whole stream), by cut-off (struct cfg). */
-struct tally {
-	struct part *p;
-	unsigned np;
-};
-
-/* One row of --by: a combination of the keys' values. */
-struct group {
-	uint64_t key;
-	uint16_t sm;
-	uint32_t kernel;       /* kernel id */
-	uint32_t pc;
-	uint64_t launch;       /* launch ordinal */
-	uint64_t refs;
-	gc_rd_hist h;          /* every reference (the parts merged at the end) */
-	struct tally t;
-};
-
-/* One kernel launch: its cut-off and its counts. */
-struct launch {
-	uint32_t id;
-	char *name;
-	unsigned cfg;
-	uint64_t refs;
-	double hits;
-};
-
+/* The run: the command line, the stream's header, the profile. */
 struct rd {
 	const struct cmdline *cl;
 	const gc_header *h;
-	int kind;
-	unsigned lshift, sshift, ushift; /* line, sector, unit */
-	uint64_t line, sector;
-	int sampled;
-
-	/* the rules: gc-l1's (--scope l1) or the stream's */
-	int scope_l1;         /* only what the L1 looks up; geometry changes empty the stacks */
-	int per_sm;           /* a stack per SM */
-	int flush;            /* empty the stacks at each kernel start */
-	gc_l1_routes route; /* gc_l1_route of (op, space, flags) */
-	gc_gpu_config gpu;
-	int have_gpu;
-	uint64_t shared, bypassed; /* records the L1 does not look up */
-
-	/* stacks: by set (direct), or by (sm, set) through a map */
-	struct stack *stacks;
-	size_t nstacks, scap;
-	gc_hmap skeys;
-	uint64_t prev_skey;
-	struct stack *prev_stack;
-
-	/* histograms */
-	gc_rd_hist all;       /* every reference (the parts merged at the end) */
-	struct tally tall;
-	uint64_t records, refs, norefs;
-	gc_rowmap groups;     /* --by key -> struct group */
-	gc_hmap tuples;       /* (prefix, value) -> prefix of the next key */
-	gc_hmap pcids;        /* (kernel, pc) -> a number */
-	uint64_t last_sm, last_launch, last_pc; /* the row of the last record */
-	size_t last_group;
-	int has_last_group;
-	uint64_t launches;
-	uint32_t kernel;
-	struct launch *lv;    /* the launches, in order */
-	size_t nl, lcap;
-
-	/* the caches of the cut-off and of SDCM: cfgs[cur] now */
-	struct cfg *cfgs;
-	unsigned ncfg, cur;
-	uint64_t cut;         /* distances below it hit (0: no cache) */
-	int cache_from_gpu;
-	/* the cache the report and the picture show: the one most references
-	 * were cut at (set by finish) */
-	uint64_t ways, clines;
+	gc_rdprof e;
 };
 
 /* ---- the command line ----------------------------------------------------- */
@@ -237,7 +140,7 @@ static void parse_by(struct cmdline *cl, const char *arg)
 			n = sizeof buf - 1;
 		memcpy(buf, p, n);
 		buf[n] = 0;
-		int k = pick(buf, by_names, NBY);
+		int k = pick(buf, by_names, GC_RDP_NBY);
 		if (k < 0)
 			gc_usage_error("--by: '%s' is not sm, kernel or pc", buf);
 		int seen = 0;
@@ -247,14 +150,6 @@ static void parse_by(struct cmdline *cl, const char *arg)
 			cl->by[cl->nby++] = k;
 		p = e ? e + 1 : NULL;
 	} while (p);
-}
-
-static int has_by(const struct cmdline *cl, int key)
-{
-	for (int i = 0; i < cl->nby; i++)
-		if (cl->by[i] == key)
-			return 1;
-	return 0;
 }
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -293,7 +188,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_GRAN:
 			if ((i = pick(optarg, gran_names, 3)) < 0)
 				gc_usage_error("--gran: '%s' is not line, sector or byte", optarg);
-			cl->gran = (enum gran)i;
+			cl->gran = i;
 			break;
 		case OPT_LINE: cl->line = gc_num("--line", optarg, 1, 1u << 30); break;
 		case OPT_SECTOR: cl->sector = gc_num("--sector", optarg, 1, 1u << 30); break;
@@ -374,501 +269,82 @@ static uint64_t header_size(const gc_reader *r, const char *key, const char *opt
 	return n;
 }
 
-static int has_gpu_keys(const gc_header *h)
-{
-	for (int i = 0; i < h->nkv; i++)
-		if (strncmp(h->key[i], GC_GPU_HEADER_PREFIX, strlen(GC_GPU_HEADER_PREFIX)) == 0)
-			return 1;
-	return 0;
-}
-
-/* The stream has been through gc-l1 (what goes on to L2), or is DRAM
- * transactions: the L1's rules are behind it. */
-static const char *past_l1(const gc_header *h)
-{
-	if (h->kind == GC_KIND_DRAM)
-		return "DRAM transactions";
-	const char *emit = gc_header_get(h, "l1.emit");
-	if (emit && strcmp(emit, "all") != 0)
-		return "gc-l1's output to L2";
-	return NULL;
-}
-
-/* The rules (gc-rd(1), Scope): gc-l1's with a GPU, else the stream's. */
-static void rules_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
-{
-	const char *past = past_l1(x->h);
-	x->have_gpu = cl->c.gpu || has_gpu_keys(x->h);
-	if (cl->scope == SC_L1 && past)
-		gc_usage_error("--scope l1: %s: the input is %s, past the L1", gc_reader_name(r), past);
-	x->scope_l1 = cl->scope == SC_L1 || (cl->scope == SC_AUTO && x->have_gpu && !past);
-	if (x->have_gpu || x->scope_l1) {
-		gc_gpu_for_stream(&x->gpu, cl->c.gpu, x->h);
-		gc_gpu_config_finish(&x->gpu);
-		x->have_gpu = 1;
-	}
-	x->per_sm = x->scope_l1 || has_by(cl, BY_SM);
-	x->flush = cl->boundary >= 0 ? cl->boundary
-		   : (x->scope_l1 && x->gpu.l1.kernel_flush) || has_by(cl, BY_KERNEL);
-	if (x->scope_l1)
-		gc_l1_route_table(x->route, x->gpu.l1.skip_global);
-	else
-		memset(x->route, GC_L1_LOOKUP, sizeof x->route);
-}
-
-/* The cut-off of the L1 of sets x ways lines (the GPU's lines), in units;
- * its index in cfgs, added when new. */
-static unsigned cfg_index(struct rd *x, uint64_t lines, uint64_t ways, uint64_t bytes,
-			  unsigned l1_sets, unsigned l1_ways)
-{
-	for (unsigned i = 0; i < x->ncfg; i++)
-		if (x->cfgs[i].lines == lines && x->cfgs[i].ways == ways &&
-		    x->cfgs[i].l1_sets == l1_sets && x->cfgs[i].l1_ways == l1_ways)
-			return i;
-	x->cfgs = gc_xrealloc(x->cfgs, (x->ncfg + 1) * sizeof *x->cfgs);
-	struct cfg *c = &x->cfgs[x->ncfg];
-	char why[200];
-	*c = (struct cfg){lines, ways, bytes, l1_sets, l1_ways, 0};
-	c->sdcm_ok = lines && gc_sdcm_check(ways, lines, why, sizeof why) == 0;
-	return x->ncfg++;
-}
-
-/* The cut-off from the GPU's L1 for kernel k (NULL: the configured L1):
- * its bytes in units, its ways scaled alike (the sets stay the L1's). */
-static unsigned gpu_cfg(struct rd *x, const gc_kernel *k)
-{
-	gc_carveout co;
-	gc_gpu_kernel_l1(&x->gpu, k, &co);
-	uint64_t unit = UINT64_C(1) << x->ushift, l1line = x->gpu.l1.line;
-	uint64_t lines = co.l1_size / unit;
-	uint64_t ways = unit < l1line ? co.l1_ways * (l1line / unit) : co.l1_ways;
-	if (ways > lines)
-		ways = lines;
-	if (ways == 0)
-		ways = 1;
-	return cfg_index(x, lines, ways, co.l1_size, co.l1_sets, co.l1_ways);
-}
-
-/* Cut at cfgs[i] from now on: a distance below lines / sets hits. */
-static void use_cfg(struct rd *x, unsigned i)
-{
-	x->cur = i;
-	x->cut = x->cfgs[i].lines / x->cl->sets;
-}
-
+/* The profile from the command line, the stream's header and the GPU:
+ * the rules, the sizes (the options, the header's keys, the GPU's L1,
+ * defaults), the cache (--ways/--lines, else each kernel's L1). */
 static void rd_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
 {
+	char err[4608];
+	int have_gpu, rc;
+	gc_gpu_config gpu;
+	gc_rdp_params p;
 	memset(x, 0, sizeof *x);
+	memset(&p, 0, sizeof p);
+	memset(&gpu, 0, sizeof gpu);
 	x->cl = cl;
 	x->h = gc_reader_header(r);
-	x->kind = x->h->kind;
-	x->sampled = cl->sample != 0;
-	rules_init(x, cl, r);
+	p.kind = x->h->kind;
+	p.scope_l1 = gc_rdprof_scope_l1(cl->scope, cl->c.gpu != NULL, x->h, gc_reader_name(r),
+					&have_gpu, err, sizeof err);
+	if (p.scope_l1 < 0)
+		gc_usage_error("%s", err);
+	if (have_gpu || p.scope_l1) {
+		gc_gpu_for_stream(&gpu, cl->c.gpu, x->h);
+		gc_gpu_config_finish(&gpu);
+		p.gpu = &gpu;
+	}
 
-	/* Sizes: the options, the header's keys, the GPU's L1, defaults. */
 	uint64_t hl = header_size(r, "line_size", "--line");
 	uint64_t hs = header_size(r, "sector_size", "--sector");
-	x->line = cl->line ? cl->line : hl ? hl : x->have_gpu ? x->gpu.l1.line : 128;
-	x->sector = cl->sector ? cl->sector : hs ? hs : 32;
-	if (!cl->sector && x->sector > x->line && cl->line)
-		x->sector = x->line; /* --line below the sector size: sectors are lines */
-	if (x->sector > x->line) {
+	uint64_t line = cl->line ? cl->line : hl ? hl : p.gpu ? gpu.l1.line : 128;
+	uint64_t sector = cl->sector ? cl->sector : hs ? hs : 32;
+	if (!cl->sector && sector > line && cl->line)
+		sector = line; /* --line below the sector size: sectors are lines */
+	if (sector > line) {
 		if (cl->sector)
 			gc_usage_error("the sector size %llu is larger than the line size %llu",
-				       (unsigned long long)x->sector, (unsigned long long)x->line);
+				       (unsigned long long)sector, (unsigned long long)line);
 		gc_die(GC_EXIT_DATA, "%s: header: the sector size %llu is larger than the line "
-		       "size %llu", gc_reader_name(r), (unsigned long long)x->sector,
-		       (unsigned long long)x->line);
+		       "size %llu", gc_reader_name(r), (unsigned long long)sector,
+		       (unsigned long long)line);
 	}
-	if (x->line / x->sector > GC_CACHE_SECTORS_MAX && cl->gran == G_SECTOR &&
-	    x->kind != GC_KIND_ACCESS)
+	if (line / sector > GC_CACHE_SECTORS_MAX && cl->gran == GC_RDP_SECTOR &&
+	    p.kind != GC_KIND_ACCESS)
 		gc_usage_error("a request's mask holds %u sectors; %llu-byte lines have %llu",
-			       GC_CACHE_SECTORS_MAX, (unsigned long long)x->line,
-			       (unsigned long long)(x->line / x->sector));
-	x->lshift = gc_log2(x->line);
-	x->sshift = gc_log2(x->sector);
-	x->ushift = cl->gran == G_LINE ? x->lshift : cl->gran == G_SECTOR ? x->sshift : 0;
+			       GC_CACHE_SECTORS_MAX, (unsigned long long)line,
+			       (unsigned long long)(line / sector));
 	if (cl->sets > 1) {
 		char why[200];
-		if (gc_set_index_check(cl->hash, cl->sets, (unsigned)x->line, why, sizeof why) < 0)
+		if (gc_set_index_check(cl->hash, cl->sets, (unsigned)line, why, sizeof why) < 0)
 			gc_usage_error("--sets %u --index %s: %s", cl->sets, hash_names[cl->hash], why);
 	}
 
-	/* The cache: --ways/--lines, else each kernel's L1 (lines and sectors). */
-	if (cl->lines) {
-		use_cfg(x, cfg_index(x, cl->lines, cl->ways ? cl->ways : cl->lines, 0, 0, 0));
-	} else if (x->have_gpu && cl->gran != G_BYTE) {
-		x->cache_from_gpu = 1;
-		use_cfg(x, gpu_cfg(x, NULL));
-		if (x->cfgs[x->cur].lines < cl->sets)
-			gc_usage_error("--sets %u: more sets than the L1 has units (%llu)", cl->sets,
-				       (unsigned long long)x->cfgs[x->cur].lines);
-	} else {
-		use_cfg(x, cfg_index(x, 0, 0, 0, 0, 0));
-	}
-
-	gc_rd_hist_init(&x->all, x->sampled ? SAMPLED_BOUND : 0);
-	gc_hmap_init(&x->skeys, 0);
-	gc_hmap_init(&x->tuples, 0);
-	gc_hmap_init(&x->pcids, 0);
-	gc_rowmap_init(&x->groups, sizeof(struct group), 64);
-	if (!x->per_sm) {
-		x->nstacks = x->scap = cl->sets;
-		x->stacks = gc_xrealloc(NULL, x->nstacks * sizeof *x->stacks);
-		for (size_t i = 0; i < x->nstacks; i++)
-			gc_rd_init(&x->stacks[i].s.st);
-		if (x->sampled)
-			for (size_t i = 0; i < x->nstacks; i++)
-				if (gc_rds_init(&x->stacks[i].s, cl->sample) < 0)
-					gc_die(GC_EXIT_DATA, "out of memory");
+	p.gran = cl->gran;
+	p.line = (unsigned)line;
+	p.sector = (unsigned)sector;
+	memcpy(p.by, cl->by, sizeof p.by);
+	p.nby = cl->nby;
+	p.boundary = cl->boundary;
+	p.sets = cl->sets;
+	p.index = cl->hash;
+	p.lines = cl->lines;
+	p.ways = cl->ways;
+	p.sample = cl->sample;
+	if ((rc = gc_rdprof_init(&x->e, &p, err, sizeof err)) < 0) {
+		if (rc == -2)
+			gc_usage_error("%s", err);
+		gc_die(GC_EXIT_DATA, "%s", err);
 	}
 }
 
-/* ---- stacks and groups -------------------------------------------------------- */
-
-static struct stack *new_stack(struct rd *x)
-{
-	if (x->nstacks == x->scap) {
-		x->scap = x->scap ? 2 * x->scap : 64;
-		x->stacks = gc_xrealloc(x->stacks, x->scap * sizeof *x->stacks);
-	}
-	struct stack *s = &x->stacks[x->nstacks++];
-	gc_rd_init(&s->s.st);
-	if (x->sampled && gc_rds_init(&s->s, x->cl->sample) < 0)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	return s;
-}
-
-/* The stack of (sm, set) with a stack per SM; pointers move when the
- * array grows, so the map holds indices. */
-static struct stack *sm_stack(struct rd *x, uint64_t key)
-{
-	if (x->prev_stack && key == x->prev_skey)
-		return x->prev_stack;
-	int added;
-	uint64_t *v = gc_hmap_put(&x->skeys, key, &added);
-	if (!v)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	if (added) {
-		size_t idx = x->nstacks;
-		new_stack(x);
-		v = gc_hmap_get(&x->skeys, key);
-		*v = idx;
-	}
-	x->prev_skey = key;
-	x->prev_stack = &x->stacks[*v];
-	return x->prev_stack;
-}
-
-static void reset_stacks(struct rd *x)
-{
-	for (size_t i = 0; i < x->nstacks; i++) {
-		if (x->sampled) {
-			gc_rds_free(&x->stacks[i].s);
-			if (gc_rds_init(&x->stacks[i].s, x->cl->sample) < 0)
-				gc_die(GC_EXIT_DATA, "out of memory");
-		} else {
-			gc_rd_clear(&x->stacks[i].s.st);
-		}
-	}
-}
-
-/* The part of tally t for cut-off i (made on first use). */
-static inline struct part *part_of(struct tally *t, unsigned i, uint64_t bound)
-{
-	if (i < t->np)
-		return &t->p[i];
-	t->p = gc_xrealloc(t->p, (i + 1) * sizeof *t->p);
-	for (unsigned j = t->np; j <= i; j++) {
-		memset(&t->p[j], 0, sizeof t->p[j]);
-		gc_rd_hist_init(&t->p[j].h, bound);
-	}
-	t->np = i + 1;
-	return &t->p[i];
-}
-
-static void tally_free(struct tally *t)
-{
-	for (unsigned i = 0; i < t->np; i++)
-		gc_rd_hist_free(&t->p[i].h);
-	free(t->p);
-}
-
-/* Row i of --by, in order of first appearance. */
-static inline struct group *group_at(const struct rd *x, size_t i)
-{
-	return (struct group *)gc_rowmap_rows(&x->groups) + i;
-}
-
-/* A number for `key` in map m (the next free one when new). */
-static uint64_t intern(gc_hmap *m, uint64_t key)
-{
-	int added;
-	uint64_t *v = gc_hmap_put(m, key, &added);
-	if (!v)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	if (added)
-		*v = gc_hmap_count(m) - 1;
-	return *v;
-}
-
-/* The row of a record: the values of the --by keys, folded in order into
- * one number ((prefix, value) pairs numbered as they come), so that any
- * combination is one key of the row map. */
-static struct group *group_for(struct rd *x, const gc_rec *rec)
-{
-	uint64_t pc = (uint64_t)rec->kernel << 32 | rec->pc;
-	if (x->has_last_group && rec->sm == x->last_sm && x->launches == x->last_launch &&
-	    pc == x->last_pc)
-		return group_at(x, x->last_group);
-	uint64_t key = 0;
-	for (int i = 0; i < x->cl->nby; i++) {
-		uint64_t v;
-		switch (x->cl->by[i]) {
-		case BY_SM: v = rec->sm; break;
-		case BY_KERNEL: v = x->launches; break;
-		default: v = intern(&x->pcids, pc); break;
-		}
-		if (v > UINT32_MAX)
-			gc_die(GC_EXIT_DATA, "more than 2^32 kernel launches or PCs");
-		key = key << 32 | v;
-		if (i + 1 < x->cl->nby)
-			key = intern(&x->tuples, key);
-	}
-	int added;
-	struct group *g = gc_rowmap_row(&x->groups, key, &added);
-	if (!g)
-		gc_die(GC_EXIT_DATA, "out of memory");
-	if (added) {
-		g->key = key;
-		g->sm = rec->sm;
-		g->kernel = rec->kernel;
-		g->pc = rec->pc;
-		g->launch = x->launches;
-		gc_rd_hist_init(&g->h, GROUP_BOUND);
-	}
-	x->has_last_group = 1;
-	x->last_sm = rec->sm;
-	x->last_launch = x->launches;
-	x->last_pc = pc;
-	x->last_group = (size_t)(g - group_at(x, 0));
-	return g;
-}
-
-/* A kernel begins: its cut-off (the carve-out's L1 with a GPU), and the
- * stacks emptied when the rules say so. */
-static void kernel_begin(struct rd *x, const gc_kernel *k)
-{
-	unsigned prev = x->cur;
-	x->launches++;
-	x->kernel = k->id;
-	if (x->cache_from_gpu)
-		use_cfg(x, gpu_cfg(x, k));
-	int remade = x->scope_l1 && x->cache_from_gpu &&
-		     (x->cfgs[x->cur].l1_sets != x->cfgs[prev].l1_sets ||
-		      x->cfgs[x->cur].l1_ways != x->cfgs[prev].l1_ways);
-	if ((x->flush || remade) && x->records)
-		reset_stacks(x);
-	if (x->nl == x->lcap) {
-		x->lcap = x->lcap ? 2 * x->lcap : 16;
-		x->lv = gc_xrealloc(x->lv, x->lcap * sizeof *x->lv);
-	}
-	struct launch *l = &x->lv[x->nl++];
-	*l = (struct launch){k->id, strdup(k->name), x->cur, 0, 0};
-	if (!l->name)
-		gc_die(GC_EXIT_DATA, "out of memory");
-}
-
-/* ---- the references of a record -------------------------------------------------- */
-
-static void oom(void)
-{
-	gc_die(GC_EXIT_DATA, "out of memory (or more than 2^31 distinct units in one stack)");
-}
-
-/* One reference to unit u (its first byte at byte address a); the
- * record's distance becomes the largest of its units'. */
-static inline void reference(struct rd *x, const gc_rec *rec, struct group *g, uint64_t u,
-			     uint64_t a, uint64_t *rdist)
-{
-	struct stack *s;
-	unsigned set = x->cl->sets > 1 ? gc_set_index(x->cl->hash, a, x->lshift, x->cl->sets) : 0;
-	if (x->per_sm)
-		s = sm_stack(x, (uint64_t)rec->sm * x->cl->sets + set);
-	else
-		s = &x->stacks[set];
-	uint64_t d;
-	double w = 1.0;
-	struct part *p = part_of(&x->tall, x->cur, x->all.bound);
-	struct part *gp = g ? part_of(&g->t, x->cur, GROUP_BOUND) : NULL;
-	struct launch *l = x->nl ? &x->lv[x->nl - 1] : NULL;
-	x->refs++;
-	p->refs++;
-	if (g) {
-		g->refs++;
-		gp->refs++;
-	}
-	if (l)
-		l->refs++;
-	if (x->sampled) {
-		int rc = gc_rds_ref(&s->s, u, &d, &w);
-		if (rc < 0)
-			oom();
-		if (rc == 0)
-			return;
-	} else if (gc_rd_ref(&s->s.st, u, &d) < 0) {
-		oom();
-	}
-	if (gc_rd_hist_add(&p->h, d, w) < 0 || (g && gc_rd_hist_add(&gp->h, d, w) < 0))
-		oom();
-	if (d < x->cut) {
-		p->hits += w;
-		if (g)
-			gp->hits += w;
-		if (l)
-			l->hits += w;
-	}
-	if (*rdist == GC_RD_NONE || d > *rdist)
-		*rdist = d;
-}
-
-/* The units of a record: an access's bytes [addr, addr + size); a
- * request's masked sectors (the sector at its address when the mask is
- * empty); at byte granularity, the record's address.  With the L1's rules,
- * none for a record the L1 does not look up. */
-static void record(struct rd *x, gc_rec *rec)
-{
-	uint64_t dist = GC_RD_NONE;
-	unsigned us = x->ushift;
-	x->records++;
-	unsigned route = x->route[rec->op & 3][rec->space < GC_NSPACES ? rec->space : 0]
-				 [rec->flags & 15];
-	if (route != GC_L1_LOOKUP) {
-		if (route == GC_L1_SHARED)
-			x->shared++;
-		else
-			x->bypassed++;
-		rec->dist = dist;
-		x->norefs++;
-		return;
-	}
-	struct group *g = x->cl->nby ? group_for(x, rec) : NULL;
-	if (x->cl->gran == G_BYTE) {
-		reference(x, rec, g, rec->addr, rec->addr, &dist);
-	} else if (x->kind == GC_KIND_ACCESS) {
-		uint64_t last = rec->addr + (rec->size ? rec->size - 1u : 0);
-		if (last < rec->addr)
-			last = UINT64_MAX;
-		for (uint64_t u = rec->addr >> us;; u++) {
-			reference(x, rec, g, u, u << us, &dist);
-			if (u == last >> us)
-				break;
-		}
-	} else {
-		unsigned mask = rec->mask ? rec->mask : 1;
-		uint64_t prev = UINT64_MAX;
-		while (mask) {
-			unsigned i = (unsigned)__builtin_ctz(mask);
-			mask &= mask - 1;
-			uint64_t a = rec->addr + ((uint64_t)i << x->sshift);
-			uint64_t u = a >> us;
-			if (u != prev) /* line granularity: one reference a line */
-				reference(x, rec, g, u, a, &dist);
-			prev = u;
-		}
-	}
-	rec->dist = dist;
-	if (dist == GC_RD_NONE)
-		x->norefs++;
-}
-
-/* Start fetching the hash slot of a record's first unit: records are
- * handled BATCH at a time, so that these cache misses overlap. */
-static inline void prefetch(const struct rd *x, const gc_rec *rec)
-{
-	if (x->per_sm)
-		return;
-	uint64_t a = x->cl->gran == G_BYTE || x->kind == GC_KIND_ACCESS ? rec->addr
-		     : rec->addr + ((uint64_t)(rec->mask ? (unsigned)__builtin_ctz(rec->mask) : 0)
-				    << x->sshift);
-	unsigned set = x->cl->sets > 1 ? gc_set_index(x->cl->hash, a, x->lshift, x->cl->sets) : 0;
-	if (x->sampled)
-		gc_rds_prefetch(&x->stacks[set].s, a >> x->ushift);
-	else
-		GC_RD_PREFETCH(&x->stacks[set].s.st, a >> x->ushift);
-}
-
-/* SHARDS_adj: the sampled weights of a histogram are corrected to the
- * true number of references at distance 0 (Waldspurger et al. §4.3);
- * distance 0 is a hit of every cache. */
-static void adjust(struct part *p, int cache)
-{
-	gc_rd_hist *h = &p->h;
-	double diff = (double)p->refs - h->total;
-	if (h->nexact == 0 && (gc_rd_hist_add(h, 0, 0) < 0 || gc_rd_hist_flush(h) < 0))
-		oom();
-	if (h->exact[0] + diff < 0)
-		diff = -h->exact[0];
-	h->exact[0] += diff;
-	h->total += diff;
-	if (cache)
-		p->hits += diff;
-	if (!h->finite) {
-		h->finite = 1;
-		h->maxd = 0;
-	}
-}
-
-/* The parts of t flushed (and adjusted when sampled), summed into h: a
- * single part is moved there whole. */
-static void tally_finish(struct rd *x, struct tally *t, gc_rd_hist *h)
-{
-	for (unsigned i = 0; i < t->np; i++) {
-		struct part *p = &t->p[i];
-		if (gc_rd_hist_flush(&p->h) < 0)
-			oom();
-		if (x->sampled && p->refs)
-			adjust(p, x->cfgs[i].lines != 0);
-	}
-	if (t->np == 1) {
-		gc_rd_hist_free(h);
-		*h = t->p[0].h;
-		gc_rd_hist_init(&t->p[0].h, h->bound);
-		return;
-	}
-	for (unsigned i = 0; i < t->np; i++)
-		if (gc_rd_hist_merge(h, &t->p[i].h) < 0)
-			oom();
-}
-
-static void finish(struct rd *x)
-{
-	tally_finish(x, &x->tall, &x->all);
-	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
-		struct group *g = group_at(x, i);
-		tally_finish(x, &g->t, &g->h);
-	}
-	/* the cache shown: the cut-off of the most references */
-	unsigned best = x->cur;
-	uint64_t most = 0;
-	for (unsigned i = 0; i < x->tall.np; i++)
-		if (x->tall.p[i].refs > most) {
-			most = x->tall.p[i].refs;
-			best = i;
-		}
-	x->clines = x->cfgs[best].lines;
-	x->ways = x->cfgs[best].ways;
-}
 /* The rows of the report's histogram: distances below --exact one by one,
- * then log2 bins from --exact up (computed from the stored cells). */
-struct bin {
-	uint64_t lo, hi; /* hi GC_RD_INF: infinity */
-	double count;
-};
+ * then log2 bins from --exact up (computed from the stored cells); hi
+ * GC_RD_INF: infinity. */
+_Static_assert(GC_RDPLOT_INF == GC_RD_INF, "the picture's infinity is rd.h's");
 
-static size_t display_bins(const struct rd *x, const gc_rd_hist *h, struct bin **out)
+static size_t display_bins(const struct rd *x, const gc_rd_hist *h, gc_rdplot_bin **out)
 {
-	struct bin *b = NULL;
+	gc_rdplot_bin *b = NULL;
 	size_t n = 0, cap = 0;
 	size_t it = 0;
 	uint64_t lo, hi;
@@ -889,12 +365,12 @@ static size_t display_bins(const struct rd *x, const gc_rd_hist *h, struct bin *
 			cap = cap ? 2 * cap : 64;
 			b = gc_xrealloc(b, cap * sizeof *b);
 		}
-		b[n++] = (struct bin){blo, bhi, c};
+		b[n++] = (gc_rdplot_bin){blo, bhi, c};
 	}
 	if (h->inf) {
 		if (n == cap)
 			b = gc_xrealloc(b, (cap = cap + 1) * sizeof *b);
-		b[n++] = (struct bin){GC_RD_INF, GC_RD_INF, h->inf};
+		b[n++] = (gc_rdplot_bin){GC_RD_INF, GC_RD_INF, h->inf};
 	}
 	*out = b;
 	return n;
@@ -905,17 +381,17 @@ static size_t display_bins(const struct rd *x, const gc_rd_hist *h, struct bin *
 static size_t mrc_sizes(const struct rd *x, uint64_t *sz, size_t max)
 {
 	size_t n = 0;
-	uint64_t top = x->all.finite ? x->all.maxd + 1 : 1;
+	uint64_t top = x->e.all.finite ? x->e.all.maxd + 1 : 1;
 	for (uint64_t s = 1;; s *= 2) {
-		if (x->clines && x->clines < s && (n == 0 || sz[n - 1] < x->clines) && n < max)
-			sz[n++] = x->clines;
+		if (x->e.clines && x->e.clines < s && (n == 0 || sz[n - 1] < x->e.clines) && n < max)
+			sz[n++] = x->e.clines;
 		if (n < max)
 			sz[n++] = s;
 		if (s >= top || s > UINT64_MAX / 2)
 			break;
 	}
-	if (x->clines && sz[n - 1] < x->clines && n < max)
-		sz[n++] = x->clines;
+	if (x->e.clines && sz[n - 1] < x->e.clines && n < max)
+		sz[n++] = x->e.clines;
 	return n;
 }
 
@@ -932,75 +408,15 @@ static void fmt_dist(char *buf, size_t len, uint64_t d)
 		snprintf(buf, len, "%llu", (unsigned long long)d);
 }
 
-static void fmt_range(char *buf, size_t len, const struct bin *b)
-{
-	if (b->lo == b->hi || b->hi == GC_RD_INF)
-		fmt_dist(buf, len, b->lo);
-	else
-		snprintf(buf, len, "%llu-%llu", (unsigned long long)b->lo, (unsigned long long)b->hi);
-}
-
-/* The figures of one histogram at the cache. */
-struct cut {
-	double hits, misses, compulsory, capacity, sdcm;
-};
-
-/* The parts of histogram h: the whole stream's, or a row's. */
-static const struct tally *tally_of(const struct rd *x, const gc_rd_hist *h)
-{
-	if (h == &x->all)
-		return &x->tall;
-	return &((const struct group *)(const void *)((const char *)h -
-						       offsetof(struct group, h)))->t;
-}
-
-/* LRU: the hits counted at each reference's cut-off.  SDCM: formula 2
- * over each cut-off's references (NaN with --sets, whose distances are
- * per set, or a cache SDCM cannot evaluate). */
-static struct cut cut_at(const struct rd *x, const gc_rd_hist *h)
-{
-	const struct tally *t = tally_of(x, h);
-	struct cut c = {0, 0, 0, 0, 0};
-	for (unsigned i = 0; i < t->np; i++)
-		c.hits += t->p[i].hits;
-	c.misses = h->total - c.hits;
-	c.compulsory = h->inf;
-	c.capacity = c.misses - h->inf;
-	double sdcm = 0;
-	for (unsigned i = 0; i < t->np && x->cl->sets == 1; i++) {
-		const struct cfg *g = &x->cfgs[i];
-		const gc_rd_hist *ph = t->np == 1 ? h : &t->p[i].h;
-		if (!ph->total)
-			continue;
-		if (!g->sdcm_ok)
-			break;
-		sdcm += gc_sdcm_hits(ph, g->ways, g->lines);
-	}
-	c.sdcm = x->cl->sets > 1 ? NAN : frac(sdcm, h->total);
-	for (unsigned i = 0; i < t->np; i++)
-		if (t->p[i].refs && !x->cfgs[i].sdcm_ok)
-			c.sdcm = NAN;
-	return c;
-}
-
 static void scope_text(char *buf, size_t len, const struct rd *x)
 {
-	const char *gpu = x->gpu.name[0] ? x->gpu.name : "the GPU";
-	if (x->scope_l1)
+	const char *gpu = x->e.gpu.name[0] ? x->e.gpu.name : "the GPU";
+	if (x->e.scope_l1)
 		snprintf(buf, len, "the L1 of %s: what it looks up, a stack per SM%s", gpu,
-			 x->flush ? ", emptied at each kernel start" : "");
+			 x->e.flush ? ", emptied at each kernel start" : "");
 	else
-		snprintf(buf, len, "%s%s", x->per_sm ? "a stack per SM" : "one stack",
-			 x->flush ? ", emptied at each kernel start" : "");
-}
-
-/* The cut-offs that references were cut at: 1 or more. */
-static unsigned cuts_used(const struct rd *x)
-{
-	unsigned n = 0;
-	for (unsigned i = 0; i < x->tall.np; i++)
-		n += x->tall.p[i].refs != 0;
-	return n;
+		snprintf(buf, len, "%s%s", x->e.per_sm ? "a stack per SM" : "one stack",
+			 x->e.flush ? ", emptied at each kernel start" : "");
 }
 
 /* ---- text ------------------------------------------------------------------------- */
@@ -1009,7 +425,7 @@ static unsigned cuts_used(const struct rd *x)
 
 /* The key columns of a row, in the order of the --by keys (kernel once):
  * csv 1 for CSV, else the report's aligned columns; g NULL: the names. */
-static void row_keys(FILE *f, const struct rd *x, const struct group *g, int csv)
+static void row_keys(FILE *f, const struct rd *x, const gc_rdp_group *g, int csv)
 {
 	int kernel_done = 0, first = 1;
 	char v[32];
@@ -1018,20 +434,20 @@ static void row_keys(FILE *f, const struct rd *x, const struct group *g, int csv
 		for (int col = 0; col < 2; col++) {
 			const char *name = NULL;
 			int w = 10;
-			if (k == BY_SM && col == 0) {
+			if (k == GC_RDP_SM && col == 0) {
 				name = "sm";
 				w = 6;
 				snprintf(v, sizeof v, "%u", g ? g->sm : 0);
-			} else if (k == BY_KERNEL && col == 0) {
+			} else if (k == GC_RDP_KERNEL && col == 0) {
 				name = "launch";
 				w = 6;
 				snprintf(v, sizeof v, "%llu", (unsigned long long)(g ? g->launch : 0));
-			} else if ((k == BY_KERNEL || (k == BY_PC && !has_by(x->cl, BY_KERNEL))) &&
-				   col == (k == BY_KERNEL) && !kernel_done) {
+			} else if ((k == GC_RDP_KERNEL || (k == GC_RDP_PC && !gc_rdp_has_by(&x->e.p, GC_RDP_KERNEL))) &&
+				   col == (k == GC_RDP_KERNEL) && !kernel_done) {
 				name = "kernel";
 				kernel_done = 1;
 				snprintf(v, sizeof v, "%u", g ? g->kernel : 0);
-			} else if (k == BY_PC && col == 1) {
+			} else if (k == GC_RDP_PC && col == 1) {
 				name = "pc";
 				snprintf(v, sizeof v, "0x%x", g ? g->pc : 0);
 			}
@@ -1054,18 +470,18 @@ static void report_groups(FILE *f, const struct rd *x)
 	fputc('\n', f);
 	row_keys(f, x, NULL, 0);
 	fprintf(f, "  %12s  %12s  %10s  %10s", "references", "compulsory", "median", "p90");
-	if (x->clines)
+	if (x->e.clines)
 		fprintf(f, "  %12s  %8s  %8s", "lru-hits", "lru-hit", "sdcm-hit");
 	fputc('\n', f);
-	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
-		const struct group *g = group_at(x, i);
+	for (size_t i = 0; i < gc_rowmap_count(&x->e.groups); i++) {
+		const gc_rdp_group *g = gc_rdprof_group(&x->e, i);
 		char med[24], p90[24];
 		row_keys(f, x, g, 0);
 		fmt_dist(med, sizeof med, gc_rd_hist_quantile(&g->h, 0.5));
 		fmt_dist(p90, sizeof p90, gc_rd_hist_quantile(&g->h, 0.9));
 		fprintf(f, "  %12.0f  %12.0f  %10s  %10s", g->h.total, g->h.inf, med, p90);
-		if (x->clines) {
-			struct cut c = cut_at(x, &g->h);
+		if (x->e.clines) {
+			gc_rdp_cut c = gc_rdprof_cut(&x->e, &g->h);
 			fprintf(f, "  %12.0f  %8.4f", c.hits, frac(c.hits, g->h.total));
 			if (isnan(c.sdcm))
 				fprintf(f, "  %8s", "-");
@@ -1079,24 +495,24 @@ static void report_groups(FILE *f, const struct rd *x)
 /* The cache line(s) of the report: the cut-off, or each kernel's. */
 static void report_cache(FILE *f, const struct rd *x)
 {
-	const char *unit = x->cl->gran == G_SECTOR ? "sectors" : x->cl->gran == G_BYTE ? "units"
+	const char *unit = x->cl->gran == GC_RDP_SECTOR ? "sectors" : x->cl->gran == GC_RDP_BYTE ? "units"
 											: "lines";
-	for (unsigned i = 0, n = 0; i < x->tall.np; i++) {
-		const struct cfg *g = &x->cfgs[i];
-		uint64_t refs = x->tall.p[i].refs;
-		if (!refs && cuts_used(x))
+	for (unsigned i = 0, n = 0; i < x->e.tall.np; i++) {
+		const gc_rdp_cfg *g = &x->e.cfgs[i];
+		uint64_t refs = x->e.tall.p[i].refs;
+		if (!refs && gc_rdprof_cuts_used(&x->e))
 			continue;
 		char l1[80] = "", per[80] = "";
-		if (x->cache_from_gpu)
+		if (x->e.cache_from_gpu)
 			snprintf(l1, sizeof l1, " (the L1 of %llu KB%s)",
 				 (unsigned long long)(g->bytes >> 10),
-				 x->gpu.sm.carveout == GC_CARVEOUT_ADAPTIVE ? ", the carve-out's" : "");
+				 x->e.gpu.sm.carveout == GC_CARVEOUT_ADAPTIVE ? ", the carve-out's" : "");
 		if (x->cl->sets > 1)
 			snprintf(per, sizeof per, " of the %u-set stacks", x->cl->sets);
 		fprintf(f, LABEL "%llu %s, %llu ways%s: distance%s >= %llu misses", n ? "" : "cache",
 			(unsigned long long)g->lines, unit, (unsigned long long)g->ways, l1, per,
 			(unsigned long long)(g->lines / x->cl->sets));
-		if (cuts_used(x) > 1)
+		if (gc_rdprof_cuts_used(&x->e) > 1)
 			fprintf(f, ", %llu references", (unsigned long long)refs);
 		fputc('\n', f);
 		n++;
@@ -1105,48 +521,45 @@ static void report_cache(FILE *f, const struct rd *x)
 
 static void report(FILE *f, const struct rd *x, const char *input)
 {
-	const gc_rd_hist *h = &x->all;
+	const gc_rd_hist *h = &x->e.all;
 	char buf[64];
 	fprintf(f, LABEL "%s\n", "input", input);
-	fprintf(f, LABEL "%s\n", "kind", gc_kind_name(x->kind));
-	if (x->cl->gran == G_BYTE)
+	fprintf(f, LABEL "%s\n", "kind", gc_kind_name(x->e.p.kind));
+	if (x->cl->gran == GC_RDP_BYTE)
 		fprintf(f, LABEL "byte (each record's address)\n", "granularity");
 	else
 		fprintf(f, LABEL "%s (%llu bytes)\n", "granularity", gran_names[x->cl->gran],
-			(unsigned long long)(UINT64_C(1) << x->ushift));
+			(unsigned long long)(UINT64_C(1) << x->e.ushift));
 	char scope[200];
 	scope_text(scope, sizeof scope, x);
 	fprintf(f, LABEL "%s\n", "scope", scope);
 	if (x->cl->sets > 1)
 		fprintf(f, LABEL "%u (%s index), a stack each\n", "sets", x->cl->sets,
 			hash_names[x->cl->hash]);
-	if (x->sampled) {
-		double rate = 1;
-		for (size_t i = 0; i < x->nstacks; i++)
-			if (gc_rds_rate(&x->stacks[i].s) < rate)
-				rate = gc_rds_rate(&x->stacks[i].s);
+	if (x->e.sampled) {
+		double rate = gc_rdprof_rate(&x->e);
 		fprintf(f, LABEL "sampled (SHARDS, %llu units a stack, lowest rate %.6g)\n", "mode",
 			(unsigned long long)x->cl->sample, rate);
 	} else {
 		fprintf(f, LABEL "exact\n", "mode");
 	}
-	if (x->shared + x->bypassed)
+	if (x->e.shared + x->e.bypassed)
 		fprintf(f, LABEL "%llu (the L1 does not look up %llu: %llu shared memory, "
-			"%llu bypassed)\n", "records", (unsigned long long)x->records,
-			(unsigned long long)(x->shared + x->bypassed), (unsigned long long)x->shared,
-			(unsigned long long)x->bypassed);
+			"%llu bypassed)\n", "records", (unsigned long long)x->e.records,
+			(unsigned long long)(x->e.shared + x->e.bypassed), (unsigned long long)x->e.shared,
+			(unsigned long long)x->e.bypassed);
 	else
-		fprintf(f, LABEL "%llu\n", "records", (unsigned long long)x->records);
-	fprintf(f, LABEL "%llu\n", "references", (unsigned long long)x->refs);
+		fprintf(f, LABEL "%llu\n", "records", (unsigned long long)x->e.records);
+	fprintf(f, LABEL "%llu\n", "references", (unsigned long long)x->e.refs);
 	fprintf(f, LABEL "%.0f (%.2f%%)\n", "compulsory", h->inf, 100 * frac(h->inf, h->total));
 	fprintf(f, "histogram\n  %14s  %12s  %10s  %10s\n", "distance", "references", "fraction",
 		"cumulative");
-	struct bin *b;
+	gc_rdplot_bin *b;
 	size_t n = display_bins(x, h, &b);
 	double acc = 0;
 	for (size_t i = 0; i < n; i++) {
 		acc += b[i].count;
-		fmt_range(buf, sizeof buf, &b[i]);
+		gc_rdplot_range(buf, sizeof buf, &b[i]);
 		fprintf(f, "  %14s  %12.0f  %10.4f  %10.4f\n", buf, b[i].count,
 			frac(b[i].count, h->total), frac(acc, h->total));
 	}
@@ -1160,8 +573,8 @@ static void report(FILE *f, const struct rd *x, const char *input)
 		fprintf(f, "  %14llu  %12.0f  %10.4f\n", (unsigned long long)sz[i], m,
 			frac(m, h->total));
 	}
-	if (x->clines) {
-		struct cut c = cut_at(x, h);
+	if (x->e.clines) {
+		gc_rdp_cut c = gc_rdprof_cut(&x->e, h);
 		report_cache(f, x);
 		fprintf(f, LABEL "hits %.0f, misses %.0f (compulsory %.0f, capacity %.0f), "
 			"hit rate %.4f\n", "  LRU", c.hits, c.misses, c.compulsory, c.capacity,
@@ -1180,8 +593,8 @@ static void report(FILE *f, const struct rd *x, const char *input)
 
 static void csv_hist(FILE *f, const struct rd *x)
 {
-	const gc_rd_hist *h = &x->all;
-	struct bin *b;
+	const gc_rd_hist *h = &x->e.all;
+	gc_rdplot_bin *b;
 	size_t n = display_bins(x, h, &b);
 	double acc = 0;
 	char lo[32], hi[32];
@@ -1200,16 +613,16 @@ static void csv_groups(FILE *f, const struct rd *x)
 {
 	row_keys(f, x, NULL, 1);
 	fprintf(f, ",references,compulsory,median,p90%s\n",
-		x->clines ? ",lru_hits,lru_hit_rate,sdcm_hit_rate" : "");
-	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
-		const struct group *g = group_at(x, i);
+		x->e.clines ? ",lru_hits,lru_hit_rate,sdcm_hit_rate" : "");
+	for (size_t i = 0; i < gc_rowmap_count(&x->e.groups); i++) {
+		const gc_rdp_group *g = gc_rdprof_group(&x->e, i);
 		char med[24], p90[24];
 		row_keys(f, x, g, 1);
 		fmt_dist(med, sizeof med, gc_rd_hist_quantile(&g->h, 0.5));
 		fmt_dist(p90, sizeof p90, gc_rd_hist_quantile(&g->h, 0.9));
 		fprintf(f, ",%.0f,%.0f,%s,%s", g->h.total, g->h.inf, med, p90);
-		if (x->clines) {
-			struct cut c = cut_at(x, &g->h);
+		if (x->e.clines) {
+			gc_rdp_cut c = gc_rdprof_cut(&x->e, &g->h);
 			fprintf(f, ",%.0f,%.6f,", c.hits, frac(c.hits, g->h.total));
 			if (!isnan(c.sdcm))
 				fprintf(f, "%.6f", c.sdcm);
@@ -1222,7 +635,7 @@ static void csv_groups(FILE *f, const struct rd *x)
  * curve is flat at the compulsory misses): one pass over the cells. */
 static void csv_mrc(FILE *f, const struct rd *x)
 {
-	const gc_rd_hist *h = &x->all;
+	const gc_rd_hist *h = &x->e.all;
 	double ge = h->total; /* references of distance >= n, for n = 1 ... */
 	fprintf(f, "lines,misses,miss_rate\n");
 	size_t it = 0;
@@ -1253,7 +666,7 @@ static void csv_mrc(FILE *f, const struct rd *x)
 
 static void json_cut(gc_json *j, const struct rd *x, const gc_rd_hist *h)
 {
-	struct cut c = cut_at(x, h);
+	gc_rdp_cut c = gc_rdprof_cut(&x->e, h);
 	gc_json_num(j, "lru_hits", c.hits);
 	gc_json_num(j, "lru_misses", c.misses);
 	gc_json_num(j, "compulsory", c.compulsory);
@@ -1277,24 +690,24 @@ static void json_dist(gc_json *j, const char *key, uint64_t d)
  * and every cut-off used when the kernels' L1s differ. */
 static void json_cache(gc_json *j, const struct rd *x)
 {
-	gc_json_u64(j, "lines", x->clines);
-	gc_json_u64(j, "ways", x->ways);
+	gc_json_u64(j, "lines", x->e.clines);
+	gc_json_u64(j, "ways", x->e.ways);
 	gc_json_u64(j, "sets", x->cl->sets);
-	gc_json_u64(j, "cut_off", x->clines / x->cl->sets);
-	gc_json_str(j, "from", x->cache_from_gpu ? "gpu" : "options");
-	if (cuts_used(x) <= 1)
+	gc_json_u64(j, "cut_off", x->e.clines / x->cl->sets);
+	gc_json_str(j, "from", x->e.cache_from_gpu ? "gpu" : "options");
+	if (gc_rdprof_cuts_used(&x->e) <= 1)
 		return;
 	gc_json_arr(j, "cut_offs");
-	for (unsigned i = 0; i < x->tall.np; i++) {
-		const struct cfg *g = &x->cfgs[i];
-		if (!x->tall.p[i].refs)
+	for (unsigned i = 0; i < x->e.tall.np; i++) {
+		const gc_rdp_cfg *g = &x->e.cfgs[i];
+		if (!x->e.tall.p[i].refs)
 			continue;
 		gc_json_obj(j, NULL);
 		gc_json_u64(j, "lines", g->lines);
 		gc_json_u64(j, "ways", g->ways);
 		gc_json_u64(j, "size", g->bytes);
-		gc_json_u64(j, "references", x->tall.p[i].refs);
-		gc_json_num(j, "lru_hits", x->tall.p[i].hits);
+		gc_json_u64(j, "references", x->e.tall.p[i].refs);
+		gc_json_num(j, "lru_hits", x->e.tall.p[i].hits);
 		gc_json_close(j);
 	}
 	gc_json_close(j);
@@ -1304,16 +717,16 @@ static void json_cache(gc_json *j, const struct rd *x)
 static void json_kernels(gc_json *j, const struct rd *x)
 {
 	gc_json_arr(j, "kernels");
-	for (size_t i = 0; i < x->nl; i++) {
-		const struct launch *l = &x->lv[i];
-		const struct cfg *g = &x->cfgs[l->cfg];
+	for (size_t i = 0; i < x->e.nl; i++) {
+		const gc_rdp_launch *l = &x->e.lv[i];
+		const gc_rdp_cfg *g = &x->e.cfgs[l->cfg];
 		gc_json_obj(j, NULL);
 		gc_json_u64(j, "id", l->id);
 		gc_json_str(j, "name", l->name);
 		gc_json_u64(j, "launch", i + 1);
 		gc_json_u64(j, "references", l->refs);
 		if (g->lines) {
-			if (x->cache_from_gpu)
+			if (x->e.cache_from_gpu)
 				gc_json_u64(j, "l1_size", g->bytes);
 			gc_json_u64(j, "lines", g->lines);
 			gc_json_u64(j, "ways", g->ways);
@@ -1326,20 +739,20 @@ static void json_kernels(gc_json *j, const struct rd *x)
 }
 
 /* A row's keys, in the order of --by (kernel once). */
-static void json_row_keys(gc_json *j, const struct rd *x, const struct group *g)
+static void json_row_keys(gc_json *j, const struct rd *x, const gc_rdp_group *g)
 {
 	int kernel_done = 0;
 	for (int i = 0; i < x->cl->nby; i++) {
 		switch (x->cl->by[i]) {
-		case BY_SM: gc_json_u64(j, "sm", g->sm); break;
-		case BY_KERNEL:
+		case GC_RDP_SM: gc_json_u64(j, "sm", g->sm); break;
+		case GC_RDP_KERNEL:
 			gc_json_u64(j, "launch", g->launch);
 			if (!kernel_done)
 				gc_json_u64(j, "kernel", g->kernel);
 			kernel_done = 1;
 			break;
 		default:
-			if (!kernel_done && !has_by(x->cl, BY_KERNEL))
+			if (!kernel_done && !gc_rdp_has_by(&x->e.p, GC_RDP_KERNEL))
 				gc_json_u64(j, "kernel", g->kernel);
 			kernel_done = 1;
 			char pc[24];
@@ -1351,37 +764,33 @@ static void json_row_keys(gc_json *j, const struct rd *x, const struct group *g)
 
 static void json(FILE *f, const struct rd *x, const char *input)
 {
-	const gc_rd_hist *h = &x->all;
+	const gc_rd_hist *h = &x->e.all;
 	gc_json j;
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-rd");
 	gc_json_str(&j, "input", input);
-	gc_json_str(&j, "kind", gc_kind_name(x->kind));
+	gc_json_str(&j, "kind", gc_kind_name(x->e.p.kind));
 	gc_json_str(&j, "granularity", gran_names[x->cl->gran]);
-	gc_json_u64(&j, "unit_bytes", UINT64_C(1) << x->ushift);
-	gc_json_str(&j, "scope", x->scope_l1 ? "l1" : "stream");
-	gc_json_str(&j, "stacks", x->per_sm ? "sm" : "one");
-	gc_json_str(&j, "kernel_boundary", x->flush ? "flush" : "keep");
+	gc_json_u64(&j, "unit_bytes", UINT64_C(1) << x->e.ushift);
+	gc_json_str(&j, "scope", x->e.scope_l1 ? "l1" : "stream");
+	gc_json_str(&j, "stacks", x->e.per_sm ? "sm" : "one");
+	gc_json_str(&j, "kernel_boundary", x->e.flush ? "flush" : "keep");
 	gc_json_u64(&j, "sets", x->cl->sets);
 	gc_json_str(&j, "index", hash_names[x->cl->hash]);
-	gc_json_bool(&j, "sampled", x->sampled);
-	if (x->sampled) {
-		double rate = 1;
-		for (size_t i = 0; i < x->nstacks; i++)
-			if (gc_rds_rate(&x->stacks[i].s) < rate)
-				rate = gc_rds_rate(&x->stacks[i].s);
+	gc_json_bool(&j, "sampled", x->e.sampled);
+	if (x->e.sampled) {
 		gc_json_u64(&j, "sample", x->cl->sample);
-		gc_json_num(&j, "rate", rate);
+		gc_json_num(&j, "rate", gc_rdprof_rate(&x->e));
 	}
-	gc_json_u64(&j, "records", x->records);
-	gc_json_u64(&j, "shared", x->shared);
-	gc_json_u64(&j, "bypassed", x->bypassed);
-	gc_json_u64(&j, "references", x->refs);
+	gc_json_u64(&j, "records", x->e.records);
+	gc_json_u64(&j, "shared", x->e.shared);
+	gc_json_u64(&j, "bypassed", x->e.bypassed);
+	gc_json_u64(&j, "references", x->e.refs);
 	gc_json_num(&j, "compulsory", h->inf);
 	json_dist(&j, "max_distance", h->finite ? h->maxd : GC_RD_INF);
 	json_dist(&j, "median", gc_rd_hist_quantile(h, 0.5));
 	gc_json_arr(&j, "histogram");
-	struct bin *b;
+	gc_rdplot_bin *b;
 	size_t n = display_bins(x, h, &b);
 	double acc = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1407,7 +816,7 @@ static void json(FILE *f, const struct rd *x, const char *input)
 		gc_json_close(&j);
 	}
 	gc_json_close(&j);
-	if (x->clines) {
+	if (x->e.clines) {
 		gc_json_obj(&j, "cache");
 		json_cache(&j, x);
 		json_cut(&j, x, h);
@@ -1422,15 +831,15 @@ static void json(FILE *f, const struct rd *x, const char *input)
 			gc_json_str(&j, NULL, by_names[x->cl->by[i]]);
 		gc_json_close(&j);
 		gc_json_arr(&j, "breakdown");
-		for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
-			const struct group *g = group_at(x, i);
+		for (size_t i = 0; i < gc_rowmap_count(&x->e.groups); i++) {
+			const gc_rdp_group *g = gc_rdprof_group(&x->e, i);
 			gc_json_obj(&j, NULL);
 			json_row_keys(&j, x, g);
 			gc_json_num(&j, "references", g->h.total);
 			gc_json_num(&j, "compulsory", g->h.inf);
 			json_dist(&j, "median", gc_rd_hist_quantile(&g->h, 0.5));
 			json_dist(&j, "p90", gc_rd_hist_quantile(&g->h, 0.9));
-			if (x->clines)
+			if (x->e.clines)
 				json_cut(&j, x, &g->h);
 			gc_json_close(&j);
 		}
@@ -1439,202 +848,43 @@ static void json(FILE *f, const struct rd *x, const char *input)
 	gc_json_end(&j);
 }
 
-/* ---- the picture ------------------------------------------------------------------- */
-
-#define PW 860.0          /* picture */
-#define PH 800.0
-#define PL 90.0           /* plot area left, right */
-#define PR 830.0
-#define H_TOP 60.0        /* histogram panel */
-#define H_BOT 320.0
-#define M_TOP 470.0       /* miss-ratio panel */
-#define M_BOT 730.0
-
-static void axis_label(FILE *f, double x, double y, const char *s)
-{
-	gc_svg_text(f, x, y, "middle", 13, 0, "axis-label", s);
-}
 
 /* The unit of the distances and sizes: "lines of 128 B", "sectors of
  * 32 B" or "bytes". */
 static void unit_name(const struct rd *x, char *buf, size_t len)
 {
-	if (x->cl->gran == G_BYTE)
+	if (x->cl->gran == GC_RDP_BYTE)
 		snprintf(buf, len, "bytes");
 	else
-		snprintf(buf, len, "%s of %llu B", x->cl->gran == G_LINE ? "lines" : "sectors",
-			 (unsigned long long)(UINT64_C(1) << x->ushift));
+		snprintf(buf, len, "%s of %llu B", x->cl->gran == GC_RDP_LINE ? "lines" : "sectors",
+			 (unsigned long long)(UINT64_C(1) << x->e.ushift));
 }
 
-/* The y axis of a panel from 0 to at least ymax: ticks at a round step
- * (1, 2 or 5 times a power of ten, plot.h's rule); returns the top. */
-static double y_axis(FILE *f, double ymax, double top, double bot, int pct)
+static double misses(const void *h, uint64_t size)
 {
-	gc_plot_axis a;
-	char lab[64];
-	gc_plot_axis_num(&a, NULL, 0, ymax, 0);
-	for (int t = 0; t < a.nticks; t++) {
-		double y = bot - (bot - top) * a.ticks[t] / a.hi;
-		if (pct)
-			snprintf(lab, sizeof lab, "%.2f", a.ticks[t]);
-		else
-			gc_plot_num(a.ticks[t], lab, sizeof lab);
-		gc_svg_line(f, PL - 5, y, PL, y, "black", 1, NULL, "tick");
-		gc_svg_text(f, PL - 8, y + 4, "end", 11, 0, "tick-label", lab);
-	}
-	return a.hi;
-}
-
-/* The cut-off's label above a panel (top), beside the line at px: right
- * of it when it fits in the picture, else left of it, never across it. */
-static void cut_label(FILE *f, double px, double top, const char *text)
-{
-	double w = gc_plot_text_width(11, text);
-	if (px + 4 + w <= PW - 8)
-		gc_svg_text(f, px + 4, top - 6, "start", 11, 0, "cutoff-label", text);
-	else if (px - 4 - w >= 8)
-		gc_svg_text(f, px - 4, top - 6, "end", 11, 0, "cutoff-label", text);
-	else
-		gc_svg_text(f, PW - 8, top - 6, "end", 11, 0, "cutoff-label", text);
-}
-
-/* A power of two as a tick label: 512, 1Ki, 2Mi, 4Gi. */
-static void pow2_label(char *buf, size_t len, unsigned k)
-{
-	static const char *const suf[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-	unsigned g = k >= 10 ? k / 10 : 0;
-	snprintf(buf, len, "%llu%s", (unsigned long long)(UINT64_C(1) << (k - 10 * g)), suf[g]);
-}
-
-static void plot_hist(FILE *f, const struct rd *x)
-{
-	const gc_rd_hist *h = &x->all;
-	struct bin *b;
-	size_t n = display_bins(x, h, &b);
-	char buf[160], lab[64], unit[64];
-	double ymax = 0;
-	for (size_t i = 0; i < n; i++)
-		if (frac(b[i].count, h->total) > ymax)
-			ymax = frac(b[i].count, h->total);
-	if (!(ymax > 0))
-		ymax = 1;
-	unit_name(x, unit, sizeof unit);
-	gc_svg_text(f, PW / 2, H_TOP - 25, "middle", 16, 0, "title",
-		    "Reuse distance histogram");
-	gc_svg_line(f, PL, H_BOT, PR, H_BOT, "black", 1, NULL, "axis");
-	gc_svg_line(f, PL, H_TOP, PL, H_BOT, "black", 1, NULL, "axis");
-	ymax = y_axis(f, ymax, H_TOP, H_BOT, 0);
-	/* below the slanted bar labels (up to 2^31-2^32-1, about 60 units down) */
-	snprintf(buf, sizeof buf, "reuse distance (distinct %s in between)", unit);
-	axis_label(f, PL + (PR - PL) / 2, H_BOT + 80, buf);
-	gc_svg_text(f, 25, (H_TOP + H_BOT) / 2, "middle", 13, -90, "axis-label",
-		    "fraction of references");
-	double slot = n ? (PR - PL) / (double)n : 0;
-	double cut_x = -1;
-	for (size_t i = 0; i < n; i++) {
-		double fr = frac(b[i].count, h->total);
-		double bh = (H_BOT - H_TOP) * fr / ymax;
-		double x0 = PL + slot * (double)i;
-		int miss = x->clines && b[i].lo >= x->clines;
-		const char *fill = b[i].lo == GC_RD_INF ? "#7f7f7f" : !x->clines ? "#4c72b0"
-				   : miss ? "#c44e52" : "#4c72b0";
-		fmt_range(lab, sizeof lab, &b[i]);
-		snprintf(buf, sizeof buf, "distance %s: %.0f references (%.2f%%)", lab, b[i].count,
-			 100 * fr);
-		gc_svg_rect(f, x0 + slot * 0.1, H_BOT - bh, slot * 0.8, bh, fill, "bar", buf);
-		gc_svg_text(f, x0 + slot / 2, H_BOT + 14, "end", 10, -45, "bar-label",
-			    b[i].lo == GC_RD_INF ? "\xe2\x88\x9e" : lab);
-		/* the cut-off: where distance == cache lines begins */
-		if (x->clines && cut_x < 0 && b[i].hi != GC_RD_INF && b[i].lo <= x->clines &&
-		    x->clines <= b[i].hi)
-			cut_x = x0 + slot * (double)(x->clines - b[i].lo) /
-					     (double)(b[i].hi - b[i].lo + 1);
-		else if (x->clines && cut_x < 0 && b[i].lo > x->clines)
-			cut_x = x0;
-	}
-	if (x->clines) {
-		if (cut_x < 0)
-			cut_x = n && b[n - 1].lo == GC_RD_INF ? PL + slot * (double)(n - 1) : PR;
-		gc_svg_line(f, cut_x, H_TOP, cut_x, H_BOT, "black", 1.5, "6,4", "cutoff");
-		snprintf(buf, sizeof buf, "cache of %llu lines: hits left, misses right",
-			 (unsigned long long)x->clines);
-		cut_label(f, cut_x, H_TOP, buf);
-	}
-	free(b);
-}
-
-static void plot_mrc(FILE *f, const struct rd *x)
-{
-	const gc_rd_hist *h = &x->all;
-	char lab[64], buf[200], unit[64];
-	uint64_t top = h->finite ? h->maxd + 1 : 1;
-	if (x->clines > top)
-		top = x->clines;
-	unsigned kmax = 63u - (unsigned)__builtin_clzll(top) + (top & (top - 1) ? 1 : 0);
-	if (kmax == 0)
-		kmax = 1;
-	double span = (double)kmax;
-	unit_name(x, unit, sizeof unit);
-	gc_svg_text(f, PW / 2, M_TOP - 25, "middle", 16, 0, "title",
-		    "Miss-ratio curve (fully associative LRU)");
-	gc_svg_line(f, PL, M_BOT, PR, M_BOT, "black", 1, NULL, "axis");
-	gc_svg_line(f, PL, M_TOP, PL, M_BOT, "black", 1, NULL, "axis");
-	y_axis(f, 1, M_TOP, M_BOT, 1);
-	unsigned step = kmax > 16 ? (kmax + 15) / 16 : 1;
-	for (unsigned k = 0; k <= kmax; k += step) {
-		double px = PL + (PR - PL) * k / span;
-		pow2_label(lab, sizeof lab, k);
-		gc_svg_line(f, px, M_BOT, px, M_BOT + 5, "black", 1, NULL, "tick");
-		gc_svg_text(f, px, M_BOT + 18, "middle", 11, 0, "tick-label", lab);
-	}
-	snprintf(buf, sizeof buf, "cache size (%s, log scale)", unit);
-	axis_label(f, PL + (PR - PL) / 2, M_BOT + 40, buf);
-	gc_svg_text(f, 25, (M_TOP + M_BOT) / 2, "middle", 13, -90, "axis-label", "miss ratio");
-	/* 16 points an octave (each size once), as steps. */
-	size_t cap = (size_t)kmax * 16 + 8, np = 0;
-	double *xy = gc_xrealloc(NULL, 2 * 2 * cap * sizeof *xy);
-	uint64_t prev = 0;
-	double prev_y = M_TOP;
-	for (unsigned i = 0; i <= kmax * 16; i++) {
-		uint64_t s = (uint64_t)llround(pow(2.0, i / 16.0));
-		if (s <= prev)
-			continue;
-		double px = PL + (PR - PL) * log2((double)s) / span;
-		double py = M_BOT - (M_BOT - M_TOP) * frac(gc_rd_hist_ge(h, s), h->total);
-		if (np) { /* the step */
-			xy[2 * np] = px;
-			xy[2 * np + 1] = prev_y;
-			np++;
-		}
-		xy[2 * np] = px;
-		xy[2 * np + 1] = py;
-		np++;
-		prev = s;
-		prev_y = py;
-	}
-	gc_svg_polyline(f, xy, np, "#4c72b0", 2, "mrc");
-	free(xy);
-	if (x->clines) {
-		double px = PL + (PR - PL) * log2((double)x->clines) / span;
-		struct cut c = cut_at(x, h);
-		gc_svg_line(f, px, M_TOP, px, M_BOT, "black", 1.5, "6,4", "cutoff");
-		snprintf(buf, sizeof buf, "%llu lines: LRU miss ratio %.3f, SDCM (%llu-way) %.3f",
-			 (unsigned long long)x->clines, frac(c.misses, h->total),
-			 (unsigned long long)x->ways, 1 - c.sdcm);
-		cut_label(f, px, M_TOP, buf);
-	}
+	return gc_rd_hist_ge(h, size);
 }
 
 static void plot(const struct rd *x, const char *path, const char *input)
 {
+	const gc_rd_hist *h = &x->e.all;
+	gc_rdplot p = {input, NULL, NULL, 0, h->total, h->finite ? h->maxd + 1 : 1, misses, h,
+		       x->e.clines, x->e.ways, 0, 0};
+	char unit[64];
+	gc_rdplot_bin *b;
+	unit_name(x, unit, sizeof unit);
+	p.unit = unit;
+	p.nbins = display_bins(x, h, &b);
+	p.bins = b;
+	if (x->e.clines) {
+		gc_rdp_cut c = gc_rdprof_cut(&x->e, h);
+		p.lru_misses = c.misses;
+		p.sdcm = c.sdcm;
+	}
 	FILE *f = gc_open_text(path);
-	char title[300];
-	snprintf(title, sizeof title, "gc-rd: reuse distances of %s", input);
-	gc_svg_begin(f, PW, PH, title);
-	plot_hist(f, x);
-	plot_mrc(f, x);
-	gc_svg_end(f);
+	gc_rdplot_svg(f, &p);
 	gc_close_text(f, path);
+	free(b);
 }
 
 /* ---- main ------------------------------------------------------------------------------ */
@@ -1647,43 +897,18 @@ static gc_writer *open_annotated(const struct cmdline *cl, const struct rd *x, g
 	oh->optional |= GC_OPT_DISTANCE;
 	if (oh->record_size < GC_RECORD_DISTANCE)
 		oh->record_size = GC_RECORD_DISTANCE;
-	snprintf(v, sizeof v, "%llu", (unsigned long long)(UINT64_C(1) << x->ushift));
+	snprintf(v, sizeof v, "%llu", (unsigned long long)(UINT64_C(1) << x->e.ushift));
 	if (gc_header_add_provenance(oh, gc_cmdline()) < 0 ||
 	    gc_header_set(oh, "rd_gran", gran_names[cl->gran]) < 0 ||
 	    gc_header_set(oh, "rd_unit", v) < 0 ||
-	    gc_header_set(oh, "rd_scope", x->scope_l1 ? "l1" : "stream") < 0 ||
-	    gc_header_set(oh, "rd_stacks", x->per_sm ? "sm" : "one") < 0 ||
-	    gc_header_set(oh, "rd_kernel_boundary", x->flush ? "flush" : "keep") < 0)
+	    gc_header_set(oh, "rd_scope", x->e.scope_l1 ? "l1" : "stream") < 0 ||
+	    gc_header_set(oh, "rd_stacks", x->e.per_sm ? "sm" : "one") < 0 ||
+	    gc_header_set(oh, "rd_kernel_boundary", x->e.flush ? "flush" : "keep") < 0)
 		gc_die(GC_EXIT_DATA, "output header: too many keys");
 	snprintf(v, sizeof v, "%u", cl->sets);
 	if (gc_header_set(oh, "rd_sets", v) < 0)
 		gc_die(GC_EXIT_DATA, "output header: too many keys");
 	return gc_open_output(&cl->c, oh);
-}
-
-static void rd_free(struct rd *x)
-{
-	for (size_t i = 0; i < x->nstacks; i++) {
-		if (x->sampled)
-			gc_rds_free(&x->stacks[i].s);
-		else
-			gc_rd_free(&x->stacks[i].s.st);
-	}
-	free(x->stacks);
-	for (size_t i = 0; i < gc_rowmap_count(&x->groups); i++) {
-		gc_rd_hist_free(&group_at(x, i)->h);
-		tally_free(&group_at(x, i)->t);
-	}
-	gc_rowmap_free(&x->groups);
-	gc_rd_hist_free(&x->all);
-	tally_free(&x->tall);
-	gc_hmap_free(&x->skeys);
-	gc_hmap_free(&x->tuples);
-	gc_hmap_free(&x->pcids);
-	for (size_t i = 0; i < x->nl; i++)
-		free(x->lv[i].name);
-	free(x->lv);
-	free(x->cfgs);
 }
 
 int main(int argc, char **argv)
@@ -1705,12 +930,13 @@ int main(int argc, char **argv)
 	for (;;) {
 		int ev = gc_read(r, &batch[nb]), rc = 0;
 		if (ev == GC_DATA) {
-			prefetch(&x, &batch[nb]);
+			gc_rdprof_prefetch(&x.e, &batch[nb]);
 			if (++nb < BATCH)
 				continue;
 		}
 		for (int i = 0; i < nb; i++) {
-			record(&x, &batch[i]);
+			if (gc_rdprof_record(&x.e, &batch[i]) < 0)
+				gc_die(GC_EXIT_DATA, "%s", x.e.err);
 			if (w && gc_write(w, &batch[i]) < 0)
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
 		}
@@ -1721,7 +947,8 @@ int main(int argc, char **argv)
 		rec = batch[nb];
 		nb = 0;
 		if (ev == GC_KBEGIN) {
-			kernel_begin(&x, gc_reader_kernel(r));
+			if (gc_rdprof_kernel(&x.e, gc_reader_kernel(r)) < 0)
+				gc_die(GC_EXIT_DATA, "%s", x.e.err);
 			if (w)
 				rc = gc_write_kbegin(w, gc_reader_kernel(r));
 		} else if (ev == GC_KEND) {
@@ -1742,7 +969,8 @@ int main(int argc, char **argv)
 			gc_progress_reader(1, r);
 	}
 	gc_progress_end(cl.c.progress);
-	finish(&x);
+	if (gc_rdprof_finish(&x.e) < 0)
+		gc_die(GC_EXIT_DATA, "%s", x.e.err);
 	const char *input = gc_reader_name(r);
 
 	if (w) {
@@ -1772,7 +1000,7 @@ int main(int argc, char **argv)
 	if (cl.plot)
 		plot(&x, cl.plot, input);
 
-	rd_free(&x);
+	gc_rdprof_free(&x.e);
 	gc_reader_close(r);
 	return 0;
 }

@@ -35,7 +35,7 @@ records() {
 slice_sum() {
 	local f=$1 ind='      '
 	case $f in sectors.*) f=${f#sectors.}; ind='        ' ;; esac
-	awk -v f="$ind\"$f\":" '/"per_slice"/ { on = 1 } on && index($0, f) == 1 { s += $NF } END { print s + 0 }' "$2"
+	awk -v f="$ind\"$f\":" '/^  "per_slice"/ { on = 1 } on && index($0, f) == 1 { s += $NF } END { print s + 0 }' "$2"
 }
 
 # sv KEY FILE: a value of the top-level "sectors" object.
@@ -52,7 +52,7 @@ expect_sectors() {
 
 # slice_field N FIELD FILE: FIELD of slice N in per_slice.
 slice_field() {
-	awk -v s="\"slice\": $1," -v f="\"$2\":" '$0 ~ s { on = 1 } on && $1 == f { sub(/,$/, "", $2); print $2; exit }' "$3"
+	awk -v s="\"slice\": $1," -v f="\"$2\":" '/^  "per_slice"/ { top = 1 } top && $0 ~ s { on = 1 } on && $1 == f { sub(/,$/, "", $2); print $2; exit }' "$3"
 }
 
 # randreq N SEED SPAN [LOADS]: N requests (loads, partial and full

@@ -130,12 +130,6 @@ two_kernels() {
 	[ ! -s "$T/out" ]
 }
 
-# bfs: the coalesced BFS trace (Accel-Sim, Volta) in $T/bfs.gcs.
-bfs() {
-	gc-import -q "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" |
-		gc-sched -q --gpu volta-v100 | gc-coalesce >"$T/bfs.gcs"
-}
-
 # fa_awk KEEP: from a --dump of requests on stdin, per (kernel name, PC)
 # of the loads and stores "pc requests hits misses kernel" for the fully
 # associative L1 above, most misses first, then name, then PC.
@@ -158,7 +152,7 @@ fa_awk() {
 }
 
 @test "gc-l1: BFS's per-PC table equals a count of first touches per (SM, line) over the dump" {
-	bfs
+	bfs_front "$T/bfs.gcs"
 	# only global loads and stores, none flagged: every request is looked up
 	gc-stats --dump "$T/bfs.gcs" >"$T/dump"
 	expect_eq "$(awk -F, '!/^#/ && $1 != "kernel" && $8 != "kbegin" && $8 != "kend" &&
@@ -184,7 +178,7 @@ fa_awk() {
 }
 
 @test "gc-l2: BFS's rows count the requests gc-l1 sends, by their (kernel name, PC)" {
-	bfs
+	bfs_front "$T/bfs.gcs"
 	gc-l1 --gpu volta-v100 "$T/bfs.gcs" >"$T/l1.gcs"
 	gc-stats --dump "$T/l1.gcs" | awk -F, '/^#/ || $1 == "kernel" { next }
 		$8 == "kbegin" { name = $16; gsub(/"/, "", name); next }
@@ -237,7 +231,7 @@ fa_awk() {
 }
 
 @test "gc-stats --by pc: BFS's rows equal a count over the dump by (kernel name, PC)" {
-	bfs
+	bfs_front "$T/bfs.gcs"
 	gc-stats --dump "$T/bfs.gcs" | awk -F, '/^#/ || $1 == "kernel" { next }
 		$8 == "kbegin" { name = $16; gsub(/"/, "", name); next }
 		$8 == "load" || $8 == "store" { n[$6 " " name]++ }

@@ -7,7 +7,6 @@
 load helpers
 
 VECADD="$FIX/traces/accelsim-v4-pascal-vectoradd/kernelslist.g"
-BFS="$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g"
 
 # has FILE LINE: FILE holds LINE exactly once.
 has() {
@@ -312,19 +311,14 @@ diverge_stream() {
 	gc-profile -v -o "$T/p" --stats "$T/j" "$T/s" 2>"$T/e"
 	pb=$(wc -c <"$T/p")
 	sb=$(wc -c <"$T/s")
-	expect_eq "$(jnum_in "$T/j" kernel_count)" 1
-	expect_eq "$(jnum_in "$T/j" threads)" 512
-	expect_eq "$(jnum_in "$T/j" accesses)" 1536
-	expect_eq "$(jnum_in "$T/j" profile_bytes)" "$pb"
-	expect_eq "$(jnum_in "$T/j" stream_bytes)" "$sb"
+	expect_eq "$(jnum kernel_count)" 1
+	expect_eq "$(jnum threads)" 512
+	expect_eq "$(jnum accesses)" 1536
+	expect_eq "$(jnum profile_bytes)" "$pb"
+	expect_eq "$(jnum stream_bytes)" "$sb"
 	expect_match "$(cat "$T/e")" "kernel 1 vecadd: 512 threads, 1536 accesses, 3 insts, 1 profiles \(Q 1\), 1 runs"
 	expect_match "$(cat "$T/e")" "profile [0-9,]+ bytes for a [0-9,]+-byte stream \([0-9.]+%\)$"
 	expect_eq "$(sed -n 's/.*profile \([0-9,]*\) bytes.*/\1/p' "$T/e" | tr -d ,)" "$pb"
-}
-
-# jnum_in FILE KEY: the number of the first "KEY": in FILE.
-jnum_in() {
-	grep -m1 "\"$2\":" "$1" | sed 's/.*: *//; s/,$//'
 }
 
 @test "gc-profile: P_E built in thread order equals P_E from the threads sorted at the end" {
@@ -345,7 +339,7 @@ jnum_in() {
 	# and from the retired warps' packed state: all but P_R
 	gc-profile --live-warps 3 --stats "$T/j" "$T/g" >"$T/c"
 	expect_same <(grep -v '^pr ' "$T/a") <(grep -v '^pr ' "$T/c") "scheduled, 3 live warps"
-	[ "$(jnum_in "$T/j" resurrected_warps)" -gt 100 ]
+	[ "$(jnum resurrected_warps)" -gt 100 ]
 }
 
 @test "gc-profile: a retired thread of ten instructions comes back whole, by hand" {
@@ -361,7 +355,7 @@ jnum_in() {
 	gc-profile "$T/s" >"$T/a"
 	gc-profile --live-warps 1 --stats "$T/j" "$T/s" >"$T/b"
 	expect_same "$T/a" "$T/b" "one live warp"
-	expect_eq "$(jnum_in "$T/j" resurrected_warps)" 58
+	expect_eq "$(jnum resurrected_warps)" 58
 	for i in 0 7 8 9; do
 		has "$T/b" "pa $i total 4 none 0 align 1 exact 8:4"
 		has "$T/b" "pe $i bx total 1 none 0 align 1 exact 65536:1"
@@ -388,15 +382,15 @@ jnum_in() {
 		has "$T/$f" "pe 0 bx total 1 none 0 align 1 exact 2048:1"
 	done
 	expect_same <(grep -v '^pr ' "$T/a") <(grep -v '^pr ' "$T/b") "all but P_R"
-	expect_eq "$(jnum_in "$T/j0" resurrected_warps)" 0
-	expect_eq "$(jnum_in "$T/j1" resurrected_warps)" 2
+	expect_eq "$(jnum resurrected_warps "$T/j0")" 0
+	expect_eq "$(jnum resurrected_warps "$T/j1")" 2
 	expect_match "$(cat "$T/e")" "2 warps came back after their retirement \(more than 1 live at once\)"
 	# a scheduled (interleaved) matmul: P_E and P_A exact at one live warp
 	gc-gen matmul -n 64 | gc-sched >"$T/m"
 	gc-profile "$T/m" >"$T/ma"
 	gc-profile --live-warps 1 --stats "$T/j2" "$T/m" >"$T/mb"
 	expect_same <(grep -v '^pr ' "$T/ma") <(grep -v '^pr ' "$T/mb") "matmul but P_R"
-	[ "$(jnum_in "$T/j2" resurrected_warps)" -gt 1000 ]
+	[ "$(jnum resurrected_warps "$T/j2")" -gt 1000 ]
 	sh_status 2 "gc-profile --live-warps 0 /dev/null"
 	expect_match "$(cat "$T/err")" "live-warps"
 }

@@ -6,11 +6,9 @@
 
 load helpers
 
-BFS="$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g"
-
 # bfs: the chain on the BFS trace, its --stats in $T/l1.json, l2.json, dram.json.
 bfs() {
-	gc-import "$BFS" | gc-sched --gpu volta-v100 | gc-coalesce >"$T/front.gcs"
+	bfs_front "$T/front.gcs"
 	gc-l1 --stats "$T/l1.json" "$T/front.gcs" | gc-l2 --stats "$T/l2.json" |
 		gc-dram --stats "$T/dram.json" >/dev/null
 }
@@ -50,6 +48,26 @@ value() {
 	expect_eq "$(grep -c '^	L1D_cache_core\[' "$T/all.txt")" 8
 	expect_eq "$(awk -F'Access = |, Miss' '/L1D_cache_core/ { s += $2 } END { print s }' "$T/all.txt")" 90629
 	expect_eq "$(awk -F'Access = |, Miss' '/^L2_cache_bank/ { s += $2 } END { print s }' "$T/all.txt")" 32773
+	# every kernel's block has them too, the sums so far as the log's:
+	# after the last kernel, the kernels' per-SM and per-bank counts
+	# (kernels[].per_sm, per_slice) add up to the run's (per_sm, per_slice)
+	expect_eq "$(grep -c '^	L1D_cache_core\[' "$T/as.txt")" $((17 * 8))
+	expect_eq "$(grep -c '^L2_cache_bank\[' "$T/as.txt")" $((17 * 64))
+	sed -n '/^kernel_launch_uid = 16 $/,/^all kernels$/p' "$T/as.txt" | grep -E '_cache_(core|bank)\[' >"$T/k16.txt"
+	grep -E '_cache_(core|bank)\[' "$T/all.txt" >"$T/run.txt"
+	expect_eq "$(wc -l <"$T/k16.txt")" 72
+	expect_eq "$(cat "$T/k16.txt")" "$(cat "$T/run.txt")"
+	# kernel 9 on SM 3 (its line after kernel 9 less that after kernel 8)
+	# is what gc-l1 finds for SM 3 on kernel 9's records alone (the L1 is
+	# flushed between kernels): 4824 accesses, 1569 misses
+	core3() { sed -n "/^kernel_launch_uid = $1 \$/,/^kernel_name/s/^	L1D_cache_core\[3\]: Access = \([0-9]*\), Miss = \([0-9]*\),.*/\1 \2/p" "$T/as.txt"; }
+	read -r a8 m8 <<<"$(core3 8)"
+	read -r a9 m9 <<<"$(core3 9)"
+	gc-stats --dump "$T/front.gcs" | awk -F, '/^#/ || /^kernel,/ || $1 == 9' |
+		gc-import -q -f csv --lenient | gc-l1 --stats "$T/k9.json" >/dev/null
+	expect_eq "$((a9 - a8)) $((m9 - m8))" "4824 1569"
+	run_status 0 gc-stats --metrics accelsim "$T/k9.json"
+	expect_match "$output" "	L1D_cache_core\[3\]: Access = 4824, Miss = 1569, Miss_rate = 0.325, "
 	# every status, each type: HIT + HIT_RESERVED + MISS + SECTOR_MISS = TOTAL_ACCESS
 	for c in Total_core_cache_stats_breakdown L2_cache_stats_breakdown; do
 		for t in GLOBAL_ACC_R GLOBAL_ACC_W; do
@@ -112,7 +130,108 @@ kernel_launch_uid = 1 "
 	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[MSHR_HIT\]')" "$merged"
 	expect_eq "$(get L1D_total_cache_pending_hits)" "$merged"
 	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[TOTAL_ACCESS\]')" 72615
-	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[RESERVATION_FAIL\]')" 0
+	# each cancelled instruction is one failed attempt of a load
+	stalls=$(sed -n 's/^  "mshr_stalls": \([0-9]*\),$/\1/p' "$T/t1.json")
+	[ "$stalls" -gt 0 ]
+	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[RESERVATION_FAIL\]')" "$stalls"
+	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_W\]\[RESERVATION_FAIL\]')" 0
+	expect_eq "$(get L1D_total_cache_reservation_fails)" "$stalls"
+	expect_eq "$(awk -F'Reservation_fails = ' '/L1D_cache_core/ { s += $2 } END { print s }' "$T/all.txt")" "$stalls"
+}
+
+# hand: the stream of CSV dump lines on stdin (the rows after the column
+# row) as $T/hand.gcs, with header key $1 (KEY=VALUE) if given.
+hand() {
+	{
+		printf '# gc-stats dump 1\n# kind requests\n# version 1.0\n'
+		printf '# header line_size=128\n# header sector_size=32\n'
+		[ -z "$1" ] || printf '# header %s\n' "$1"
+		printf 'kernel,sm,block,warp,lane,pc,seq,op,space,addr,size,mask,time,outcome,flags,name,info\n'
+		cat
+	} | gc-import -f csv >"$T/hand.gcs"
+}
+
+@test "accelsim --timing: RESERVATION_FAIL counts each failed attempt, by hand" {
+	# One MSHR, a 10-cycle miss; warps 0 and 1 of one block on SM 0
+	# each load a line of their own.  Cycle 0: warp 0 misses and takes
+	# the MSHR until cycle 10.  Cycles 1 to 9: warp 1, the only warp
+	# queued, is cancelled every cycle: 9 failed attempts.  Cycle 10: the
+	# fill frees the MSHR and warp 1's load misses.
+	hand <<-'E'
+	1,,,,,,,kbegin,,,,,,,,k,grid=1x1x1 block=64x1x1 regs=16 shmem=0
+	1,0,0,0,,0x10,0,load,global,0x1000,4,0x1,0,,0,,
+	1,0,0,1,,0x10,0,load,global,0x2000,4,0x1,0,,0,,
+	1,,,,,,,kend,,,,,,,,,records=2
+	,,,,,,,end,,,,,,,,,records=5 data=2
+	E
+	l1() { gc-l1 --gpu volta-v100 --timing --mshr 1 --miss-latency 10 --sigma 0 "$@" "$T/hand.gcs"; }
+	l1 --stats "$T/h1.json" >/dev/null
+	run_status 0 gc-stats --metrics accelsim "$T/h1.json"
+	sed -n '/^all kernels$/,$p' <<<"$output" >"$T/all.txt"
+	get() { sed -n "s/^[[:space:]]*$1 = //p" "$T/all.txt"; }
+	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[RESERVATION_FAIL\]')" 9
+	expect_eq "$(get 'Total_core_cache_stats_breakdown\[GLOBAL_ACC_R\]\[MISS\]')" 2
+	expect_eq "$(get L1D_total_cache_reservation_fails)" 9
+	expect_match "$output" "	L1D_cache_core\[0\]: Access = 2, Miss = 2, Miss_rate = 1.000, Pending_hits = 0, Reservation_fails = 9"
+	# gc-l1's --stats: the run's, kernel 1's and SM 0's loads, and SM 0's
+	# in kernel 1's column
+	expect_eq "$(grep -c '"reservation_fails": 9,*$' "$T/h1.json")" 3
+	expect_eq "$(grep -c '"reservation_fails": \[9\],*$' "$T/h1.json")" 1
+	# warp 1's load went to L2 at cycle 10
+	expect_eq "$(l1 --emit all | gc-stats --dump | awk -F, '$4 == 1 { print $13, $14 }')" "10 miss/mshr"
+	# the same without skipping the cycles where every warp waits
+	GC_L1_STEP_ALL=1 l1 --stats "$T/h2.json" >/dev/null
+	expect_eq "$(grep -c '"reservation_fails": 9,*$' "$T/h2.json")" 3
+}
+
+@test "gc-l2 on gc-l1 --timing's stream: a sector read from DRAM is HIT_RESERVED until it arrives, by hand" {
+	# volta-v100: mem.dram_latency 132 cycles.  One line, four SMs:
+	#   t 100 load sector 0: MISS; sector 0 arrives at 232
+	#   t 150 load sectors 0, 1: 0 HIT_RESERVED, 1 SECTOR_MISS (arrives 282)
+	#   t 231 store sector 0: HIT_RESERVED (a write to a sector in flight)
+	#   t 232 load sectors 0, 1: 0 HIT (arrived), 1 HIT_RESERVED
+	# loads: HIT 1, HIT_RESERVED 2, MISS 1, SECTOR_MISS 1; stores:
+	# HIT_RESERVED 1; 3 pending hits, 2 misses of 6 accesses
+	hand l1.model=timing <<-'E'
+	1,,,,,,,kbegin,,,,,,,,k,grid=4x1x1 block=32x1x1 regs=16 shmem=0
+	1,0,0,0,,0x10,0,load,global,0x1000,32,0x1,100,,0,,
+	1,1,1,0,,0x10,0,load,global,0x1000,64,0x3,150,,0,,
+	1,2,2,0,,0x20,0,store,global,0x1000,32,0x1,231,,0,,
+	1,3,3,0,,0x10,0,load,global,0x1000,64,0x3,232,,0,,
+	1,,,,,,,kend,,,,,,,,,records=4
+	,,,,,,,end,,,,,,,,,records=7 data=4
+	E
+	gc-l2 --gpu volta-v100 --stats "$T/h.json" "$T/hand.gcs" >/dev/null
+	grep -q '"miss_latency": 132$' "$T/h.json"
+	run_status 0 gc-stats --metrics accelsim "$T/h.json"
+	sed -n '/^all kernels$/,$p' <<<"$output" >"$T/all.txt"
+	get() { sed -n "s/^[[:space:]]*$1 = //p" "$T/all.txt"; }
+	b=L2_cache_stats_breakdown
+	expect_eq "$(get "$b\\[GLOBAL_ACC_R\\]\\[HIT\\]") $(get "$b\\[GLOBAL_ACC_R\\]\\[HIT_RESERVED\\]") $(get "$b\\[GLOBAL_ACC_R\\]\\[MISS\\]") $(get "$b\\[GLOBAL_ACC_R\\]\\[SECTOR_MISS\\]")" "1 2 1 1"
+	expect_eq "$(get "$b\\[GLOBAL_ACC_W\\]\\[HIT\\]") $(get "$b\\[GLOBAL_ACC_W\\]\\[HIT_RESERVED\\]") $(get "$b\\[GLOBAL_ACC_W\\]\\[MSHR_HIT\\]")" "0 1 1"
+	expect_eq "$(get L2_total_cache_pending_hits)" 3
+	expect_eq "$(grep '^L2_cache_bank' "$T/all.txt" | grep -v 'Access = 0,' | sed 's/^L2_cache_bank\[[0-9]*\]//')" \
+		": Access = 6, Miss = 2, Miss_rate = 0.333, Pending_hits = 3, Reservation_fails = 0"
+	# kernel 1's block: the same bank line, from kernels[].per_slice
+	expect_eq "$(sed -n '/^kernel_launch_uid = 1 $/,/^all kernels$/p' <<<"$output" | grep '^L2_cache_bank' | grep -v 'Access = 0,')" \
+		"$(grep '^L2_cache_bank' "$T/all.txt" | grep -v 'Access = 0,')"
+	# without the header key the times are no cycles: nothing pending, the
+	# pending sectors are hits
+	hand <<-'E'
+	1,,,,,,,kbegin,,,,,,,,k,grid=4x1x1 block=32x1x1 regs=16 shmem=0
+	1,0,0,0,,0x10,0,load,global,0x1000,32,0x1,100,,0,,
+	1,1,1,0,,0x10,0,load,global,0x1000,64,0x3,150,,0,,
+	1,2,2,0,,0x20,0,store,global,0x1000,32,0x1,231,,0,,
+	1,3,3,0,,0x10,0,load,global,0x1000,64,0x3,232,,0,,
+	1,,,,,,,kend,,,,,,,,,records=4
+	,,,,,,,end,,,,,,,,,records=7 data=4
+	E
+	gc-l2 --gpu volta-v100 --stats "$T/h0.json" "$T/hand.gcs" >/dev/null
+	grep -q '"miss_latency": 0$' "$T/h0.json"
+	run_status 0 gc-stats --metrics accelsim "$T/h0.json"
+	sed -n '/^all kernels$/,$p' <<<"$output" >"$T/all.txt"
+	expect_eq "$(get "$b\\[GLOBAL_ACC_R\\]\\[HIT\\]") $(get "$b\\[GLOBAL_ACC_R\\]\\[HIT_RESERVED\\]") $(get "$b\\[GLOBAL_ACC_W\\]\\[HIT\\]")" "3 0 1"
+	expect_eq "$(get L2_total_cache_pending_hits)" 0
 }
 
 @test "gc-l1: warp instructions by operation are the distinct (kernel, block, warp, seq) of the stream" {

@@ -8,6 +8,8 @@ GC_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 PATH="$GC_BIN:$GC_TESTBIN:$PATH"
 FIX="$GC_ROOT/tests/fixtures"
 GOLDEN="$GC_ROOT/tests/golden"
+# The BFS trace of Accel-Sim (Rodinia, Volta), which many tests share.
+BFS="$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g"
 
 setup() {
 	T=$BATS_TEST_TMPDIR
@@ -297,9 +299,16 @@ import_bad() {
 	expect_eq "$(cat "$T/err")" "gc-import: $msg"
 }
 
-# jnum KEY: the number of the first "KEY": in $T/j (gc-stats --json).
+# jnum KEY [FILE]: the number of the first "KEY": in FILE (default $T/j,
+# a tool's --json or --stats).
 jnum() {
-	grep -m1 "\"$1\":" "$T/j" | sed 's/.*: *//; s/,$//'
+	grep -m1 "\"$1\":" "${2:-$T/j}" | sed 's/.*: *//; s/,$//'
+}
+
+# bfs_front FILE: the BFS trace imported, scheduled for the V100 and
+# coalesced: its requests in FILE.
+bfs_front() {
+	gc-import -q "$BFS" | gc-sched -q --gpu volta-v100 | gc-coalesce >"$1"
 }
 
 # acsv [GRID BLOCK REGS SHMEM]: an access stream of one kernel from rows

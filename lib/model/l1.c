@@ -201,6 +201,7 @@ gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 	R->sms = calloc(65536, sizeof *R->sms);
 	R->smlist = calloc(65536, sizeof *R->smlist);
 	gc_pctab_init(&R->pcs);
+	gc_kunits_init(&R->ksms, GC_KU_WIDTH);
 	if (!R->sms || !R->smlist ||
 	    gc_hmap_init(&R->warpmap, 0) < 0 || gc_hmap_init(&R->blockmap, 0) < 0 ||
 	    gc_hset_init(&R->doneblocks, 0) < 0) {
@@ -229,6 +230,7 @@ void gc_l1_free(gc_l1 *L)
 	free(L->pcsorted);
 	free(L->ks);
 	free(L->smstat);
+	gc_kunits_free(&L->ksms);
 	l1_input_free(L);
 	gc_l1queue_free(&L->smheap);
 	free(L);
@@ -601,6 +603,23 @@ int gc_l1_kernel_end(gc_l1 *R)
 	sum_counters(R, &now);
 	counters_sub(&now, &R->kbase);
 	R->ks[R->nks - 1].n = now;
+	/* the kernel's sectors by SM, in SM order (GC_KU_* are GC_L1_SEC_*) */
+	_Static_assert((int)GC_KU_NFIELDS == (int)GC_L1_NSECS &&
+		       (int)GC_KU_RES_FAILS == (int)GC_L1_SEC_RES_FAILS,
+		       "kunits.h's fields are l1.h's sector counts");
+	for (unsigned id = 0, left = R->nsms; left; id++) {
+		const struct sm *s = R->sms[id];
+		if (!s)
+			continue;
+		left--;
+		uint64_t v[GC_KU_WIDTH];
+		for (int f = 0; f < GC_KU_NFIELDS; f++) {
+			v[GC_KU_LOADS + f] = s->n.op_sec[GC_LOAD][f];
+			v[GC_KU_STORES + f] = s->n.op_sec[GC_STORE][f];
+		}
+		l1_oom(R, gc_kunits_unit(&R->ksms, id, v));
+	}
+	l1_oom(R, gc_kunits_kernel_end(&R->ksms));
 	LEAVE(R);
 }
 
@@ -628,6 +647,7 @@ int gc_l1_finish(gc_l1 *R)
 	st->nkernels = R->nks;
 	st->sms = R->smstat;
 	st->nsms = R->nsms;
+	st->ksms = &R->ksms;
 	st->pcs = R->pcsorted;
 	st->npcs = R->pcsorted ? gc_pctab_count_rows(&R->pcs) : 0;
 	st->pctab = &R->pcs;

@@ -27,6 +27,7 @@
 #ifndef GC_MODEL_L1_H
 #define GC_MODEL_L1_H
 
+#include "base/kunits.h"
 #include "base/pctab.h"
 #include "config/gpu.h"
 #include "stream/format.h"
@@ -73,7 +74,7 @@ typedef struct gc_l1_params {
  * GC_ATOMIC) and the sector counts of each. */
 #define GC_L1_NOPS 4
 enum { GC_L1_SEC_REQUESTED, GC_L1_SEC_HITS, GC_L1_SEC_LINE_MISSES, GC_L1_SEC_MERGED,
-       GC_L1_NSECS };
+       GC_L1_SEC_RES_FAILS, GC_L1_NSECS };
 
 /* Counts of one SM, one kernel or the whole run. */
 typedef struct gc_l1_counts {
@@ -92,7 +93,11 @@ typedef struct gc_l1_counts {
 	 * sectors split as GPGPU-Sim's per-sector lookups see them: a request
 	 * finding its line absent has one line miss (its first missing
 	 * sector), its other missing sectors are sector misses; sectors of
-	 * an in-flight miss (timing) are merged.  And warp instructions by
+	 * an in-flight miss (timing) are merged.  RES_FAILS (timing) counts
+	 * the failed attempts to issue: each time an instruction is
+	 * cancelled for want of an MSHR, one, on its first request that did
+	 * not fit (always a load), as GPGPU-Sim counts RESERVATION_FAIL for
+	 * each access retried.  And warp instructions by
 	 * operation (a run of requests of one warp and dynamic instruction;
 	 * shared memory not counted). */
 	uint64_t op_sec[GC_L1_NOPS][GC_L1_NSECS];
@@ -126,6 +131,9 @@ typedef struct gc_l1_statistics {
 	size_t nkernels;
 	const gc_l1_smstat *sms;           /* the SMs seen, by number */
 	size_t nsms;
+	/* Kernel k's sectors by SM (GC_KU_* of loads and stores), the SMs
+	 * that looked something up in it: kunits.h rows of kernel k. */
+	const gc_kunits *ksms;
 	/* With classify: one row per (kernel name, PC), by misses, most
 	 * first (gc_pctab_sorted); the names are pctab's. */
 	const gc_pcrow *pcs;

@@ -172,6 +172,7 @@ struct gc_l1 {
 	size_t nks, kscap;
 	gc_l1_counts kbase;
 	gc_l1_smstat *smstat; /* the snapshot of gc_l1_finish */
+	gc_kunits ksms;       /* each kernel's sectors by SM */
 	gc_pcrow *pcsorted;
 	uint64_t last_time;   /* functional: the last request's time */
 	uint64_t inst_key;    /* count_inst: the last record's block and warp */

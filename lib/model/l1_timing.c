@@ -139,6 +139,7 @@ static void sm_unspin(gc_l1 *R, struct sm *s, uint64_t upto)
 			ring_push(R, &s->q, ring_pop(&s->q));
 		ring_push(R, &s->rq, ring_pop_back(&s->q));
 		s->n.stalls += k;
+		s->n.op_sec[GC_LOAD][GC_L1_SEC_RES_FAILS] += k;
 		s->order += k;
 		s->now = upto + 1;
 	}
@@ -387,10 +388,12 @@ static void warp_wait(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx, uin
 }
 
 /* Warp w is cancelled for want of MSHRs: to the back of the queue, behind
- * the warps that become ready by the next step. */
+ * the warps that become ready by the next step.  One failed attempt of
+ * the load that did not fit (a reservation fail). */
 static void cancel(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx)
 {
 	s->n.stalls++;
+	s->n.op_sec[GC_LOAD][GC_L1_SEC_RES_FAILS]++;
 	s->order++;
 	w->state = W_WAITING;
 	ring_push(R, &s->rq, widx);

@@ -87,6 +87,15 @@ void gc_json_u64(gc_json *j, const char *key, uint64_t v)
 	fprintf(j->f, "%llu", (unsigned long long)v);
 }
 
+void gc_json_u64s(gc_json *j, const char *key, const uint64_t *v, size_t n, size_t stride)
+{
+	jkey(j, key);
+	fputc('[', j->f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(j->f, i ? ", %llu" : "%llu", (unsigned long long)v[i * stride]);
+	fputc(']', j->f);
+}
+
 void gc_json_i64(gc_json *j, const char *key, int64_t v)
 {
 	jkey(j, key);

@@ -7,6 +7,7 @@
 #ifndef GC_JSON_H
 #define GC_JSON_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -23,6 +24,8 @@ void gc_json_obj(gc_json *j, const char *key); /* "key": { (key NULL in arrays) 
 void gc_json_arr(gc_json *j, const char *key); /* "key": [ */
 void gc_json_close(gc_json *j);                /* } or ] */
 void gc_json_u64(gc_json *j, const char *key, uint64_t v);
+/* "key": [v[0], v[stride], ...], n numbers on one line. */
+void gc_json_u64s(gc_json *j, const char *key, const uint64_t *v, size_t n, size_t stride);
 void gc_json_i64(gc_json *j, const char *key, int64_t v);
 void gc_json_num(gc_json *j, const char *key, double v);
 void gc_json_str(gc_json *j, const char *key, const char *s);

@@ -6,8 +6,9 @@
  * The JSON keys are read through one table (keys[]): a key renamed in a
  * stage is one line here, and both names can be listed.  Kernel lists are
  * "kernels" (or the older "per_kernel"), per-unit lists "per_sm" (gc-l1)
- * and "per_slice" or "per_bank" (gc-l2); an element's "id", "name" and
- * unit number ("sm", "slice", "bank") are read by name.
+ * and "per_slice" or "per_bank" (gc-l2), for the run and in a kernel's
+ * element (the kernel's own counts by unit); an element's "id", "name"
+ * and unit number ("sm", "slice", "bank") are read by name.
  *
  * The mapping to the field's counters is defs[] (ncu) and accelsim()'s
  * classes; gc-stats(1) and DESIGN-NOTES.md say where they differ.
@@ -29,7 +30,7 @@ static const char *const tools[NSTAGES] = {"gc-l1", "gc-l2", "gc-dram"};
 
 /* Sector fields of one operation, at OPF(op, k): op 0 loads, 1 stores,
  * 2 atomics. */
-enum { K_REQ, K_HITS, K_LINE, K_SECMISS, K_MERGED, K_HW, NK };
+enum { K_REQ, K_HITS, K_LINE, K_SECMISS, K_MERGED, K_HW, K_RESFAIL, NK };
 #define OPF(op, k) ((op) * NK + (k))
 enum {
 	F_SEC_REQ = 3 * NK, F_SEC_HITS,
@@ -58,7 +59,8 @@ static const struct key {
 	{"sectors." opname ".line_misses", L1 | L2, OPF(op, K_LINE)},        \
 	{"sectors." opname ".sector_misses", L1 | L2, OPF(op, K_SECMISS)},   \
 	{"sectors." opname ".merged", L1 | L2, OPF(op, K_MERGED)},           \
-	{"sectors." opname ".hardware_hits", L2, OPF(op, K_HW)}
+	{"sectors." opname ".hardware_hits", L2, OPF(op, K_HW)},             \
+	{"sectors." opname ".reservation_fails", L1 | L2, OPF(op, K_RESFAIL)}
 	OPKEYS("loads", 0),
 	OPKEYS("stores", 1),
 	OPKEYS("atomics", 2),
@@ -84,6 +86,8 @@ struct unit {
 	uint64_t seen;  /* bit f: field f was read */
 	uint64_t id;    /* a kernel's id, a unit's number */
 	char *name;
+	struct unit *u; /* a kernel's units, by index in its list */
+	size_t nu;
 };
 
 struct stage {
@@ -105,8 +109,10 @@ gc_metrics *gc_metrics_new(void)
 
 static void free_units(struct unit *u, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(u[i].name);
+		free_units(u[i].u, u[i].nu);
+	}
 	free(u);
 }
 
@@ -172,6 +178,30 @@ static long list_index(const char *path, const char *const *names, size_t n, con
 	return -1;
 }
 
+/* If path is "LIST.rest.N" for a unit LIST written as columns (a
+ * kernel's units, unitjson.h): N, rest copied to col and *rest pointing
+ * at it; else -1. */
+static long column_index(const char *path, char *col, const char **rest)
+{
+	for (size_t i = 0; i < 3; i++) {
+		size_t len = strlen(unit_lists[i]);
+		if (strncmp(path, unit_lists[i], len) || path[len] != '.')
+			continue;
+		const char *c = path + len + 1, *dot = strrchr(c, '.');
+		if (!dot || !isdigit((unsigned char)dot[1]) || (size_t)(dot - c) >= GC_JSONFLAT_PATH)
+			return -1;
+		char *end;
+		long x = strtol(dot + 1, &end, 10);
+		if (*end)
+			return -1;
+		memcpy(col, c, (size_t)(dot - c));
+		col[dot - c] = 0;
+		*rest = col;
+		return x;
+	}
+	return -1;
+}
+
 static int on_value(void *ctx, const char *path, const char *value, int type, int arrays)
 {
 	struct reader *r = ctx;
@@ -198,8 +228,13 @@ static int on_value(void *ctx, const char *path, const char *value, int type, in
 	const char *rest = path;
 	int unit_list = 0;
 	long i = list_index(path, kernel_lists, 2, &rest);
+	char col[GC_JSONFLAT_PATH];
 	if (i >= 0) {
 		u = element(&st->k, &st->nk, (size_t)i);
+		if (u && (i = column_index(rest, col, &rest)) >= 0) {
+			u = element(&u->u, &u->nu, (size_t)i);
+			unit_list = 1;
+		}
 	} else if ((i = list_index(path, unit_lists, 3, &rest)) >= 0) {
 		u = element(&st->u, &st->nu, (size_t)i);
 		unit_list = 1;
@@ -496,7 +531,8 @@ static const char *const type_names[2] = {"GLOBAL_ACC_R", "GLOBAL_ACC_W"};
 /* The classes of operation op (0 loads, 1 stores) in u, added to c[]:
  * HIT the sectors present, HIT_RESERVED and MSHR_HIT the merged ones
  * (timing; GPGPU-Sim counts both for a sector in flight), MISS the line
- * misses, SECTOR_MISS the rest; RESERVATION_FAIL is not modelled (0). */
+ * misses, SECTOR_MISS the rest; RESERVATION_FAIL the failed attempts
+ * (gc-l1 --timing: an instruction cancelled for want of an MSHR). */
 static void classes(const struct unit *u, int op, uint64_t c[NSTATUS])
 {
 	const uint64_t *v = u->v + OPF(op, 0);
@@ -505,6 +541,7 @@ static void classes(const struct unit *u, int op, uint64_t c[NSTATUS])
 	c[S_MISS] += v[K_LINE];
 	c[S_SECTOR_MISS] += v[K_REQ] - v[K_HITS] - v[K_LINE] - v[K_MERGED];
 	c[S_MSHR_HIT] += v[K_MERGED];
+	c[S_RESERVATION_FAIL] += v[K_RESFAIL];
 }
 
 static int has_classes(const struct unit *u)
@@ -607,19 +644,69 @@ static void unit_line(FILE *f, const char *fmt_name, const struct unit *u)
 	snprintf(rate, sizeof rate, a ? "%.3f" : "-nan", a ? (double)m / (double)a : 0.0);
 	fprintf(f, fmt_name, (unsigned long long)u->id);
 	fprintf(f, ": Access = %llu, Miss = %llu, Miss_rate = %s, Pending_hits = %llu, "
-		"Reservation_fails = 0\n", (unsigned long long)a, (unsigned long long)m, rate,
-		(unsigned long long)(c[0][S_HIT_RESERVED] + c[1][S_HIT_RESERVED]));
+		"Reservation_fails = %llu\n", (unsigned long long)a, (unsigned long long)m, rate,
+		(unsigned long long)(c[0][S_HIT_RESERVED] + c[1][S_HIT_RESERVED]),
+		(unsigned long long)(c[0][S_RESERVATION_FAIL] + c[1][S_RESERVATION_FAIL]));
 }
 
-/* The statistics after kernel `upto` (totals so far), or of the whole run
- * with the per-unit lines (upto < 0). */
-static void accelsim_block(const gc_metrics *M, FILE *f, long upto)
+/* The per-unit lines of stage s: the run's units (upto < 0), or their
+ * counts summed over kernels [0, upto] as the log prints them after a
+ * kernel (cum: the sums so far, by the run's units; kernel upto is added
+ * here).  A stage whose kernels carry no units has them for the run
+ * only; one whose run's units have no classes (gc-l2's slices) has the
+ * sums over all kernels for the run. */
+static void unit_lines(const gc_metrics *M, FILE *f, int s, long upto, struct unit *cum,
+		       const char *fmt)
+{
+	const struct stage *st = &M->st[s];
+	if (upto < 0) {
+		for (size_t i = 0; i < st->nu; i++)
+			unit_line(f, fmt, cum && !has_classes(&st->u[i]) ? &cum[i] : &st->u[i]);
+		return;
+	}
+	if (!cum)
+		return;
+	const struct unit *k = &st->k[upto];
+	for (size_t i = 0; i < k->nu; i++)
+		for (size_t j = 0; j < st->nu; j++)
+			if (cum[j].id == k->u[i].id) {
+				for (int x = 0; x < NF; x++)
+					cum[j].v[x] += k->u[i].v[x];
+				cum[j].seen |= k->u[i].seen;
+				break;
+			}
+	for (size_t j = 0; j < st->nu; j++)
+		unit_line(f, fmt, &cum[j]);
+}
+
+/* Stage s's sums so far by unit (zero) into *c when its kernels carry
+ * units, else NULL (the caller frees it): 0, or -1 when out of memory. */
+static int cum_units(const gc_metrics *M, int s, struct unit **c)
+{
+	const struct stage *st = &M->st[s];
+	int any = 0;
+	*c = NULL;
+	for (size_t i = 0; i < st->nk; i++)
+		any |= st->k[i].nu > 0;
+	if (!any || !st->nu)
+		return 0;
+	*c = calloc(st->nu, sizeof **c);
+	if (!*c)
+		return -1;
+	for (size_t j = 0; j < st->nu; j++)
+		(*c)[j].id = st->u[j].id;
+	return 0;
+}
+
+/* The statistics after kernel `upto` (totals so far, the per-unit lines
+ * too when the kernels carry them: cum[] of unit_lines, for L1 and L2),
+ * or of the whole run (upto < 0). */
+static void accelsim_block(const gc_metrics *M, FILE *f, long upto, struct unit *cum[2])
 {
 	uint64_t c[2][NSTATUS];
 	if (cumulate(M, ST_L1, upto, c)) {
 		fprintf(f, "L1D_cache:\n");
-		for (size_t i = 0; upto < 0 && i < M->st[ST_L1].nu; i++)
-			unit_line(f, "\tL1D_cache_core[%llu]", &M->st[ST_L1].u[i]);
+		unit_lines(M, f, ST_L1, upto, cum[0], "\tL1D_cache_core[%llu]");
 		totals(f, "\t", "L1D", c);
 		fprintf(f, "\nTotal_core_cache_stats:\n");
 		breakdown(f, "Total_core_cache_stats_breakdown", c);
@@ -635,8 +722,7 @@ static void accelsim_block(const gc_metrics *M, FILE *f, long upto)
 	}
 	if (cumulate(M, ST_L2, upto, c)) {
 		fprintf(f, "\n========= L2 cache stats =========\n");
-		for (size_t i = 0; upto < 0 && i < M->st[ST_L2].nu; i++)
-			unit_line(f, "L2_cache_bank[%llu]", &M->st[ST_L2].u[i]);
+		unit_lines(M, f, ST_L2, upto, cum[1], "L2_cache_bank[%llu]");
 		totals(f, "", "L2", c);
 		fprintf(f, "L2_total_cache_breakdown:\n");
 		breakdown(f, "L2_cache_stats_breakdown", c);
@@ -652,14 +738,22 @@ int gc_metrics_accelsim(const gc_metrics *M, FILE *f, char *err, size_t errlen)
 		snprintf(err, errlen, "--metrics accelsim: no gc-l1 or gc-l2 --stats file");
 		return -1;
 	}
+	struct unit *cum[2];
+	if (cum_units(M, ST_L1, &cum[0]) < 0 || cum_units(M, ST_L2, &cum[1]) < 0) {
+		free(cum[0]);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	for (long i = 0; i < n; i++) {
 		fprintf(f, "kernel_name = %s \n", kernel_name(M, i));
 		fprintf(f, "kernel_launch_uid = %llu \n", (unsigned long long)kernel_id(M, i));
-		accelsim_block(M, f, i);
+		accelsim_block(M, f, i, cum);
 		putc('\n', f);
 	}
 	fprintf(f, "all kernels\n");
-	accelsim_block(M, f, -1);
+	accelsim_block(M, f, -1, cum);
+	free(cum[0]);
+	free(cum[1]);
 	return 0;
 }
 
