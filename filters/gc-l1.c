@@ -14,6 +14,7 @@
 #include "config/gpu.h"
 #include "model/cache.h"
 #include "model/l1.h"
+#include "model/prefetch.h"
 #include "model/waysweep.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
@@ -63,6 +64,10 @@ static const char help[] =
 	"      --mshr-kind K      assoc (an entry a line) or sector-assoc (a sector)\n"
 	"      --mshr-merge N     requests one MSHR entry serves\n"
 	"      --mshr-per-warp N  MSHR entries one warp may hold (0: no limit)\n"
+	"      --prefetch P       none, stride (per PC), mta (many-thread aware)\n"
+	"      --prefetch-degree N   lines a trained entry prefetches at once\n"
+	"      --prefetch-distance N strides ahead of the access the first one is\n"
+	"      --prefetch-table N    entries of each prefetcher table, per SM\n"
 	"      --ways-sweep LIST  every associativity of LIST (1..32, 1,2,4,8) in one\n"
 	"                         pass: a CSV table of hits and misses, no stream\n"
 	"      --top N            (kernel, PC) rows listed in the statistics, most\n"
@@ -112,10 +117,15 @@ static const struct keyopt {
 	{"mshr-kind", "l1.mshr_kind", 0},
 	{"mshr-merge", "l1.mshr_merge", 0},
 	{"mshr-per-warp", "l1.mshr_per_warp", 0},
+	{"prefetch", "l1.prefetch", 0},
+	{"prefetch-degree", "l1.prefetch_degree", 0},
+	{"prefetch-distance", "l1.prefetch_distance", 0},
+	{"prefetch-table", "l1.prefetch_table", 0},
 };
 #define NKEYOPTS ((int)(sizeof keyopts / sizeof keyopts[0]))
 #define KEYOPT_WAYS 5
 #define KEYOPT_CARVEOUT 11
+#define KEYOPT_PREFETCH 19
 
 struct cmdline {
 	gc_common c;
@@ -187,10 +197,12 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		}
 	}
 	cl->input = gc_one_input(argc, argv);
-	if (cl->nsweep && (cl->timing || cl->emits || cl->keyval[KEYOPT_WAYS]))
+	if (cl->nsweep && (cl->timing || cl->emits || cl->keyval[KEYOPT_WAYS] ||
+			   cl->keyval[KEYOPT_PREFETCH]))
 		gc_usage_error("--ways-sweep is the functional model of every associativity, "
 			       "with no stream: not with %s",
-			       cl->timing ? "--timing" : cl->emits ? "--emit" : "--ways");
+			       cl->timing ? "--timing" : cl->emits ? "--emit" :
+			       cl->keyval[KEYOPT_WAYS] ? "--ways" : "--prefetch");
 }
 
 /* ---- configuration ------------------------------------------------------------ */
@@ -267,6 +279,8 @@ static void set_header(gc_header *oh, const gc_header *in, const struct cmdline 
 	oom(gc_header_set(oh, "sector_size", buf));
 	if (cl->timing)
 		oh->optional |= GC_OPT_SCHEDULED;
+	if (gpu->l1.prefetch != GC_PF_NONE && !cl->emit_all)
+		oh->optional |= GC_OPT_PREFETCH;
 	gc_gpu_config_header(gpu, cl->c.gpu, oh);
 	oom(gc_header_set(oh, "l1.emit", cl->emit_all ? "all" : "l2"));
 	oom(gc_header_set(oh, "l1.model", cl->timing ? "timing" : "functional"));
@@ -515,6 +529,22 @@ static void json_counters(gc_json *j, const gc_l1_counts *n)
 	gc_json_close(j);
 }
 
+/* The prefetcher's counts (model/prefetch.h), when it is on. */
+static void json_prefetch(gc_json *j, const gc_gpu_config *gpu, const gc_l1_counts *n)
+{
+	if (gpu->l1.prefetch == GC_PF_NONE)
+		return;
+	gc_pf_counts c = {n->pf_issued, n->pf_useful, n->pf_late, n->pf_useless};
+	gc_json_obj(j, "prefetch");
+	gc_json_u64(j, "issued", c.issued);
+	gc_json_u64(j, "useful", c.useful);
+	gc_json_u64(j, "late", c.late);
+	gc_json_u64(j, "useless", c.useless);
+	gc_json_num(j, "accuracy", gc_pf_accuracy(&c));
+	gc_json_num(j, "coverage", gc_pf_coverage(&c, n->misses));
+	gc_json_close(j);
+}
+
 static const char *enum_text(const gc_gpu_config *c, const char *key, char *buf, size_t len)
 {
 	int i = gc_gpu_key_find(key);
@@ -568,8 +598,16 @@ static void write_json(FILE *f, const char *input, const struct cmdline *cl,
 		gc_json_u64(&j, "mshr_per_warp", gpu->l1.mshr_per_warp);
 		gc_json_u64(&j, "seed", cl->seed);
 	}
+	if (gpu->l1.prefetch != GC_PF_NONE) {
+		char buf[16];
+		gc_json_str(&j, "prefetch", enum_text(gpu, "l1.prefetch", buf, sizeof buf));
+		gc_json_u64(&j, "prefetch_degree", gpu->l1.pf_degree);
+		gc_json_u64(&j, "prefetch_distance", gpu->l1.pf_distance);
+		gc_json_u64(&j, "prefetch_table", gpu->l1.pf_table);
+	}
 	gc_json_close(&j);
 	json_counters(&j, n);
+	json_prefetch(&j, gpu, n);
 	if (cl->timing) {
 		gc_json_u64(&j, "cycles", st->cycles);
 		gc_json_u64(&j, "peak_buffered", st->peak_buffered);
@@ -651,6 +689,16 @@ static void report(FILE *f, const void *ctx)
 		(unsigned long long)n->l2_read_bytes, (unsigned long long)n->l2_writes,
 		(unsigned long long)n->l2_write_bytes, (unsigned long long)n->writebacks,
 		(unsigned long long)n->l2_atomics, (unsigned long long)n->l2_atomic_bytes);
+	if (gpu->l1.prefetch != GC_PF_NONE) {
+		gc_pf_counts c = {n->pf_issued, n->pf_useful, n->pf_late, n->pf_useless};
+		char buf[16];
+		fprintf(f, "%s: prefetch %s: issued %llu, useful %llu, late %llu, useless %llu; "
+			"accuracy %.4f, coverage %.4f\n", p,
+			enum_text(gpu, "l1.prefetch", buf, sizeof buf), (unsigned long long)c.issued,
+			(unsigned long long)c.useful, (unsigned long long)c.late,
+			(unsigned long long)c.useless, gc_pf_accuracy(&c),
+			gc_pf_coverage(&c, n->misses));
+	}
 	if (cl->timing)
 		fprintf(f, "%s: cycles %llu, at most %llu requests buffered\n", p,
 			(unsigned long long)st->cycles, (unsigned long long)st->peak_buffered);

@@ -25,6 +25,7 @@
 #include "config/addrmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
+#include "model/prefetch.h"
 #include "model/pending.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
@@ -62,6 +63,10 @@ static const char help[] =
 	"      --mapping STRING    address mapping, dramid@S;... (l2.mapping)\n"
 	"      --cache STRING      one slice as a GPGPU-Sim cache string, e.g.\n"
 	"                          S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 (l2.cache)\n"
+	"      --prefetch P        none, stream, nextline (l2.prefetch)\n"
+	"      --prefetch-window N lines ahead a stream may reach (l2.prefetch_window)\n"
+	"      --prefetch-degree N lines a trigger prefetches (l2.prefetch_degree)\n"
+	"      --prefetch-table N  streams tracked (l2.prefetch_table)\n"
 	"      --kernel-boundary flush|keep\n"
 	"                          write back and invalidate everything at kernel end,\n"
 	"                          or keep the L2 across kernels (default: the\n"
@@ -100,6 +105,10 @@ enum {
 	OPT_PINDEX,
 	OPT_MAPPING,
 	OPT_CACHE,
+	OPT_PREFETCH,
+	OPT_PF_WINDOW,
+	OPT_PF_DEGREE,
+	OPT_PF_TABLE,
 	OPT_FLUSH,
 	OPT_WARM,
 	OPT_TOP,
@@ -122,6 +131,10 @@ static const gc_gpu_keyopt keyopts[] = {
 	{OPT_PINDEX, "--partition-index", "l2.partition_index"},
 	{OPT_MAPPING, "--mapping", "l2.mapping"},
 	{OPT_CACHE, "--cache", "l2.cache"},
+	{OPT_PREFETCH, "--prefetch", "l2.prefetch"},
+	{OPT_PF_WINDOW, "--prefetch-window", "l2.prefetch_window"},
+	{OPT_PF_DEGREE, "--prefetch-degree", "l2.prefetch_degree"},
+	{OPT_PF_TABLE, "--prefetch-table", "l2.prefetch_table"},
 };
 #define NKEYOPTS (sizeof keyopts / sizeof keyopts[0])
 
@@ -153,6 +166,10 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"partition-index", required_argument, NULL, OPT_PINDEX},
 		{"mapping", required_argument, NULL, OPT_MAPPING},
 		{"cache", required_argument, NULL, OPT_CACHE},
+		{"prefetch", required_argument, NULL, OPT_PREFETCH},
+		{"prefetch-window", required_argument, NULL, OPT_PF_WINDOW},
+		{"prefetch-degree", required_argument, NULL, OPT_PF_DEGREE},
+		{"prefetch-table", required_argument, NULL, OPT_PF_TABLE},
 		{"kernel-boundary", required_argument, NULL, OPT_BOUNDARY},
 		{"flush", no_argument, NULL, OPT_FLUSH},
 		{"warm", no_argument, NULL, OPT_WARM},
@@ -208,9 +225,9 @@ static inline unsigned pc8(unsigned x)
 
 /* ---- the model ------------------------------------------------------------ */
 
-enum { CAUSE_LOAD, CAUSE_ATOMIC, CAUSE_WRITE_FETCH, CAUSE_PARTIAL, NRCAUSES };
+enum { CAUSE_LOAD, CAUSE_ATOMIC, CAUSE_WRITE_FETCH, CAUSE_PARTIAL, CAUSE_PREFETCH, NRCAUSES };
 static const char *const rcause[NRCAUSES] = {"load_miss", "atomic_miss", "write_fetch",
-					     "partial_fetch"};
+					     "partial_fetch", "prefetch"};
 enum { WCAUSE_EVICT, WCAUSE_FLUSH, WCAUSE_THROUGH, WCAUSE_AROUND, NWCAUSES };
 static const char *const wcause[NWCAUSES] = {"eviction", "flush", "write_through",
 					     "write_around"};
@@ -283,6 +300,10 @@ struct l2 {
 	struct kstat *ks;         /* the kernels so far, in order */
 	size_t nks, kscap;
 	struct kcounts kbase;     /* the counters at the open kernel's begin */
+	gc_pf pf;                 /* l2.prefetch (model/prefetch.h), one for the L2 */
+	gc_pf_counts pfc;         /* its prefetches and what became of them */
+	uint64_t l1_prefetches;   /* requests that are L1's prefetches */
+	uint8_t dram_flags;       /* GC_F_PREFETCH while a prefetch reads DRAM */
 	gc_kunits kslices;        /* each kernel's sectors by slice */
 	gc_pending pend;          /* timed: when fetched sectors arrive */
 	uint64_t miss_latency;    /* timed: mem.dram_latency; 0: times are no cycles */
@@ -322,7 +343,8 @@ static void dram(struct l2 *m, const gc_rec *r, int op, uint64_t line_addr, uint
 		return;
 	gc_rec d = *r;
 	d.op = (uint8_t)op;
-	d.flags = 0;
+	/* a read for a prefetch (L1's or L2's own) is one too */
+	d.flags = (uint8_t)(op == GC_LOAD ? (r->flags | m->dram_flags) & GC_F_PREFETCH : 0);
 	d.lane = 0;
 	d.outcome = outcome;
 	d.mask = mask;
@@ -399,6 +421,7 @@ static gc_cline *allocate(struct l2 *m, uint64_t addr, unsigned set, gc_cline *h
 	gc_cline *v = gc_cache_victim_hint(&m->c, set, hint);
 	if (v->tag != GC_CACHE_NO_TAG) {
 		m->s.evictions++;
+		m->pfc.useless += v->pf;
 		if (v->dirty) {
 			m->s.dirty_evictions++;
 			wb->addr = gc_cache_line_addr(&m->c, v);
@@ -427,6 +450,48 @@ static int writes_back(const struct l2 *m, const gc_rec *r)
 {
 	return m->write == GC_WRITE_BACK ||
 	       (m->write == GC_WRITE_LOCAL_BACK && r->space == GC_LOCAL);
+}
+
+/* The slice of line address addr, and its set in the one cache of every
+ * slice. */
+static unsigned locate(const struct l2 *m, uint64_t addr, unsigned *slice)
+{
+	uint64_t pa;
+	*slice = gc_addrmap_slice_paddr(&m->am, addr, &pa);
+	unsigned s;
+	if (m->index == GC_INDEX_IPOLY) {
+		uint64_t la = pa >> m->lshift;
+		s = gc_ipoly_table_hash(&m->ipoly, la >> m->set_bits, (unsigned)la);
+	} else {
+		s = gc_set_index(m->index, pa, m->lshift, m->sets);
+	}
+	return *slice * m->sets + s;
+}
+
+/* The L2 prefetcher after load r of line addr (trigger: it missed or hit
+ * a prefetched line): each line it names that is absent is read from
+ * DRAM whole, with the prefetch flag, and filled marked as prefetched. */
+static void l2_prefetch(struct l2 *m, const gc_rec *r, uint64_t addr, int trigger)
+{
+	uint64_t lines[GC_PF_OUT_MAX];
+	unsigned n = gc_pf_access(&m->pf, r->pc, r->warp, addr >> m->lshift, trigger, lines);
+	m->dram_flags = GC_F_PREFETCH;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t a = lines[i] << m->lshift;
+		unsigned slice, set = locate(m, a, &slice);
+		gc_cline *hint = NULL;
+		if (gc_cache_probe(&m->c, a, set, &hint))
+			continue;
+		struct victim wb = {0, 0, 0};
+		gc_cline *l = allocate(m, a, set, hint, &wb);
+		l->valid = m->c.full_mask;
+		l->pf = 1;
+		m->pfc.issued++;
+		m->s.rd[CAUSE_PREFETCH] += m->nsectors;
+		dram(m, r, GC_LOAD, a, m->c.full_mask, m->line, GC_OUT_MAKE(GC_R_MISS, 0), slice);
+		evict_write(m, r, &wb, slice);
+	}
+	m->dram_flags = 0;
 }
 
 /* A request's sectors (mask; `have` present at the lookup, `pend` of them
@@ -465,6 +530,12 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	uint8_t have = op == GC_STORE ? (uint8_t)((valid | part) & mask) : (uint8_t)(valid & mask);
 	int res = have == mask ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
 
+	int pf_hit = l && l->pf;
+	if (pf_hit) { /* a prefetched line used */
+		l->pf = 0;
+		m->pfc.useful++;
+	}
+	m->l1_prefetches += (r->flags & GC_F_PREFETCH) != 0;
 	m->s.requests++;
 	m->s.results[res]++;
 	m->s.ops[op]++;
@@ -515,7 +586,10 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 				dram(m, r, GC_STORE, addr, mask, bytes, 0, slice);
 			}
 		}
-		return (uint8_t)(out | (evict_write(m, r, &wb, slice) ? GC_OUT_WRITEBACK : 0));
+		uint8_t o = (uint8_t)(out | (evict_write(m, r, &wb, slice) ? GC_OUT_WRITEBACK : 0));
+		if (op == GC_LOAD && m->pf.p.kind != GC_PF_NONE)
+			l2_prefetch(m, r, addr, res != GC_R_HIT || pf_hit);
+		return o;
 	}
 
 	/* Stores. */
@@ -637,16 +711,7 @@ static void read_event(struct l2 *m, gc_reader *r, struct event *e)
 		       (unsigned long long)(gc_reader_bytes(r) - gc_reader_header(r)->record_size),
 		       mask, m->nsectors, m->line);
 	uint64_t addr = e->rec.addr & ~(uint64_t)(m->line - 1);
-	uint64_t pa;
-	e->slice = gc_addrmap_slice_paddr(&m->am, addr, &pa);
-	unsigned s;
-	if (m->index == GC_INDEX_IPOLY) {
-		uint64_t la = pa >> m->lshift;
-		s = gc_ipoly_table_hash(&m->ipoly, la >> m->set_bits, (unsigned)la);
-	} else {
-		s = gc_set_index(m->index, pa, m->lshift, m->sets);
-	}
-	e->set = e->slice * m->sets + s;
+	e->set = locate(m, addr, &e->slice);
 	gc_cache_prefetch(&m->c, addr, e->set);
 	if (m->lazy)
 		__builtin_prefetch(m->pbytes + (size_t)e->set * m->c.g.ways * m->nsectors, 1);
@@ -664,6 +729,7 @@ static void flush_all(struct l2 *m, uint32_t kernel)
 	size_t n = gc_cache_nlines(&m->c);
 	for (size_t i = 0; i < n; i++) {
 		gc_cline *l = &m->c.lines[i];
+		m->pfc.useless += l->tag != GC_CACHE_NO_TAG && l->pf;
 		if (l->tag != GC_CACHE_NO_TAG)
 			write_back(m, &r, l);
 	}
@@ -842,6 +908,10 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	struct op_sectors *ops = calloc((size_t)m->nslices * 4, sizeof *ops);
 	if (!m->sl || !ops)
 		gc_die(GC_EXIT_DATA, "out of memory");
+	gc_pf_params pp = {g->prefetch, g->pf_degree, g->pf_distance, g->pf_table, g->pf_window,
+			   GC_ADDR48_MAX >> m->lshift};
+	if (gc_pf_init(&m->pf, &pp, why, sizeof why) < 0)
+		gc_die(GC_EXIT_USAGE, "L2: %s", why);
 	for (unsigned i = 0; i < m->nslices; i++)
 		m->sl[i].op = ops + 4 * (size_t)i;
 	gc_kunits_init(&m->kslices, GC_KU_WIDTH);
@@ -869,6 +939,8 @@ static void set_header(gc_header *h, const struct l2 *m, const struct cmdline *c
 	gc_header_init(h, cl->emit_all ? GC_KIND_REQUEST : GC_KIND_DRAM);
 	h->optional = in->optional | GC_OPT_ANNOTATED;
 	h->required = in->required & GC_REQ_OPCODES; /* carried on */
+	if (m->gpu.l2.prefetch != GC_PF_NONE)
+		h->optional |= GC_OPT_PREFETCH;
 	if (cl->emit_all) {
 		h->record_size = in->record_size; /* the requests, every field kept */
 	} else {
@@ -1032,6 +1104,22 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 	gc_json_u64(&j, "dirty_evictions", s->dirty_evictions);
 	gc_json_u64(&j, "flushes", s->flushes);
 	gc_json_u64(&j, "dirty_sectors_left", s->dirty_left);
+	if (m->l1_prefetches || m->pf.p.kind != GC_PF_NONE)
+		gc_json_u64(&j, "l1_prefetches", m->l1_prefetches);
+	if (m->pf.p.kind != GC_PF_NONE) {
+		gc_json_obj(&j, "prefetch");
+		gc_json_str(&j, "kind", gc_gpu_format(&m->gpu, gc_gpu_key_find("l2.prefetch"), buf,
+						      sizeof buf) < 0 ? "?" : buf);
+		gc_json_u64(&j, "window", m->gpu.l2.pf_window);
+		gc_json_u64(&j, "degree", m->gpu.l2.pf_degree);
+		gc_json_u64(&j, "issued", m->pfc.issued);
+		gc_json_u64(&j, "useful", m->pfc.useful);
+		gc_json_u64(&j, "useless", m->pfc.useless);
+		gc_json_num(&j, "accuracy", gc_pf_accuracy(&m->pfc));
+		gc_json_num(&j, "coverage", gc_pf_coverage(&m->pfc, s->ops[GC_LOAD] -
+							   s->op_hits[GC_LOAD]));
+		gc_json_close(&j);
+	}
 	json_kernels(&j, m);
 	size_t n;
 	gc_pcrow *rows = sorted_pcs(m, &n);
@@ -1072,6 +1160,12 @@ static void summary(FILE *f, const void *ctx)
 		s->sec.requested ? 100.0 * (double)s->sec.hits / (double)s->sec.requested : 0.0,
 		(unsigned long long)s->dram_reads, (unsigned long long)s->dram_read_bytes,
 		(unsigned long long)s->dram_writes, (unsigned long long)s->dram_write_bytes);
+	if (m->pf.p.kind != GC_PF_NONE)
+		fprintf(f, "gc-l2: prefetch: issued %llu, useful %llu, useless %llu; accuracy %.4f, "
+			"coverage %.4f\n", (unsigned long long)m->pfc.issued,
+			(unsigned long long)m->pfc.useful, (unsigned long long)m->pfc.useless,
+			gc_pf_accuracy(&m->pfc),
+			gc_pf_coverage(&m->pfc, s->ops[GC_LOAD] - s->op_hits[GC_LOAD]));
 	size_t n;
 	gc_pcrow *rows = sorted_pcs(m, &n);
 	gc_pcreport_text(f, "gc-l2", &m->pcs, &m->ops, rows, n, (size_t)top);
@@ -1170,6 +1264,7 @@ int main(int argc, char **argv)
 	}
 	gc_header_free(&h);
 	gc_cache_free(&m.c);
+	gc_pf_free(&m.pf);
 	gc_pctab_free(&m.pcs);
 	gc_opmap_free(&m.ops);
 	free(m.pbytes);

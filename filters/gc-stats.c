@@ -106,6 +106,7 @@ struct stats {
 	int kind;
 	uint64_t records, ops[4], spaces[GC_NSPACES], bytes;
 	uint64_t results[4], classes[8], writebacks, bypasses;
+	uint64_t prefetches; /* loads with the prefetch flag (gc-stream(5)) */
 	unsigned outcomes_seen; /* OR of every outcome byte */
 	uint64_t time_first, time_last;
 	uint64_t stream_records, stream_bytes;
@@ -480,6 +481,7 @@ static inline void count(struct stats *s, const gc_rec *r)
 	s->time_last = r->time;
 	s->records++;
 	s->ops[r->op]++;
+	s->prefetches += (r->flags & GC_F_PREFETCH) != 0;
 	s->spaces[r->space]++;
 	s->bytes += r->size;
 	if (o) {
@@ -580,11 +582,13 @@ static void finish_rows(struct stats *s)
 
 static const char *flag_names(uint32_t optional, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s%s", optional & GC_OPT_SCHEDULED ? " scheduled" : "",
+	snprintf(buf, len, "%s%s%s%s%s%s", optional & GC_OPT_SCHEDULED ? " scheduled" : "",
 		 optional & GC_OPT_ANNOTATED ? " annotated" : "",
 		 optional & GC_OPT_DISTANCE ? " distance" : "",
 		 optional & GC_OPT_COMPUTE ? " compute" : "",
-		 optional & ~(GC_OPT_SCHEDULED | GC_OPT_ANNOTATED | GC_OPT_DISTANCE | GC_OPT_COMPUTE)
+		 optional & GC_OPT_PREFETCH ? " prefetch" : "",
+		 optional & ~(GC_OPT_SCHEDULED | GC_OPT_ANNOTATED | GC_OPT_DISTANCE | GC_OPT_COMPUTE |
+			      GC_OPT_PREFETCH)
 		 ? " unknown" : "");
 	return buf[0] ? buf + 1 : "none";
 }
@@ -833,6 +837,8 @@ static void report(FILE *f, const struct stats *s, const char *input)
 	fprintf(f, LABEL "%llu\n", "records", (unsigned long long)s->records);
 	for (int op = GC_LOAD; op <= GC_ATOMIC; op++)
 		fprintf(f, SUBLABEL "%llu\n", gc_op_name(op), (unsigned long long)s->ops[op]);
+	if (s->prefetches || (s->h->optional & GC_OPT_PREFETCH))
+		fprintf(f, SUBLABEL "%llu\n", "prefetch", (unsigned long long)s->prefetches);
 	fprintf(f, "by space\n");
 	for (int sp = 0; sp < GC_NSPACES; sp++)
 		if (s->spaces[sp])
@@ -908,6 +914,8 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	gc_json_u64(&j, "loads", s->ops[GC_LOAD]);
 	gc_json_u64(&j, "stores", s->ops[GC_STORE]);
 	gc_json_u64(&j, "atomics", s->ops[GC_ATOMIC]);
+	if (s->prefetches || (s->h->optional & GC_OPT_PREFETCH))
+		gc_json_u64(&j, "prefetches", s->prefetches);
 	gc_json_obj(&j, "by_space");
 	for (int sp = 0; sp < GC_NSPACES; sp++)
 		gc_json_u64(&j, gc_space_name(sp), s->spaces[sp]);

@@ -465,14 +465,14 @@ nameless over the fermi-gtx470-16k defaults"
 @test "header text: every parameter of every preset round-trips" {
 	for p in $PRESETS; do
 		sh_status 0 "gpu-test header $p" || sh_status 3 "gpu-test header $p"
-		expect_eq "$(head -1 "$T/out")" "text: 107 keys round trip" "$p"
+		expect_eq "$(head -1 "$T/out")" "text: 115 keys round trip" "$p"
 	done
 }
 
 @test "stream header: every parameter of every preset round-trips through a stream" {
 	for p in $PRESETS; do
 		sh_status 0 "gpu-test header $p"
-		expect_eq "$(sed -n 2p "$T/out")" "stream: 107 keys round trip" "$p"
+		expect_eq "$(sed -n 2p "$T/out")" "stream: 115 keys round trip" "$p"
 	done
 }
 
@@ -506,7 +506,7 @@ nameless over the fermi-gtx470-16k defaults"
 	fi
 	expect_same <(sed -n '/^\.\\" BEGIN KEYS/,/^\.\\" END KEYS/p' "$man" | sed '1d;$d') <(gpu-test man)
 	run_status 0 gpu-test keys
-	expect_eq "${#lines[@]}" 109 "number of keys"
+	expect_eq "${#lines[@]}" 117 "number of keys"
 }
 
 @test "the manual formats without warnings and names every preset" {

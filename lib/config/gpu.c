@@ -173,6 +173,11 @@ void gc_gpu_defaults(gc_gpu_config *c)
 	l1->miss_queue = 8;
 	l1->latency = 0;
 	l1->scale = GC_SCALE_WAYS;
+	l1->prefetch = GC_PF_NONE; /* no prefetcher: as the parts we model */
+	l1->pf_degree = 1;
+	l1->pf_distance = 1;
+	l1->pf_table = 64;
+	l1->pf_window = 16;
 
 	gc_gpu_cache *l2 = &c->l2;
 	l2->line = 128;
@@ -195,6 +200,11 @@ void gc_gpu_defaults(gc_gpu_config *c)
 	l2->port = 32;
 	l2->latency = 120;
 	l2->pindex = GC_PINDEX_CONSECUTIVE;
+	l2->prefetch = GC_PF_NONE;
+	l2->pf_degree = 1;
+	l2->pf_distance = 1;
+	l2->pf_table = 16;
+	l2->pf_window = 16;
 	snprintf(l2->mapping, sizeof l2->mapping, "dramid@8;00000000.00000000.00000000."
 		 "00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS");
 

@@ -60,6 +60,9 @@ enum gc_gpu_walloc {
 	GC_WALLOC_LAZY_FETCH_ON_READ,
 };
 enum gc_gpu_mshr { GC_MSHR_ASSOC, GC_MSHR_SECTOR_ASSOC };
+/* Prefetchers (gc-l1 --prefetch, gc-l2 --prefetch): none, L1's per-PC
+ * stride and many-thread aware prefetchers, L2's stream and next-line. */
+enum gc_gpu_prefetch { GC_PF_NONE, GC_PF_STRIDE, GC_PF_MTA, GC_PF_STREAM, GC_PF_NEXTLINE };
 /* How L1 and shared memory share the SM's storage (reference §3.4). */
 enum gc_gpu_carveout {
 	GC_CARVEOUT_NONE,     /* separate: no unified storage */
@@ -134,6 +137,12 @@ typedef struct gc_gpu_cache {
 	int kernel_flush;       /* invalidated (L1) / written back and invalidated (L2)
 				 * at every kernel end */
 	int scale;              /* enum gc_gpu_scale */
+	/* the prefetcher (both levels; pf_distance L1's, pf_window L2's) */
+	int prefetch;           /* enum gc_gpu_prefetch */
+	unsigned pf_degree;     /* lines a trained entry prefetches at once */
+	unsigned pf_distance;   /* L1: strides ahead of the access the first one is */
+	unsigned pf_table;      /* entries of the prefetcher's table (L1 per SM, L2 per slice) */
+	unsigned pf_window;     /* L2: lines ahead of a stream's last miss it may reach */
 	/* L2 only */
 	uint64_t total;         /* channels * sub_partitions * size */
 	unsigned channels, sub_partitions;

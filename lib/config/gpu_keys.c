@@ -55,6 +55,12 @@ const struct genum gpu_e_coalesce[] = {
 	{"volta", NULL, GC_COALESCE_VOLTA}, {"turing", NULL, GC_COALESCE_TURING},
 	{"ampere", NULL, GC_COALESCE_AMPERE}, {"hopper", NULL, GC_COALESCE_HOPPER},
 	{NULL, NULL, 0}};
+static const struct genum e_pf_l1[] = {
+	{"none", NULL, GC_PF_NONE}, {"stride", NULL, GC_PF_STRIDE}, {"mta", NULL, GC_PF_MTA},
+	{NULL, NULL, 0}};
+static const struct genum e_pf_l2[] = {
+	{"none", NULL, GC_PF_NONE}, {"stream", NULL, GC_PF_STREAM},
+	{"nextline", NULL, GC_PF_NEXTLINE}, {NULL, NULL, 0}};
 static const struct genum e_bool[] = {{"no", NULL, 0}, {"yes", NULL, 1}, {NULL, NULL, 0}};
 
 const char *const gc_gpu_op_name[GC_NOPS] = {
@@ -145,6 +151,14 @@ const struct key gpu_keys[NKEYS] = {
 	   "What an adaptive carve-out changes: ways (fixed sets) or sets (fixed ways)."),
 	KE(KEY_L1_FLUSH, "l1.kernel_flush", l1.kernel_flush, e_bool,
 	   "L1 invalidated at every kernel end (gc-l1's default --kernel-boundary)."),
+	KE(KEY_L1_PREFETCH, "l1.prefetch", l1.prefetch, e_pf_l1,
+	   "L1 prefetcher: none, stride (per PC), mta (many-thread aware, Lee et al. 2010)."),
+	KU(KEY_L1_PF_DEGREE, "l1.prefetch_degree", l1.pf_degree, 1, 64, 0,
+	   "Lines an L1 prefetcher entry prefetches at once."),
+	KU(KEY_L1_PF_DISTANCE, "l1.prefetch_distance", l1.pf_distance, 1, 1024, 0,
+	   "Strides ahead of the access the L1 prefetcher's first line is."),
+	KU(KEY_L1_PF_TABLE, "l1.prefetch_table", l1.pf_table, 1, 65536, 0,
+	   "Entries of each table of the L1 prefetcher, per SM."),
 
 	[KEY_L2_CACHE] = {"l2.cache", K_CACHE, F_PSEUDO, OFF(l2), 0, 0, 0, 0, NULL,
 			  "A GPGPU-Sim cache string for one L2 slice; sets the l2 keys it spells."},
@@ -183,6 +197,14 @@ const struct key gpu_keys[NKEYS] = {
 	   "How addresses choose a channel and sub-partition."),
 	KE(KEY_L2_FLUSH, "l2.kernel_flush", l2.kernel_flush, e_bool,
 	   "L2 written back and invalidated at every kernel end (gc-l2's default --flush)."),
+	KE(KEY_L2_PREFETCH, "l2.prefetch", l2.prefetch, e_pf_l2,
+	   "L2 prefetcher: none, stream (on a detected stream of misses), nextline."),
+	KU(KEY_L2_PF_WINDOW, "l2.prefetch_window", l2.pf_window, 1, 4096, 0,
+	   "Lines ahead of a stream's last miss the L2 stream prefetcher may reach."),
+	KU(KEY_L2_PF_DEGREE, "l2.prefetch_degree", l2.pf_degree, 1, 64, 0,
+	   "Lines the L2 prefetcher issues per trigger."),
+	KU(KEY_L2_PF_TABLE, "l2.prefetch_table", l2.pf_table, 1, 65536, 0,
+	   "Streams the L2 stream prefetcher tracks per slice."),
 
 	KE(KEY_DRAM_TYPE, "dram.type", dram.type, e_dram, "DRAM technology."),
 	KU(KEY_DRAM_CHANNELS, "dram.channels", dram.channels, 1, 4096, 0,

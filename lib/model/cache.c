@@ -147,7 +147,7 @@ void gc_cache_clear(gc_cache *c)
 	for (size_t i = 0; i < n; i++) {
 		c->lines[i].tag = GC_CACHE_NO_TAG;
 		c->lines[i].stamp = 0;
-		c->lines[i].valid = c->lines[i].dirty = 0;
+		c->lines[i].valid = c->lines[i].dirty = c->lines[i].pf = 0;
 		c->lines[i].aux = 0;
 	}
 	if (c->wide) {

@@ -83,7 +83,8 @@ typedef struct gc_cline {
 	uint64_t stamp;   /* LRU: last use; FIFO: fill time */
 	uint8_t valid;    /* sector bits */
 	uint8_t dirty;    /* sector bits */
-	uint8_t pad[2];
+	uint8_t pf;       /* the caller's: a prefetch filled it and no demand used it yet */
+	uint8_t pad;
 	uint32_t aux;
 } gc_cline;
 
@@ -274,7 +275,7 @@ static inline void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr)
 	if (c->wide)
 		gc_cache_wide_fill(c, l, addr >> c->line_shift);
 	l->tag = addr >> c->line_shift;
-	l->valid = l->dirty = 0;
+	l->valid = l->dirty = l->pf = 0;
 	l->aux = 0;
 	l->stamp = ++c->clock;
 }
@@ -287,7 +288,7 @@ static inline void gc_cache_invalidate(gc_cache *c, gc_cline *l)
 		gc_cache_wide_invalidate(c, l);
 	l->tag = GC_CACHE_NO_TAG;
 	l->stamp = 0;
-	l->valid = l->dirty = 0;
+	l->valid = l->dirty = l->pf = 0;
 }
 
 /* The byte address of line l's first byte. */

@@ -140,6 +140,8 @@ static int configure(gc_l1 *R, char *err, size_t len)
 	R->line = l1->line;
 	R->sector = l1->sector;
 	R->nsectors = l1->line / l1->sector;
+	R->pf_on = l1->prefetch != GC_PF_NONE;
+	R->pf_wpb = 1;
 
 	/* The stream's masks count its own sectors: map them onto the L1's. */
 	unsigned in_line = R->p.in_line ? R->p.in_line : R->line;
@@ -217,6 +219,7 @@ void gc_l1_free(gc_l1 *L)
 	for (unsigned i = 0; L->sms && i < L->nsms; i++) {
 		struct sm *s = L->sms[L->smlist[i]];
 		gc_cache_free(&s->c);
+		gc_pf_free(&s->pf);
 		l1_class_free(s);
 		l1_timing_free(L, s);
 		free(s);
@@ -254,6 +257,7 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
 	s->id = id;
 	R->smlist[R->nsms++] = id;
 	sm_cache_init(R, s);
+	l1_pf_init(R, s);
 	if (R->timing) {
 		s->rng = R->p.seed * UINT64_C(0x2545f4914f6cdd1d) + id;
 		l1_oom(R, gc_l1wheel_init(&s->ev, EV_SLOTS));
@@ -304,6 +308,7 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	int partial = r->size < sector_bytes(R, m);
 
 	count_sectors(s, r->op, m, present, l != NULL);
+	pf_use(s, l);
 	if (R->classify) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
 		if (missing)
@@ -404,9 +409,15 @@ static void access_now(gc_l1 *R, const gc_rec *r)
 	uint8_t outcome;
 	count_request(s, r);
 	count_inst(R, s, r);
-	if (!bypass(R, s, r, r->time, &outcome))
-		outcome = r->op == GC_LOAD ? load_now(R, s, r, m, r->time)
-					   : l1_store(R, s, r, m, r->time);
+	if (!bypass(R, s, r, r->time, &outcome)) {
+		if (r->op == GC_LOAD) {
+			outcome = load_now(R, s, r, m, r->time);
+			if (R->pf_on)
+				l1_pf_access(R, s, r, is_miss(outcome), r->time);
+		} else {
+			outcome = l1_store(R, s, r, m, r->time);
+		}
+	}
 	if (R->classify)
 		l1_count_pc(R, r->pc, outcome);
 	if (R->emit_all) {
@@ -490,6 +501,7 @@ static void flush_all(gc_l1 *R, uint64_t time)
 		size_t n = gc_cache_nlines(&s->c);
 		for (size_t j = 0; j < n; j++) {
 			gc_cline *l = &s->c.lines[j];
+			pf_drop(s, l);
 			if (l->tag != GC_CACHE_NO_TAG && l->dirty) {
 				gc_rec src;
 				memset(&src, 0, sizeof src);
@@ -533,6 +545,14 @@ int gc_l1_kernel_begin(gc_l1 *R, const gc_kernel *k)
 		l1_fail(R, "out of memory");
 	sum_counters(R, &R->kbase);
 	R->inst_valid = 0;
+	if (R->pf_on) {
+		/* mta numbers the warps of an SM block after block */
+		uint64_t wpb = k ? (gc_kernel_threads_per_block(k) + R->gpu.sm.warp_size - 1) /
+				   R->gpu.sm.warp_size : 1;
+		R->pf_wpb = (uint32_t)(wpb ? wpb : 1);
+		for (unsigned i = 0; i < R->nsms; i++)
+			gc_pf_clear(&R->sms[R->smlist[i]]->pf);
+	}
 
 	gc_carveout co;
 	gc_gpu_kernel_l1(&R->gpu, k, &co);

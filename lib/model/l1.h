@@ -102,6 +102,9 @@ typedef struct gc_l1_counts {
 	 * shared memory not counted). */
 	uint64_t op_sec[GC_L1_NOPS][GC_L1_NSECS];
 	uint64_t insts[GC_L1_NOPS];
+	/* The prefetcher (l1.prefetch): prefetches issued, and what became
+	 * of them (model/prefetch.h); they are in l2_reads too. */
+	uint64_t pf_issued, pf_useful, pf_late, pf_useless;
 } gc_l1_counts;
 
 typedef struct gc_l1_kstat {

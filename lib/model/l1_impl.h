@@ -13,6 +13,7 @@
 #include "model/cache.h"
 #include "model/l1.h"
 #include "model/l1queue.h"
+#include "model/prefetch.h"
 #include "stream/format.h"
 
 #include <setjmp.h>
@@ -93,6 +94,7 @@ struct mshr {
 	uint32_t merged;    /* requests it serves */
 	uint32_t cost;      /* entries it takes (sectors for sector MSHRs) */
 	uint8_t mask;       /* sectors being fetched */
+	uint8_t prefetch;   /* a prefetch's that no demand request has met yet */
 	uint32_t next_free;
 };
 
@@ -112,6 +114,7 @@ struct sm {
 	gc_cache fa;        /* classify: the fully associative shadow (l1_class.c) */
 	gc_hmap seen;       /* line -> sectors ever requested (compulsory misses) */
 	gc_l1_counts n;
+	gc_pf pf;           /* the prefetcher (l1_prefetch.c) */
 
 	/* timing */
 	uint64_t now;       /* the next issue slot */
@@ -212,6 +215,13 @@ struct gc_l1 {
 	uint64_t buffered, peak_buffered;
 	int cur;              /* the SM being stepped, -1: none */
 
+	/* the prefetcher (l1_prefetch.c) */
+	int pf_on;
+	uint32_t pf_wpb;      /* warps per block of the kernel: warp numbers for mta */
+	uint16_t pf_trig[INST_MAX]; /* timing: the loads of an instruction that train it */
+	uint8_t pf_miss[INST_MAX];
+	unsigned pf_ntrig;
+
 	/* failures: a message, and the way back to the API call */
 	int failed;
 	char err[640];
@@ -257,8 +267,45 @@ void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k);
 void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
 void l1_input_free(gc_l1 *R);
 
+/* ---- l1_prefetch.c: the prefetcher ------------------------------------ */
+
+void l1_pf_init(gc_l1 *R, struct sm *s);
+/* Demand load r (looked up in L1; `miss`: it missed) trains the SM's
+ * prefetcher, and its prefetches go out at time t: filled at once
+ * (functional), or into MSHRs left free (timing). */
+void l1_pf_access(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t);
+/* Timing: a demand request met prefetch MSHR x in flight. */
+void l1_pf_late(struct sm *s, struct mshr *x);
+
+/* A demand access found line l: a prefetched line used. */
+static inline void pf_use(struct sm *s, gc_cline *l)
+{
+	if (l && l->pf) {
+		l->pf = 0;
+		s->n.pf_useful++;
+		gc_pf_feedback(&s->pf, GC_PF_USEFUL);
+	}
+}
+
+/* Line l leaves the cache: a prefetched line never used. */
+static inline void pf_drop(struct sm *s, gc_cline *l)
+{
+	if (l->pf) {
+		l->pf = 0;
+		s->n.pf_useless++;
+		gc_pf_feedback(&s->pf, GC_PF_USELESS);
+	}
+}
+
 /* ---- l1_timing.c ----------------------------------------------------- */
 
+/* A miss's latency: lambda_min + |N(0, sigma^2)|, from the SM's generator. */
+uint64_t l1_miss_latency(gc_l1 *R, struct sm *s);
+/* A new MSHR entry (the caller checked one is free) for line `tag`,
+ * fetching sectors `mask`, allocated by warp widx (NONE32: a prefetch's,
+ * no warp's), its fill on the SM's event wheel. */
+struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask,
+			 uint32_t widx, uint64_t t);
 void l1_block_start(gc_l1 *R, struct sm *s, uint32_t bidx);
 void l1_sm_arrive(gc_l1 *R, struct sm *s);
 void l1_sm_reschedule(gc_l1 *R, struct sm *s);
@@ -382,6 +429,7 @@ static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint
 {
 	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
 	if (v->tag != GC_CACHE_NO_TAG) {
+		pf_drop(s, v);
 		note_change(s, v->tag);
 		if (v->dirty) {
 			write_back(R, s, src, v, time);
@@ -435,6 +483,7 @@ static inline void count_inst(gc_l1 *R, struct sm *s, const gc_rec *r)
 static inline int load_hit(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m)
 {
 	count_sectors(s, GC_LOAD, m, l ? l->valid : 0, l != NULL);
+	pf_use(s, l);
 	if (!l || (l->valid & m) != m)
 		return 0;
 	s->n.hits++;

@@ -18,7 +18,7 @@
 
 /* A miss's latency: lambda_min + |N(0, sigma^2)| rounded to a cycle, the
  * normal drawn by Box-Muller from the SM's own generator (seed 000 §4.2). */
-static uint64_t miss_latency(gc_l1 *R, struct sm *s)
+uint64_t l1_miss_latency(gc_l1 *R, struct sm *s)
 {
 	if (R->sigma <= 0)
 		return R->lambda_min;
@@ -188,6 +188,7 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	}
 	l->valid |= m->mask;
 	l->aux &= ~(uint32_t)m->mask;
+	l->pf = m->prefetch;
 	gc_cache_touch(&s->c, l);
 	if (R->classify)
 		l1_fa_fill(s, addr, m->mask);
@@ -195,7 +196,9 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	s->ver++;
 	s->nblocked = 0;
 	s->mused -= m->cost;
-	if (R->mshr_per_warp) /* only the per-warp limit reads it (a cold warp) */
+	/* only the per-warp limit reads it (a cold warp); a prefetch's entry
+	 * is no warp's */
+	if (R->mshr_per_warp && m->warp != NONE32)
 		R->warps[m->warp].outstanding--;
 	gc_hmap_del(&s->inflight, m->tag);
 	m->next_free = s->mfree;
@@ -215,6 +218,34 @@ static void apply_events(gc_l1 *R, struct sm *s, uint64_t t)
 			l1_queue_warp(R, s, ev.item);
 		}
 	}
+}
+
+struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask,
+			 uint32_t widx, uint64_t t)
+{
+	uint32_t e = s->mfree;
+	struct mshr *x = &s->m[e];
+	s->mfree = x->next_free;
+	x->tag = tag;
+	x->mask = mask;
+	x->prefetch = widx == NONE32;
+	x->merged = widx != NONE32;
+	x->warp = widx;
+	x->warp_id = r->warp;
+	x->block_id = r->block;
+	x->cost = R->mshr_sector ? popcount8(mask) : 1;
+	x->ret = t + l1_miss_latency(R, s);
+	s->mused += x->cost;
+	if (R->mshr_per_warp && widx != NONE32)
+		R->warps[widx].outstanding++;
+	int added;
+	uint64_t *slot = gc_hmap_put(&s->inflight, tag, &added);
+	if (!slot)
+		l1_fail(R, "out of memory");
+	*slot = e;
+	note_change(s, tag);
+	l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
+	return x;
 }
 
 /* What load r (sectors m) needs from the MSHRs: *cost entries (sectors
@@ -267,6 +298,8 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		struct mshr *x = &s->m[*ev];
 		uint8_t extra = missing & ~x->mask;
 		x->merged++;
+		if (x->prefetch)
+			l1_pf_late(s, x);
 		/* its sectors in flight are merged; with the line reserved by
 		 * the miss in flight, no line miss */
 		s->n.op_sec[GC_LOAD][GC_L1_SEC_MERGED] += popcount8(missing & x->mask);
@@ -297,27 +330,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		} else {
 			cls = w->stalled ? GC_C_MSHR : GC_C_NONE;
 		}
-		uint32_t e = s->mfree;
-		struct mshr *x = &s->m[e];
-		s->mfree = x->next_free;
-		x->tag = tag;
-		x->mask = missing;
-		x->merged = 1;
-		x->warp = widx;
-		x->warp_id = r->warp;
-		x->block_id = r->block;
-		x->cost = R->mshr_sector ? popcount8(missing) : 1;
-		x->ret = t + miss_latency(R, s);
-		s->mused += x->cost;
-		if (R->mshr_per_warp)
-			w->outstanding++;
-		int added;
-		uint64_t *slot = gc_hmap_put(&s->inflight, tag, &added);
-		if (!slot)
-			l1_fail(R, "out of memory");
-		*slot = e;
-		note_change(s, tag);
-		l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
+		struct mshr *x = l1_mshr_new(R, s, r, tag, missing, widx, t);
 		to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0);
 		*effect = x->ret;
 	}
@@ -471,9 +484,13 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 		count_request(s, &r);
 		if (bypass(R, s, &r, t, &outcome)) {
 			if (r.op != GC_STORE && r.space != GC_SHARED)
-				effect = t + miss_latency(R, s);
+				effect = t + l1_miss_latency(R, s);
 		} else if (r.op == GC_LOAD) {
 			outcome = load_timed(R, s, &r, m, t, w, widx, &effect);
+			if (R->pf_on) {
+				R->pf_trig[R->pf_ntrig] = (uint16_t)i;
+				R->pf_miss[R->pf_ntrig++] = (uint8_t)is_miss(outcome);
+			}
 		} else {
 			outcome = l1_store(R, s, &r, m, t);
 		}
@@ -488,6 +505,11 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 			o->time = t;
 		}
 	}
+	/* The instruction's loads train the prefetcher once it has issued
+	 * whole: its prefetches take only the MSHRs it left. */
+	for (unsigned i = 0; i < R->pf_ntrig; i++)
+		l1_pf_access(R, s, &recs[R->pf_trig[i]], R->pf_miss[i], t);
+	R->pf_ntrig = 0;
 	l1_warp_pop(R, widx, k);
 	/* The rest of a split instruction keeps its stall. */
 	w->stalled = k < n;

@@ -96,7 +96,8 @@ int gc_header_add_provenance(gc_header *h, const char *entry)
 
 unsigned gc_stream_minor(uint32_t optional)
 {
-	return optional & GC_OPT_COMPUTE ? GC_STREAM_MINOR_COMPUTE
+	return optional & GC_OPT_PREFETCH ? GC_STREAM_MINOR_PREFETCH
+		: optional & GC_OPT_COMPUTE ? GC_STREAM_MINOR_COMPUTE
 		: optional & GC_OPT_DISTANCE ? GC_STREAM_MINOR_DISTANCE : GC_STREAM_MINOR;
 }
 

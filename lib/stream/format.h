@@ -47,6 +47,8 @@ enum gc_kind {
 #define GC_OPT_COMPUTE (1u << 3)   /* 1.2: a compute field at bytes 40-47 */
 #define GC_STREAM_MINOR_COMPUTE 2  /* the minor version a compute stream has */
 #define GC_RECORD_COMPUTE 48       /* its record size, at least */
+#define GC_OPT_PREFETCH (1u << 4)  /* 1.3: requests may carry GC_F_PREFETCH */
+#define GC_STREAM_MINOR_PREFETCH 3 /* the minor version a prefetch stream has */
 
 /*
  * The compute field (GC_OPT_COMPUTE, gc-stream(5) "The compute field"):
@@ -106,7 +108,8 @@ enum gc_space {
 
 /* Record flags (high nibble of byte 1). */
 #define GC_F_BYPASS_L1 0x1u /* cache-global: L1 passes it on to L2 */
-#define GC_F_KNOWN 0x1u
+#define GC_F_PREFETCH 0x2u  /* 1.3: a prefetch a cache stage made, not a warp's load */
+#define GC_F_KNOWN 0x3u
 
 /* Outcome byte of requests and DRAM transactions (GC_OPT_ANNOTATED). */
 #define GC_OUT_RESULT(o) ((o) & 3u)

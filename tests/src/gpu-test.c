@@ -369,7 +369,7 @@ static void selftest_keys(void)
 		CHECK_MSG(found == i, "key %d, %s: found as %d", i, gc_gpu_key_name(i), found);
 		pseudo += gc_gpu_key_pseudo(i);
 	}
-	CHECK_U64(gc_gpu_nkeys(), 109);
+	CHECK_U64(gc_gpu_nkeys(), 117);
 	CHECK_U64(pseudo, 2);
 	CHECK(gc_gpu_key_find("l1.way") == -1);
 }
@@ -395,6 +395,11 @@ static void selftest_values(void)
 		 "bad value 'nan' for key 'miss.sigma' (expected a number from 0 to 1000000)"},
 		{"l1.skip_global", "1",
 		 "bad value '1' for key 'l1.skip_global' (expected yes or no)"},
+		{"l1.prefetch", "stream",
+		 "bad value 'stream' for key 'l1.prefetch' (expected one of none, stride, mta)"},
+		{"l2.prefetch", "nextline", "ok"},
+		{"l1.prefetch_degree", "65",
+		 "bad value '65' for key 'l1.prefetch_degree' (expected an integer from 1 to 64)"},
 		{"cc", "7", "bad value '7' for key 'cc' (expected MAJOR.MINOR such as 7.0)"},
 		{"sm.shmem_options", "16K,,48K",
 		 "bad value '16K,,48K' for key 'sm.shmem_options' (expected none, or up to 16 "

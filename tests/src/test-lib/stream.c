@@ -891,6 +891,8 @@ void t_stream_compute(void)
 	CHECK_U64(gc_stream_minor(GC_OPT_DISTANCE), 1);
 	CHECK_U64(gc_stream_minor(GC_OPT_COMPUTE), 2);
 	CHECK_U64(gc_stream_minor(GC_OPT_COMPUTE | GC_OPT_DISTANCE), 2);
+	CHECK_U64(gc_stream_minor(GC_OPT_PREFETCH | GC_OPT_COMPUTE), 3); /* no field: 32 */
+	CHECK_U64(gc_record_size_min(GC_OPT_PREFETCH), 32);
 	CHECK_U64(gc_record_size_min(GC_OPT_SCHEDULED), 32);
 	CHECK_U64(gc_record_size_min(GC_OPT_DISTANCE), 40);
 	CHECK_U64(gc_record_size_min(GC_OPT_COMPUTE), 48);

@@ -1,0 +1,85 @@
+/*
+ * l1_prefetch.c - the L1 engine's prefetcher (l1.prefetch): each SM's
+ * prefetcher (model/prefetch.h) trains on the demand loads L1 looks up,
+ * and its prefetches are loads of whole lines of their own (the prefetch
+ * flag, gc-stream(5)) that fill the line marked as prefetched.
+ *
+ * Functional: a prefetch fills its line at once.  Timing: it takes an
+ * MSHR entry like a miss (no warp's: the per-warp limit does not apply)
+ * when one is free after the instruction that triggered it, and is
+ * dropped otherwise; a demand request that meets it in flight merges
+ * into it (a late prefetch).  Lines present or in flight are not
+ * prefetched again.
+ */
+#include "model/l1.h"
+#include "model/l1_impl.h"
+
+
+void l1_pf_init(gc_l1 *R, struct sm *s)
+{
+	const gc_gpu_cache *l1 = &R->gpu.l1;
+	gc_pf_params pp = {l1->prefetch, l1->pf_degree, l1->pf_distance, l1->pf_table,
+			   l1->pf_window, GC_ADDR48_MAX >> s->c.line_shift};
+	char why[160];
+	if (gc_pf_init(&s->pf, &pp, why, sizeof why) < 0)
+		l1_fail(R, "L1 of SM %u: %s", s->id, why);
+}
+
+void l1_pf_late(struct sm *s, struct mshr *x)
+{
+	x->prefetch = 0; /* the demand request's now: its line fills unmarked */
+	s->n.pf_late++;
+	gc_pf_feedback(&s->pf, GC_PF_LATE);
+}
+
+/* The prefetch of the line at addr goes to L2: a load of the whole line
+ * with the flag, carrying the trigger's ids but no compute field. */
+static void pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t t)
+{
+	uint8_t full = s->c.full_mask;
+	s->n.pf_issued++;
+	to_l2(R, s, r, GC_LOAD, addr, full, sector_bytes(R, full), t, 0);
+	if (R->emit_all)
+		return;
+	gc_rec *o = &R->out[R->nout - 1];
+	o->flags = (uint8_t)((o->flags & ~GC_F_BYPASS_L1) | GC_F_PREFETCH);
+	o->compute = 0;
+}
+
+/* Timing: an MSHR entry for the prefetch of line `tag`, or 0 when none is
+ * free. */
+static int pf_mshr(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint64_t t)
+{
+	unsigned cost = R->mshr_sector ? popcount8(s->c.full_mask) : 1;
+	if (s->mused + cost > R->mshr_entries || s->mfree == NONE32)
+		return 0;
+	l1_mshr_new(R, s, r, tag, s->c.full_mask, NONE32, t);
+	return 1;
+}
+
+void l1_pf_access(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t)
+{
+	uint64_t lines[GC_PF_OUT_MAX];
+	uint64_t line = gc_cache_tag(&s->c, r->addr);
+	uint32_t warp = r->block * R->pf_wpb + r->warp;
+	unsigned n = gc_pf_access(&s->pf, r->pc, warp, line, miss, lines);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t addr = lines[i] << s->c.line_shift;
+		unsigned set = gc_cache_set(&s->c, addr);
+		gc_cline *hint = NULL;
+		if (gc_cache_probe(&s->c, addr, set, &hint))
+			continue;
+		if (R->timing) {
+			if (gc_hmap_get(&s->inflight, lines[i]) || !pf_mshr(R, s, r, lines[i], t))
+				continue;
+		} else {
+			uint8_t o = 0;
+			gc_cline *l = allocate(R, s, r, addr, set, hint, t, &o);
+			l->valid = s->c.full_mask;
+			l->pf = 1;
+			if (R->classify)
+				l1_fa_fill(s, addr, s->c.full_mask);
+		}
+		pf_out(R, s, r, addr, t);
+	}
+}
