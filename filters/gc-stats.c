@@ -19,8 +19,8 @@
 #include "base/rowmap.h"
 #include "prog/prog.h"
 #include "report/json.h"
-#include "report/jsonflat.h"
 #include "report/metrics.h"
+#include "report/statstable.h"
 #include "stream/dump.h"
 #include "stream/stream.h"
 
@@ -1028,130 +1028,25 @@ static void json(FILE *f, const struct stats *s, const char *input)
 
 /* ---- --merge ----------------------------------------------------------------- */
 
-/*
- * Many --stats files to one CSV table: a column "file", then every scalar
- * path of the files (objects joined with dots) in order of first
- * appearance; a row per file, empty where a file lacks the key.  The
- * files of a sweep share their keys, so the column a key belongs to is
- * found by trying the column after the previous key first.
- */
-struct merge {
-	char **cols;
-	size_t ncols, cap;
-	size_t next;          /* the column expected for the next key */
-	char **row;           /* current file's value per column, or NULL */
-	size_t rowcap;
-	int arrays;
-};
-
-
-static size_t merge_column(struct merge *m, const char *path)
-{
-	if (m->next < m->ncols && strcmp(m->cols[m->next], path) == 0)
-		return m->next++;
-	for (size_t i = 0; i < m->ncols; i++)
-		if (strcmp(m->cols[i], path) == 0) {
-			m->next = i + 1;
-			return i;
-		}
-	if (m->ncols == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->cols = gc_xrealloc(m->cols, m->cap * sizeof *m->cols);
-	}
-	m->cols[m->ncols] = gc_xstrdup(path);
-	m->next = m->ncols + 1;
-	return m->ncols++;
-}
-
-/* Slot col of a row of values, the row grown (new slots NULL) to hold it. */
-static char **row_slot(char ***row, size_t *cap, size_t col)
-{
-	if (col >= *cap) {
-		size_t n = *cap ? *cap : 64;
-		while (n <= col)
-			n *= 2;
-		*row = gc_xrealloc(*row, n * sizeof **row);
-		memset(*row + *cap, 0, (n - *cap) * sizeof **row);
-		*cap = n;
-	}
-	return &(*row)[col];
-}
-
-static int merge_value(void *ctx, const char *path, const char *value, int type, int arrays)
-{
-	struct merge *m = ctx;
-	(void)type;
-	if (arrays && !m->arrays)
-		return 0;
-	char **slot = row_slot(&m->row, &m->rowcap, merge_column(m, path));
-	free(*slot);
-	*slot = gc_xstrdup(value);
-	return 0;
-}
-
-/* A CSV field: quoted when it holds a comma, quote, CR or LF. */
-static void csv_field(FILE *f, const char *v)
-{
-	if (!strpbrk(v, ",\"\r\n")) {
-		fputs(v, f);
-		return;
-	}
-	putc('"', f);
-	for (; *v; v++) {
-		if (*v == '"')
-			putc('"', f);
-		putc(*v, f);
-	}
-	putc('"', f);
-}
-
+/* The --stats files to one CSV table (report/statstable.h); nothing is
+ * written before every file has been read. */
 static void merge_main(const struct cmdline *cl)
 {
-	struct merge m;
-	memset(&m, 0, sizeof m);
-	m.arrays = cl->arrays;
-	/* Rows are kept as text until every column is known. */
-	char ***rows = gc_xrealloc(NULL, (size_t)cl->nfiles * sizeof *rows);
-	size_t *widths = gc_xrealloc(NULL, (size_t)cl->nfiles * sizeof *widths);
-	char err[256];
-
+	char err[8192];
+	gc_statstable *T = gc_statstable_new(cl->longform, cl->arrays);
+	if (!T)
+		gc_die(GC_EXIT_DATA, "out of memory");
 	for (int i = 0; i < cl->nfiles; i++) {
 		size_t len;
 		char *text = gc_read_text_file(cl->files[i], &len);
-		m.next = 0;
-		if (gc_jsonflat(text, len, merge_value, &m, err, sizeof err) != 0)
-			gc_die(GC_EXIT_DATA, "%s: %s", cl->files[i], err);
+		if (gc_statstable_add(T, cl->files[i], text, len, err, sizeof err) < 0)
+			gc_die(GC_EXIT_DATA, "%s", err);
 		free(text);
-		rows[i] = m.row;
-		widths[i] = m.rowcap;
-		m.row = NULL;
-		m.rowcap = 0;
 	}
 	FILE *out = gc_open_text(cl->c.out);
-	fputs("file", out);
-	for (size_t c = 0; c < m.ncols; c++) {
-		putc(',', out);
-		csv_field(out, m.cols[c]);
-	}
-	putc('\n', out);
-	for (int i = 0; i < cl->nfiles; i++) {
-		csv_field(out, cl->files[i]);
-		for (size_t c = 0; c < m.ncols; c++) {
-			putc(',', out);
-			if (c < widths[i] && rows[i][c])
-				csv_field(out, rows[i][c]);
-		}
-		putc('\n', out);
-		for (size_t c = 0; c < widths[i]; c++)
-			free(rows[i][c]);
-		free(rows[i]);
-	}
+	gc_statstable_write(T, out);
 	gc_close_text(out, cl->c.out);
-	for (size_t c = 0; c < m.ncols; c++)
-		free(m.cols[c]);
-	free(m.cols);
-	free(rows);
-	free(widths);
+	gc_statstable_free(T);
 }
 
 /* ---- --metrics, --compare ------------------------------------------------------ */
@@ -1192,114 +1087,6 @@ static void metrics_main(const struct cmdline *cl)
 	free(buf);
 	free(csv);
 	gc_metrics_free(M);
-}
-
-/* ---- --merge --long -------------------------------------------------------- */
-
-/*
- * Tidy data: a row per element of each file's "kernels" list (gc(7),
- * VOCABULARY): file, kernel (its id), name, then the element's other keys
- * (nested objects joined with dots), columns in order of first appearance
- * as --merge has them; arrays inside an element only with --arrays.  A
- * file without a kernels list gives no row.
- */
-struct lrow {
-	int file;
-	char *id, *name;
-	char **vals; /* per column, or NULL */
-	size_t nvals;
-};
-
-struct merge_long {
-	struct merge m; /* the columns */
-	struct lrow *rows;
-	size_t nrows, cap;
-	int file;
-	long kernel; /* the element the last row is of, -1 none */
-};
-
-static int merge_long_value(void *ctx, const char *path, const char *value, int type,
-			    int arrays)
-{
-	struct merge_long *ml = ctx;
-	(void)type;
-	if (strncmp(path, "kernels.", 8) != 0 || path[8] < '0' || path[8] > '9')
-		return 0;
-	char *end;
-	long k = strtol(path + 8, &end, 10);
-	if (*end != '.' || (arrays > 1 && !ml->m.arrays))
-		return 0;
-	const char *key = end + 1;
-	if (k != ml->kernel || ml->nrows == 0 || ml->rows[ml->nrows - 1].file != ml->file) {
-		if (ml->nrows == ml->cap) {
-			ml->cap = ml->cap ? 2 * ml->cap : 64;
-			ml->rows = gc_xrealloc(ml->rows, ml->cap * sizeof *ml->rows);
-		}
-		memset(&ml->rows[ml->nrows], 0, sizeof *ml->rows);
-		ml->rows[ml->nrows++].file = ml->file;
-		ml->kernel = k;
-	}
-	struct lrow *r = &ml->rows[ml->nrows - 1];
-	char **slot;
-	if (strcmp(key, "id") == 0) {
-		slot = &r->id;
-	} else if (strcmp(key, "name") == 0) {
-		slot = &r->name;
-	} else {
-		slot = row_slot(&r->vals, &r->nvals, merge_column(&ml->m, key));
-	}
-	free(*slot);
-	*slot = gc_xstrdup(value);
-	return 0;
-}
-
-static void merge_long_main(const struct cmdline *cl)
-{
-	struct merge_long ml;
-	memset(&ml, 0, sizeof ml);
-	ml.m.arrays = cl->arrays;
-	char err[256];
-	for (int i = 0; i < cl->nfiles; i++) {
-		size_t len;
-		char *text = gc_read_text_file(cl->files[i], &len);
-		ml.file = i;
-		ml.kernel = -1;
-		ml.m.next = 0;
-		if (gc_jsonflat(text, len, merge_long_value, &ml, err, sizeof err) != 0)
-			gc_die(GC_EXIT_DATA, "%s: %s", cl->files[i], err);
-		free(text);
-	}
-	FILE *out = gc_open_text(cl->c.out);
-	fputs("file,kernel,name", out);
-	for (size_t c = 0; c < ml.m.ncols; c++) {
-		putc(',', out);
-		csv_field(out, ml.m.cols[c]);
-	}
-	putc('\n', out);
-	for (size_t i = 0; i < ml.nrows; i++) {
-		struct lrow *r = &ml.rows[i];
-		csv_field(out, cl->files[r->file]);
-		putc(',', out);
-		csv_field(out, r->id ? r->id : "");
-		putc(',', out);
-		csv_field(out, r->name ? r->name : "");
-		for (size_t c = 0; c < ml.m.ncols; c++) {
-			putc(',', out);
-			if (c < r->nvals && r->vals[c])
-				csv_field(out, r->vals[c]);
-		}
-		putc('\n', out);
-		for (size_t c = 0; c < r->nvals; c++)
-			free(r->vals[c]);
-		free(r->vals);
-		free(r->id);
-		free(r->name);
-	}
-	gc_close_text(out, cl->c.out);
-	for (size_t c = 0; c < ml.m.ncols; c++)
-		free(ml.m.cols[c]);
-	free(ml.m.cols);
-	free(ml.rows);
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -1502,10 +1289,7 @@ int main(int argc, char **argv)
 	gc_prog_init("gc-stats", argc, argv);
 	parse_cmdline(argc, argv, &cl);
 	if (cl.mode == M_MERGE) {
-		if (cl.longform)
-			merge_long_main(&cl);
-		else
-			merge_main(&cl);
+		merge_main(&cl);
 		return 0;
 	}
 	if (cl.mode == M_METRICS) {

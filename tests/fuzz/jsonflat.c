@@ -1,7 +1,10 @@
-/* gc-stats --merge's reader of --stats JSON (lib/report/jsonflat.c). */
+/* gc-stats --merge's reader of --stats JSON (lib/report/jsonflat.c) and,
+ * over what it reads, the CSV table (lib/report/statstable.c). */
 #include "fuzz.h"
 #include "report/jsonflat.h"
+#include "report/statstable.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +26,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	size_t n = 0;
 	char err[256];
-	(void)gc_jsonflat(text, size, each, &n, err, sizeof err);
+	if (gc_jsonflat(text, size, each, &n, err, sizeof err) == 0) {
+		/* a document read whole: both forms of the table, twice over */
+		static FILE *null;
+		if (!null && !(null = fopen("/dev/null", "w")))
+			abort();
+		for (int longform = 0; longform < 2; longform++) {
+			gc_statstable *T = gc_statstable_new(longform, 1);
+			if (!T || gc_statstable_add(T, "a", text, size, err, sizeof err) < 0 ||
+			    gc_statstable_add(T, "b,\"c", text, size, err, sizeof err) < 0)
+				abort();
+			gc_statstable_write(T, null);
+			gc_statstable_free(T);
+		}
+	}
 	free(text);
 	return 0;
 }
