@@ -332,7 +332,7 @@ gpu2() {
 	gc-stats --dump "$T/s.gcs" >"$T/d"
 	expect_eq "$(sed -n 's/^# optional //p' "$T/d")" 0x1
 	expect_eq "$(hkey "$T/s.gcs" provenance)" "gc-gen table2 | gc-sched"
-	expect_eq "$(grep -c '^# header gpu\.' "$T/d")" 91
+	expect_eq "$(grep -c '^# header gpu\.' "$T/d")" 115
 	expect_eq "$(hkey "$T/s.gcs" gpu.name)" fermi-gtx470-16k
 	run_status 1 grep -q '^# header gpu=' "$T/d"
 	expect_eq "$(hkey "$T/s.gcs" sched.policy)" lrr

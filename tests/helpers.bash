@@ -2,7 +2,12 @@
 # build tree by default, or an installed copy).  GC_TESTBIN: test-only
 # programs.  SHARED: ../shared beside the project (real traces, seeds).
 
-GC_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+# (Without a subshell where bats gives an absolute path, as it does: a
+# fork costs milliseconds on some machines, and this runs for every test.)
+case $BATS_TEST_DIRNAME in
+/*) GC_ROOT=${BATS_TEST_DIRNAME%/*} ;;
+*) GC_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd) ;;
+esac
 : "${GC_BIN:=$GC_ROOT/build/bin}"
 : "${GC_TESTBIN:=$GC_ROOT/build/tests}"
 PATH="$GC_BIN:$GC_TESTBIN:$PATH"
