@@ -702,7 +702,7 @@ void t_writer_open_checks(void)
 		{GC_KIND_ACCESS, 24, 0, "cannot write record size 24 (a multiple of 8 from 32 to 256; a bug in this tool)"},
 		{GC_KIND_REQUEST, 36, 0, "cannot write record size 36 (a multiple of 8 from 32 to 256; a bug in this tool)"},
 		{GC_KIND_DRAM, 264, 0, "cannot write record size 264 (a multiple of 8 from 32 to 256; a bug in this tool)"},
-		{GC_KIND_ACCESS, 32, 1, "cannot write unknown required feature flag 0x1 (a bug in this tool)"},
+		{GC_KIND_ACCESS, 32, 2, "cannot write unknown required feature flag 0x2 (a bug in this tool)"},
 		{GC_KIND_ACCESS, 32, 0x80000000u, "cannot write unknown required feature flag 0x80000000 (a bug in this tool)"},
 	};
 	char want[700];
