@@ -192,7 +192,7 @@ hand() {
 	#   t 232 load sectors 0, 1: 0 HIT (arrived), 1 HIT_RESERVED
 	# loads: HIT 1, HIT_RESERVED 2, MISS 1, SECTOR_MISS 1; stores:
 	# HIT_RESERVED 1; 3 pending hits, 2 misses of 6 accesses
-	hand l1.model=timing <<-'E'
+	cat >"$T/rows" <<-'E'
 	1,,,,,,,kbegin,,,,,,,,k,grid=4x1x1 block=32x1x1 regs=16 shmem=0
 	1,0,0,0,,0x10,0,load,global,0x1000,32,0x1,100,,0,,
 	1,1,1,0,,0x10,0,load,global,0x1000,64,0x3,150,,0,,
@@ -201,6 +201,7 @@ hand() {
 	1,,,,,,,kend,,,,,,,,,records=4
 	,,,,,,,end,,,,,,,,,records=7 data=4
 	E
+	hand l1.model=timing <"$T/rows"
 	gc-l2 --gpu volta-v100 --stats "$T/h.json" "$T/hand.gcs" >/dev/null
 	grep -q '"miss_latency": 132$' "$T/h.json"
 	run_status 0 gc-stats --metrics accelsim "$T/h.json"
@@ -217,15 +218,7 @@ hand() {
 		"$(grep '^L2_cache_bank' "$T/all.txt" | grep -v 'Access = 0,')"
 	# without the header key the times are no cycles: nothing pending, the
 	# pending sectors are hits
-	hand <<-'E'
-	1,,,,,,,kbegin,,,,,,,,k,grid=4x1x1 block=32x1x1 regs=16 shmem=0
-	1,0,0,0,,0x10,0,load,global,0x1000,32,0x1,100,,0,,
-	1,1,1,0,,0x10,0,load,global,0x1000,64,0x3,150,,0,,
-	1,2,2,0,,0x20,0,store,global,0x1000,32,0x1,231,,0,,
-	1,3,3,0,,0x10,0,load,global,0x1000,64,0x3,232,,0,,
-	1,,,,,,,kend,,,,,,,,,records=4
-	,,,,,,,end,,,,,,,,,records=7 data=4
-	E
+	hand <"$T/rows"
 	gc-l2 --gpu volta-v100 --stats "$T/h0.json" "$T/hand.gcs" >/dev/null
 	grep -q '"miss_latency": 0$' "$T/h0.json"
 	run_status 0 gc-stats --metrics accelsim "$T/h0.json"
