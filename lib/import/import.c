@@ -188,6 +188,7 @@ void gc_import_access(gc_import *im, const gc_rec *r)
 			 im->kernel_id, r->block, r->warp, r->seq, r->lane, msg);
 		if (im->w)
 			gc_writer_abandon(im->w);
+		im->w = NULL; /* fatal may return to a caller that abandons im->w */
 		im->fatal(im, full);
 	}
 	if (im->w)
