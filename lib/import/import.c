@@ -186,7 +186,7 @@ void gc_import_access(gc_import *im, const gc_rec *r)
 		snprintf(full, sizeof full, "kernel %u block %u warp %u seq %u lane %u: %s",
 			 im->kernel_id, r->block, r->warp, r->seq, r->lane, msg);
 		if (im->w)
-			gc_writer_abandon(im->w);
+			gc_writer_free(im->w);
 		im->w = NULL; /* fatal may return to a caller that abandons im->w */
 		im->fatal(im, full);
 	}
@@ -220,7 +220,8 @@ void gc_import_finish(gc_import *im)
 	if (!im->w)
 		return;
 	if (gc_writer_close(im->w) < 0)
-		im->fatal(im, gc_writer_error(im->w));
+		im->fatal(im, gc_writer_error(im->w)); /* a caller that goes on frees im->w */
+	gc_writer_free(im->w);
 	im->w = NULL;
 }
 
