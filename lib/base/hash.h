@@ -81,8 +81,9 @@ static inline uint64_t gc_hash64(uint64_t k)
 	return k;
 }
 
-/* Bring key's home slot of m towards the CPU (a hint; nothing changes). */
-static inline void gc_hmap_prefetch(const gc_hmap *m, uint64_t key)
+/* Bring key's home slot of m towards the CPU (a hint; nothing changes).
+ * Always inlined, or GCC drops the call (see gc_cache_prefetch). */
+static inline __attribute__((always_inline)) void gc_hmap_prefetch(const gc_hmap *m, uint64_t key)
 {
 	if (m->cap > 1)
 		__builtin_prefetch(&m->slots[gc_hash64(key) >> m->shift], 1);

@@ -233,8 +233,10 @@ static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,
 
 /* Bring what a lookup of addr's line in `set` reads towards the CPU while
  * the caller does other work (a hint; nothing changes): the set's ways,
- * or for wide sets the line's slot in the tag map. */
-static inline void gc_cache_prefetch(const gc_cache *c, uint64_t addr, unsigned set)
+ * or for wide sets the line's slot in the tag map.  Always inlined: GCC
+ * finds a function of nothing but prefetches "const" and drops calls to
+ * it before inlining them (gc-l1's lookahead had no prefetch left). */
+static inline __attribute__((always_inline)) void gc_cache_prefetch(const gc_cache *c, uint64_t addr, unsigned set)
 {
 	if (c->wide) {
 		gc_hmap_prefetch(&c->map, addr >> c->line_shift);
