@@ -304,6 +304,8 @@ struct l2 {
 	gc_pf_counts pfc;         /* its prefetches and what became of them */
 	uint64_t l1_prefetches;   /* requests that are L1's prefetches */
 	uint8_t dram_flags;       /* GC_F_PREFETCH while a prefetch reads DRAM */
+	uint64_t pf_lines[GC_PF_OUT_MAX]; /* --emit all: the last request's prefetches */
+	unsigned npf_lines;
 	gc_kunits kslices;        /* each kernel's sectors by slice */
 	gc_pending pend;          /* timed: when fetched sectors arrive */
 	uint64_t miss_latency;    /* timed: mem.dram_latency; 0: times are no cycles */
@@ -488,10 +490,32 @@ static void l2_prefetch(struct l2 *m, const gc_rec *r, uint64_t addr, int trigge
 		l->pf = 1;
 		m->pfc.issued++;
 		m->s.rd[CAUSE_PREFETCH] += m->nsectors;
+		if (m->emit_all)
+			m->pf_lines[m->npf_lines++] = a;
 		dram(m, r, GC_LOAD, a, m->c.full_mask, m->line, GC_OUT_MAKE(GC_R_MISS, 0), slice);
 		evict_write(m, r, &wb, slice);
 	}
 	m->dram_flags = 0;
+}
+
+/* --emit all: the prefetches request r caused, after it: loads of whole
+ * lines with the prefetch flag, no compute field and no outcome (they are
+ * no lookups of a request's). */
+static void emit_prefetches(struct l2 *m, const gc_rec *r)
+{
+	for (unsigned i = 0; i < m->npf_lines; i++) {
+		gc_rec d = *r;
+		d.op = GC_LOAD;
+		d.addr = m->pf_lines[i];
+		d.mask = m->c.full_mask;
+		d.size = (uint16_t)m->line;
+		d.flags = (uint8_t)((d.flags & ~GC_F_BYPASS_L1) | GC_F_PREFETCH);
+		d.outcome = 0;
+		d.compute = 0;
+		if (gc_write(m->w, &d) < 0)
+			die_write(m);
+	}
+	m->npf_lines = 0;
 }
 
 /* A request's sectors (mask; `have` present at the lookup, `pend` of them
@@ -1225,7 +1249,9 @@ int main(int argc, char **argv)
 				rec->outcome = out;
 				if (gc_write(m.w, rec) < 0)
 					die_write(&m);
+				emit_prefetches(&m, rec);
 			}
+			m.npf_lines = 0;
 		} else if (cur->ev == GC_KBEGIN) {
 			m.s.kernels++;
 			if (m.by_pc && gc_pctab_kernel(&m.pcs, cur->k->name) < 0)

@@ -98,6 +98,13 @@ BIG="--sets 64 --ways 4 --index linear"
 	expect_eq "$(keys "$T/j" hits misses prefetch.issued prefetch.useful prefetch.useless)" "1 6 3 1 1"
 	expect_eq "$(keys "$T/j" prefetch.accuracy prefetch.coverage |
 		awk '{ print ($1 - 1/3)^2 < 1e-12, ($2 - 1/7)^2 < 1e-12 }')" "1 1"
+	# --emit all: every request with its outcome, each prefetch (flag 2,
+	# whole line, no outcome) right after its trigger: lines 3, 4, 5
+	gc-l1 --sets 1 --ways 2 --index linear --kernel-boundary keep --prefetch stride \
+		--emit all "$T/ev.gcs" >"$T/all.gcs"
+	expect_eq "$(gc-stats --dump "$T/all.gcs" | awk -F, '!/^#/ && $8 == "load" {
+		sub(/\/.*/, "", $14); printf "%s%s:%s:%s", (n++ ? " " : ""), $10, $15, $14 }')" \
+		"0x0:0:miss 0x80:0:miss 0x100:0:miss 0x180:2: 0x3200:0:miss 0x6400:0:miss 0x180:0:miss 0x200:2: 0x200:0:hit 0x280:2:"
 	# --ways-sweep models no prefetcher: refused with one
 	sh_status 2 "gc-l1 --ways-sweep 1..4 --prefetch stride '$T/ev.gcs'"
 	expect_match "$(cat "$T/err")" "not with --prefetch"
@@ -181,6 +188,11 @@ BIG="--sets 64 --ways 4 --index linear"
 		"6 2 10 6 0.6 0.75"
 	gc-stats --stats "$T/d.json" "$T/d.gcs" >/dev/null
 	expect_eq "$(keys "$T/d.json" records prefetches)" "12 10"
+	# --emit all (nextline): each request, then the prefetch it caused
+	gc-l2 --prefetch nextline --kernel-boundary keep --emit all "$T/seq.gcs" >"$T/all.gcs"
+	expect_eq "$(gc-stats --dump "$T/all.gcs" | awk -F, '!/^#/ && $8 == "load" {
+		printf "%s%s:%s:%s", (n++ ? " " : ""), $10, $15, $14 }')" \
+		"0x40000:0:miss 0x40080:2: 0x40080:0:hit 0x40100:2: 0x40100:0:hit 0x40180:2: 0x40180:0:hit 0x40200:2: 0x40200:0:hit 0x40280:2: 0x40280:0:hit 0x40300:2: 0x40300:0:hit 0x40380:2: 0x40380:0:hit 0x40400:2:"
 }
 
 @test "mta: the inter-warp stride across blocks, and a stride promoted after three warps (hand-worked)" {
