@@ -82,6 +82,7 @@ enum {
 static const char *const gran_names[] = {"line", "sector", "byte"};
 static const char *const by_names[] = {"sm", "kernel", "pc"};
 static const char *const scope_names[] = {"auto", "l1", "stream"};
+static const char *const pf_names[] = {"count", "exclude"}; /* --prefetches */
 enum mode { M_REPORT, M_JSON, M_CSV, M_MRC, M_ANNOTATE };
 static const char *const hash_names[] = {"linear", "xor", "fermi", "ipoly"};
 
@@ -211,11 +212,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 				gc_usage_error("--kernel-boundary: '%s' is not flush or keep", optarg);
 			break;
 		case OPT_PREFETCHES:
-			if (strcmp(optarg, "count") == 0)
-				cl->no_prefetch = 0;
-			else if (strcmp(optarg, "exclude") == 0)
-				cl->no_prefetch = 1;
-			else
+			if ((cl->no_prefetch = pick(optarg, pf_names, 2)) < 0)
 				gc_usage_error("--prefetches: '%s' is not count or exclude", optarg);
 			break;
 		case OPT_SETS: cl->sets = (unsigned)gc_num("--sets", optarg, 1, SETS_MAX); break;
@@ -803,7 +800,7 @@ static void json(FILE *f, const struct rd *x, const char *input)
 	gc_json_u64(&j, "bypassed", x->e.bypassed);
 	if (x->e.prefetches || (x->h->optional & GC_OPT_PREFETCH)) {
 		gc_json_u64(&j, "prefetches", x->e.prefetches);
-		gc_json_str(&j, "prefetch_rule", x->cl->no_prefetch ? "exclude" : "count");
+		gc_json_str(&j, "prefetch_rule", pf_names[x->cl->no_prefetch]);
 	}
 	gc_json_u64(&j, "references", x->e.refs);
 	gc_json_num(&j, "compulsory", h->inf);
