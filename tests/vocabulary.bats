@@ -39,6 +39,7 @@ setup_file() {
 	done
 	gc-rd --annotate c.gcs | gc-stats --by pc --stats gc-stats.$n.json >/dev/null
 	gc-rd --stats gc-rd.1.json c.gcs >/dev/null
+	gc-rd --prefetches exclude --stats gc-rd.6.json p.gcs >/dev/null
 	gc-rd --sample 64 --sets 4 --ways 4 --lines 64 --stats gc-rd.2.json c.gcs >/dev/null
 	n=3
 	for b in sm kernel pc; do

@@ -163,6 +163,7 @@ static int configure(gc_l1 *R, char *err, size_t len)
 		out_sector = R->gpu.l2.sector;
 	gc_cache_sector_map(R->outmap, R->sector, out_sector, in_line);
 	gc_cache_sector_map(R->rawmap, in_sector, out_sector, in_line);
+	gc_cache_sector_map(R->inmap, R->sector, in_sector, in_line);
 	gc_l1_route_table(R->route, R->skip_global);
 	for (int space = 0; space < GC_NSPACES; space++)
 		R->wpolicy[space] = (uint8_t)write_policy(R, space);
@@ -409,11 +410,11 @@ static void access_now(gc_l1 *R, const gc_rec *r)
 	uint8_t outcome;
 	count_request(s, r);
 	count_inst(R, s, r);
+	int trained = 0;
 	if (!bypass(R, s, r, r->time, &outcome)) {
 		if (r->op == GC_LOAD) {
 			outcome = load_now(R, s, r, m, r->time);
-			if (R->pf_on)
-				l1_pf_access(R, s, r, is_miss(outcome), r->time);
+			trained = R->pf_on;
 		} else {
 			outcome = l1_store(R, s, r, m, r->time);
 		}
@@ -425,6 +426,9 @@ static void access_now(gc_l1 *R, const gc_rec *r)
 		*o = *r;
 		o->outcome = outcome;
 	}
+	/* its prefetches after it (--emit all writes them too) */
+	if (trained)
+		l1_pf_access(R, s, r, is_miss(outcome), r->time);
 }
 
 /*
