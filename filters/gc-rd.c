@@ -782,6 +782,7 @@ static void json(FILE *f, const struct rd *x, const char *input)
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-rd");
 	gc_json_str(&j, "input", input);
+	gc_json_str(&j, "gpu", x->e.gpu.name[0] ? x->e.gpu.name : NULL); /* none: no GPU's rules */
 	gc_json_str(&j, "kind", gc_kind_name(x->e.p.kind));
 	gc_json_str(&j, "granularity", gran_names[x->cl->gran]);
 	gc_json_u64(&j, "unit_bytes", UINT64_C(1) << x->e.ushift);

@@ -404,6 +404,11 @@ gen() {
 	grep -q '"mem_instructions": *12' "$T/j"
 	grep -q '"name": *"C"' "$T/j"
 	grep -q 'array B at 0x10000200, 400 bytes' "$T/e"
+	# gpu: the stream names none without --gpu (a stage reading it takes
+	# its own --gpu or the default), the preset with it
+	expect_eq "$(sed -n 4p "$T/j")" '  "gpu": null,'
+	gc-gen vecadd -n 100 --gpu volta-v100 --emit none --stats "$T/j" >/dev/null
+	expect_eq "$(sed -n 4p "$T/j")" '  "gpu": "volta-v100",'
 }
 
 @test "gc-gen: the output rule: --emit none, --report FILE (gc(7))" {

@@ -292,6 +292,11 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
  *   are fetched from L2 first (fetch-on-write); fully written sectors
  *   become valid and partly written ones stay invalid, their bytes going
  *   to L2 (write-allocate, lazy-fetch-on-read: L1 keeps no byte masks).
+ * A sector a partial store left so (the line's aux bits) is held: a later
+ * store to it counts as a hit of that sector, as GPGPU-Sim counts a store
+ * to its MODIFIED sector with a byte mask, and as the hardware does; a
+ * load of it still misses (class partial-write).  Only the counts see
+ * it: what goes to L2 and the sectors' states are those of a miss.
  */
 uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
 {
@@ -302,21 +307,22 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
 	uint8_t present = l ? l->valid & m : 0;
 	uint8_t missing = m & ~present;
-	int result = !missing ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
+	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
+	uint8_t absent = missing & ~held; /* the sectors the store misses */
+	int result = !absent ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
 	int cls = GC_C_NONE;
 	uint8_t outcome = 0;
 	int policy = R->wpolicy[r->space];
 	int partial = r->size < sector_bytes(R, m);
 
-	count_sectors(s, r->op, m, present, l != NULL);
+	count_sectors(s, r->op, m, present | held, l != NULL);
 	pf_use(s, l);
 	if (R->classify) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
-		if (missing)
-			cls = l1_classify(R, s, tag, m, missing,
-					  l ? (uint8_t)(l->aux & missing) : 0, fa_hit);
+		if (absent) /* none held: never partial-write */
+			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
 	}
-	if (missing)
+	if (absent)
 		count_miss(s, result, cls);
 	else
 		s->n.hits++;
