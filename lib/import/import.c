@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 void gc_import_init(gc_import *im)
@@ -392,6 +393,33 @@ int gc_parse_udec(const char **p, uint64_t max, uint64_t *v)
 	return 1;
 }
 
+/*
+ * A large array (a parser keeps a kernel's or a file's accesses) is
+ * allocated afresh and asked for huge pages before its first touch: taking
+ * its 4 KiB pages one fault at a time costs as much as the parsing on
+ * some machines (measured on a 2-CPU virtual machine: 200 MB of fresh
+ * pages touched in 1.3 s, in 0.025 s as huge pages).  Only advice:
+ * nothing changes where it is not taken.
+ */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *grow_huge(gc_import *im, void *p, size_t old, size_t len)
+{
+	void *q = malloc(len);
+	if (!q)
+		im->fatal(im, "out of memory");
+#ifdef MADV_HUGEPAGE
+	uintptr_t a = ((uintptr_t)q + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	uintptr_t e = ((uintptr_t)q + len) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#endif
+	if (old)
+		memcpy(q, p, old);
+	free(p);
+	return q;
+}
+
 void *gc_import_grow(gc_import *im, void *p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
@@ -402,7 +430,8 @@ void *gc_import_grow(gc_import *im, void *p, size_t *cap, size_t need, size_t si
 			im->fatal(im, "out of memory");
 		n *= 2;
 	}
-	void *q = realloc(p, n * size);
+	void *q = n * size >= 4 * HUGE_PAGE ? grow_huge(im, p, *cap * size, n * size)
+					     : realloc(p, n * size);
 	if (!q)
 		im->fatal(im, "out of memory");
 	*cap = n;
