@@ -329,30 +329,31 @@ int gc_sass_memop(const char *opc, uint8_t *op, uint8_t *space, uint8_t *flags)
 	return 0;
 }
 
+/* A hex digit's value plus one; 0 for any other byte. */
+static const unsigned char hexv[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7,
+	['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13,
+	['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13,
+	['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 int gc_parse_hex(const char *s, const char **end, uint64_t *v)
 {
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
 	uint64_t x = 0;
-	const char *p = s;
-	for (;; p++) {
-		unsigned d;
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			break;
-		if (p - s >= 16)
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned d;
+	/* At most 16 digits: a 17th is an error, as is none. */
+	for (; (d = hexv[*p]) != 0; p++) {
+		if (p - (const unsigned char *)s >= 16)
 			return 0;
-		x = x << 4 | d;
+		x = x << 4 | (d - 1);
 	}
-	if (p == s)
+	if (p == (const unsigned char *)s)
 		return 0;
 	*v = x;
-	*end = p;
+	*end = (const char *)p;
 	return 1;
 }
 
@@ -378,16 +379,23 @@ int gc_parse_dec(const char *s, const char **end, int64_t *v)
 
 int gc_parse_udec(const char **p, uint64_t max, uint64_t *v)
 {
-	const char *s = *p;
+	const char *s = *p, *b = s;
 	uint64_t x = 0;
 	if (*s < '0' || *s > '9')
 		return 0;
+	/* 19 digits cannot overflow; the value only grows with each digit, so
+	 * comparing it with max once at the end refuses what a check at each
+	 * digit would. */
+	for (; *s >= '0' && *s <= '9' && s - b < 19; s++)
+		x = x * 10 + (unsigned)(*s - '0');
 	for (; *s >= '0' && *s <= '9'; s++) {
 		unsigned d = (unsigned)(*s - '0');
-		if (x > (max - d) / 10)
+		if (x > (UINT64_MAX - d) / 10)
 			return 0;
 		x = x * 10 + d;
 	}
+	if (x > max)
+		return 0;
 	*v = x;
 	*p = s;
 	return 1;
