@@ -87,15 +87,19 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory all tests
-	@GC_BIN=$(CURDIR)/$(O)/bin GC_TESTBIN=$(CURDIR)/$(O)/tests sh tests/run $(TESTS)
+	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory FUZZ_OPT=-O0 fuzz-build unit-asan || exit 1; \
+		asan=$(CURDIR)/build-fuzz-O0/tests; fi; \
+	GC_BIN=$(CURDIR)/$(O)/bin GC_TESTBIN=$(CURDIR)/$(O)/tests GC_ASANBIN=$$asan sh tests/run $(TESTS)
 
 tests: $(BINS) $(TBINS)
 
-# The library's unit tests alone (what CI repeats under SANITIZE=1).  The
-# reader over every broken stream of tests/stream.bats runs under ASan and
-# UBSan in make check itself: those streams are in the stream fuzz target's
-# corpus, replayed by tests/fuzz.bats (stream.bats under ASan took a minute
-# of CI, a process with LeakSanitizer costing 90 ms).
+# The library's unit tests alone; `make SANITIZE=1 check-lib` runs them
+# with gcc's ASan and UBSan over the whole tree built so (build-san/).
+# make check itself runs them under clang's (unit-asan, GC_ASANBIN), and
+# the reader over every broken stream of tests/stream.bats too: those
+# streams are in the stream fuzz target's corpus, replayed by
+# tests/fuzz.bats.
 check-lib: deps
 	@$(MAKE) --no-print-directory all tests
 	@GC_BIN=$(CURDIR)/$(O)/bin GC_TESTBIN=$(CURDIR)/$(O)/tests sh tests/run tests/lib.bats tests/cache.bats tests/proxy-lib.bats
@@ -176,6 +180,28 @@ $(FUZZ_O)/fuzz/%: tests/fuzz/%.c $(FUZZ_COMMON) tests/fuzz/*.h $(FUZZ_O)/libgc.a
 
 fuzz-build: $(FUZZ_BINS)
 
+# The library's unit-test programs built the same way (clang, ASan, UBSan,
+# over the fuzz build's libgc.a) into $(FUZZ_O)/tests: make check runs
+# tests/lib.bats, cache.bats and proxy-lib.bats with them (GC_ASANBIN), so
+# the sanitizers see the library's own tests in every run without a third
+# build of the whole library.
+ASAN_UNITS := test-lib cache-test proxy-test
+ASAN_UNIT_BINS := $(ASAN_UNITS:%=$(FUZZ_O)/tests/%)
+
+ifneq ($(O),$(FUZZ_O))
+$(FUZZ_O)/tests/%: tests/src/%.c tests/src/*.h lib/*/*.h $(FUZZ_O)/libgc.a
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(GC_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_FLAGS) \
+		-o $@ $< $(FUZZ_O)/libgc.a $(GC_LDLIBS)
+
+$(FUZZ_O)/tests/test-lib: $(wildcard tests/src/test-lib/*.[ch]) tests/src/*.h lib/*/*.h $(FUZZ_O)/libgc.a
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(GC_CFLAGS) -Itests/src -fsanitize=fuzzer-no-link $(FUZZ_FLAGS) \
+		-o $@ $(wildcard tests/src/test-lib/*.c) $(FUZZ_O)/libgc.a $(GC_LDLIBS)
+endif
+
+unit-asan: $(ASAN_UNIT_BINS)
+
 fuzz: fuzz-build
 	@sh tests/fuzz/run $(FUZZ_O)/fuzz $(SECONDS) $(FUZZ)
 
@@ -194,4 +220,4 @@ clean:
 	rm -rf build build-san build-fuzz build-fuzz-O0
 
 .PHONY: all deps check check-lib tests demo examples bench install uninstall clean \
-	fuzz fuzz-build check-long check-valgrind
+	fuzz fuzz-build unit-asan check-long check-valgrind

@@ -234,7 +234,7 @@ static void die_write(gc_writer *w)
 {
 	char msg[700];
 	snprintf(msg, sizeof msg, "%s", gc_writer_error(w));
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 	gc_die(GC_EXIT_DATA, "%s", msg);
 }
 
@@ -264,7 +264,7 @@ static void run(struct job *jb, gc_writer *w, const char *name, int progress, ui
 		size_t n = gc_cloner_next(jb->c, recs, BATCH);
 		if (n == (size_t)-1) {
 			if (w)
-				gc_writer_abandon(w);
+				gc_writer_free(w);
 			gc_die(GC_EXIT_DATA, "%s: %s", name, gc_cloner_error(jb->c));
 		}
 		if (n == 0)

@@ -516,7 +516,7 @@ int main(int argc, char **argv)
 		} else if (ev == GC_EOF) {
 			break;
 		} else {
-			gc_writer_abandon(k.w);
+			gc_writer_free(k.w);
 			gc_progress_end(cl.c.progress);
 			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(k.r));
 		}

@@ -189,7 +189,7 @@ static void die_write(struct gen *g)
 {
 	char msg[700];
 	snprintf(msg, sizeof msg, "%s", gc_writer_error(g->out));
-	gc_writer_abandon(g->out);
+	gc_writer_free(g->out);
 	gc_die(GC_EXIT_DATA, "%s", msg);
 }
 

@@ -262,7 +262,7 @@ static void on_bad(gc_import *im, const char *file, uint64_t line, const char *m
 {
 	if (!im->lenient) {
 		if (im->w)
-			gc_writer_abandon(im->w);
+			gc_writer_free(im->w);
 		gc_die(GC_EXIT_DATA, "%s:%llu: %s", file, (unsigned long long)line, msg);
 	}
 }
@@ -369,7 +369,7 @@ static void import_one(gc_import *im, const struct cmdline *cl, const char *path
 	progress_told = 1;
 	if (cl->intervals && strcmp(f->name, "accelsim") != 0) {
 		if (im->w)
-			gc_writer_abandon(im->w);
+			gc_writer_free(im->w);
 		gc_usage_error("%s: --intervals: the %s format carries no non-memory "
 			       "instructions (only Accel-Sim traces do)", gc_lines_name(in), f->name);
 	}

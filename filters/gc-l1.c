@@ -323,7 +323,7 @@ static _Noreturn void fail(struct io *io, const char *msg)
 {
 	char copy[640];
 	snprintf(copy, sizeof copy, "%s", msg);
-	gc_writer_abandon(io->w);
+	gc_writer_free(io->w);
 	gc_progress_end(io->cl->c.progress);
 	gc_die(GC_EXIT_DATA, "%s", copy);
 }

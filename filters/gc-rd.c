@@ -958,7 +958,7 @@ int main(int argc, char **argv)
 			break;
 		} else {
 			gc_progress_end(cl.c.progress);
-			gc_writer_abandon(w);
+			gc_writer_free(w);
 			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
 		}
 		if (rc < 0) {

@@ -286,7 +286,7 @@ static void block_free(struct sched *s, struct block *b)
 
 static _Noreturn void read_failed(struct sched *s)
 {
-	gc_writer_abandon(s->w);
+	gc_writer_free(s->w);
 	gc_die(GC_EXIT_DATA, "%s", gc_reader_error(s->r));
 }
 
@@ -423,7 +423,7 @@ static void read_one(struct sched *s)
 		read_failed(s);
 	} else {
 		/* The reader ends a kernel only with its end record. */
-		gc_writer_abandon(s->w);
+		gc_writer_free(s->w);
 		gc_die(GC_EXIT_DATA, "%s: the stream ended inside kernel %u",
 		       gc_reader_name(s->r), s->k->id);
 	}
@@ -617,12 +617,12 @@ static void kernel_setup(struct sched *s, const gc_kernel *k)
 	if (s->cl->active) {
 		ks->active = s->cl->active;
 	} else if (threads == 0) {
-		gc_writer_abandon(s->w);
+		gc_writer_free(s->w);
 		gc_die(GC_EXIT_DATA, "%s: kernel %u (%s) has no block size: gc-sched needs it "
 		       "for the occupancy (or give --active N)", gc_reader_name(s->r), k->id,
 		       ks->name);
 	} else if (occ == 0) {
-		gc_writer_abandon(s->w);
+		gc_writer_free(s->w);
 		gc_die(GC_EXIT_DATA, "%s: kernel %u (%s): a block of %u threads, %u registers "
 		       "per thread and %u bytes of shared memory cannot run on %s: %s",
 		       gc_reader_name(s->r), k->id, ks->name, ks->threads, ks->regs, ks->shmem,

@@ -3,6 +3,7 @@
 # the shared cache core, through the unit-test program cache-test.
 
 load helpers
+use_asan_units
 
 @test "cache: linear set index, power-of-two and modulo set counts" {
 	run_status 0 cache-test linear

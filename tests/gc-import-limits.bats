@@ -1,22 +1,28 @@
 #!/usr/bin/env bats
 # gc-import: what no trace may carry into the stream.  An access whose
 # bytes reach 2^48 has no request line (gc-stream(5)): the parsers of
-# tracers' lane addresses (NVBit, PPT-GPU, Ocelot) refuse it at its line
-# (their own tests); every other trace parser is held to it where the
-# record is written, which names the record (kernel, block, warp, seq,
-# lane) since the line is not known there.  The CSV restore is exact and
-# carries it.
+# tracers' lane addresses (Accel-Sim here; NVBit, PPT-GPU, Ocelot in their
+# own tests) refuse it at its line, a bad line that --lenient skips; every
+# other trace parser is held to it where the record is written, which
+# names the record (kernel, block, warp, seq, lane) since the line is not
+# known there.  The CSV restore is exact and carries it.
 
 load helpers
 
-@test "limits: an Accel-Sim lane address of 2^48 or more is refused with its record" {
+@test "limits: an Accel-Sim lane address of 2^48 or more is a bad line" {
 	local f=$T/k.traceg
 	printf -- '-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n-accelsim tracer version = 4\n\n#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\ninsts = 1\n0010 00000003 1 R2 LDG.E 1 R2 4 0 0x7f0000000100 0x3ff0000000000000 \n\n#END_TB\n' >"$f"
-	import_bad "$f" "kernel 1 block 0 warp 0 seq 0 lane 1: address 0x3ff0000000000000 (4 bytes) reaches 2^48, where no GPU modelled has memory"
+	import_bad "$f" "$f:15: lane 1: address 0x3ff0000000000000 (4 bytes) reaches 2^48, where no GPU modelled has memory"
 	expect_empty "$(cat "$T/o")"
-	# The last byte counts: 0xfffffffffffd + 4 bytes ends at 2^48.
+	# --lenient skips the line: the kernel has no access and one bad line.
+	gc-import -q --lenient --stats "$T/j" "$f" >"$T/o"
+	expect_eq "$(jnum accesses) $(jnum bad_lines)" "0 1"
+	# The last byte counts: 0xfffffffffffd + 4 bytes ends at 2^48; a
+	# base+stride payload's lanes are checked as well (lane 1 is base + 4).
 	sed 's/0x3ff0000000000000/0xfffffffffffd/' "$f" >"$T/k2.traceg"
-	import_bad "$T/k2.traceg" "kernel 1 block 0 warp 0 seq 0 lane 1: address 0xfffffffffffd (4 bytes) reaches 2^48, where no GPU modelled has memory"
+	import_bad "$T/k2.traceg" "$T/k2.traceg:15: lane 1: address 0xfffffffffffd (4 bytes) reaches 2^48, where no GPU modelled has memory"
+	sed 's/4 0 0x7f0000000100 0x3ff0000000000000 /4 1 0xfffffffffff9 4 /' "$f" >"$T/k4.traceg"
+	import_bad "$T/k4.traceg" "$T/k4.traceg:15: lane 1: address 0xfffffffffffd (4 bytes) reaches 2^48, where no GPU modelled has memory"
 	# One byte lower fits.
 	sed 's/0x3ff0000000000000/0xfffffffffffc/' "$f" >"$T/k3.traceg"
 	imp "$T/k3.traceg"

@@ -394,3 +394,26 @@ diverge_stream() {
 	sh_status 2 "gc-profile --live-warps 0 /dev/null"
 	expect_match "$(cat "$T/err")" "live-warps"
 }
+
+@test "gc-profile: past a chunk of the retired threads' places: 540016 threads, by hand" {
+	# The retired threads' places in the tree grow in 2 MiB chunks of
+	# 524288 (16384 warps); their packed pins likewise, crossed by the
+	# scheduled matmul and stencil2d above.  gc-gen copy -n 540016: 2110
+	# blocks of 256 threads, each active thread loading and storing at 4
+	# bytes a thread; 16876 warps, the last half idle (its place in the
+	# second chunk).  Default and one live warp (each retired as the next
+	# comes): the same profile, threads and runs as counted by hand.
+	gc-gen copy -n 540016 >"$T/s"
+	gc-profile "$T/s" >"$T/a"
+	gc-profile --live-warps 1 "$T/s" >"$T/b"
+	expect_same "$T/a" "$T/b" "4096 live warps and one"
+	has "$T/b" "threads 540160"
+	has "$T/b" "profile 0 threads 540016 len 2 0/0 1/1"
+	has "$T/b" "profile 1 threads 144 len 0"
+	has "$T/b" "runs 2"
+	has "$T/b" "run 540016 1"
+	for i in 0 1; do
+		has "$T/b" "pe $i bx total 2109 none 0 align 1 exact 1024:2109"
+		has "$T/b" "pe $i tx total 537906 none 0 align 1 exact 4:537906"
+	done
+}

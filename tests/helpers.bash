@@ -20,6 +20,15 @@ setup() {
 	T=$BATS_TEST_TMPDIR
 }
 
+# use_asan_units: the library's unit-test programs from GC_ASANBIN (make
+# check sets it: clang's ASan and UBSan builds of test-lib, cache-test and
+# proxy-test) before GC_TESTBIN's, in the file that calls it.
+use_asan_units() {
+	if [ -n "${GC_ASANBIN:-}" ]; then
+		PATH="$GC_ASANBIN:$PATH"
+	fi
+}
+
 # run_status STATUS CMD...: run CMD, show its output on failure, and
 # require the exit status.
 run_status() {

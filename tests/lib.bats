@@ -5,6 +5,7 @@
 # options, and writing to a full disk.
 
 load helpers
+use_asan_units
 
 # usage_error STATUS-LINE: stderr is that line and the --help hint, stdout
 # is empty (after sh_status 2).

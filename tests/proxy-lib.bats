@@ -5,6 +5,7 @@
 # (tests/src/proxy-test.c), one case a test.
 
 load helpers
+use_asan_units
 
 @test "proxy-test: every unit, and nothing else on its output" {
 	tap_all_ok proxy-test

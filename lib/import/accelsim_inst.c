@@ -404,6 +404,24 @@ static void inst_commit(parser *p, const minst *m, const iline *l, int raw)
 	as_commit(p, m, &c->seq, c->block, c->warp, 0);
 }
 
+/* Every active lane's bytes below 2^48 (gc-stream(5)); else the line is
+ * bad, so --lenient skips it as it skips any other. */
+static int lanes_below48(parser *p, const minst *m, unsigned size)
+{
+	uint64_t k = 0;
+	for (uint32_t mk = m->mask; mk; mk &= mk - 1, k++) {
+		unsigned lane = (unsigned)__builtin_ctz(mk);
+		uint64_t a = m->strided ? m->base + k * (uint64_t)m->stride : m->addr[lane];
+		if (!gc_import_below48(a, size)) {
+			char msg[400];
+			gc_import_addr48_msg(msg, sizeof msg, a, size);
+			as_bad(p, "lane %u: %s", lane, msg);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* A line with an address payload: a memory instruction when its opcode
  * loads, stores or reduces, otherwise counted like any other. */
 static void inst_memory(parser *p, iline *l, int raw)
@@ -431,6 +449,8 @@ static void inst_memory(parser *p, iline *l, int raw)
 		       l->op);
 		return;
 	}
+	if (!lanes_below48(p, &m, size))
+		return;
 	if (p->pass == 2)
 		gc_import_opcode(p->im, l->pc, l->op, l->ol);
 	m.op = o->op;

@@ -143,15 +143,14 @@ void gc_import_addr48_msg(char *buf, size_t len, uint64_t addr, unsigned size)
 		 "has memory", (unsigned long long)addr, size);
 }
 
-/* The bytes addr..addr+size-1 (size 1 to 255) lie below 2^48. */
-static int below48(uint64_t addr, unsigned size)
+int gc_import_below48(uint64_t addr, unsigned size)
 {
 	return addr <= GC_ADDR48_MAX - (size ? size - 1 : 0);
 }
 
 int gc_import_addr48(gc_import *im, gc_lines *in, int lane, uint64_t addr, unsigned size)
 {
-	if (below48(addr, size))
+	if (gc_import_below48(addr, size))
 		return 0;
 	char msg[400];
 	gc_import_addr48_msg(msg, sizeof msg, addr, size);
@@ -182,13 +181,13 @@ void gc_import_access(gc_import *im, const gc_rec *r)
 	/* The parsers that read tracers' lane addresses refuse these at their
 	 * line (gc_import_addr48); this is the rule for all the other trace
 	 * parsers.  A restore carries what the stream held. */
-	if (!im->restore && im->h.kind == GC_KIND_ACCESS && !below48(r->addr, r->size)) {
+	if (!im->restore && im->h.kind == GC_KIND_ACCESS && !gc_import_below48(r->addr, r->size)) {
 		char msg[400], full[512];
 		gc_import_addr48_msg(msg, sizeof msg, r->addr, r->size);
 		snprintf(full, sizeof full, "kernel %u block %u warp %u seq %u lane %u: %s",
 			 im->kernel_id, r->block, r->warp, r->seq, r->lane, msg);
 		if (im->w)
-			gc_writer_abandon(im->w);
+			gc_writer_free(im->w);
 		im->w = NULL; /* fatal may return to a caller that abandons im->w */
 		im->fatal(im, full);
 	}
@@ -222,7 +221,8 @@ void gc_import_finish(gc_import *im)
 	if (!im->w)
 		return;
 	if (gc_writer_close(im->w) < 0)
-		im->fatal(im, gc_writer_error(im->w));
+		im->fatal(im, gc_writer_error(im->w)); /* a caller that goes on frees im->w */
+	gc_writer_free(im->w);
 	im->w = NULL;
 }
 

@@ -143,9 +143,11 @@ int gc_import_junk_match(const gc_import *im, uint64_t addr);
 /* 1 when a lane address is junk by im->junk (counted in junk_dropped),
  * else 0. */
 int gc_import_junk(gc_import *im, uint64_t addr);
-/* 0 when the bytes addr..addr+size-1 lie below 2^48, where every request
- * line fits; else the line is reported through im->bad (with the lane's
- * index) and -1 is returned. */
+/* 1 when the bytes addr..addr+size-1 (size 1 to 255) lie below 2^48,
+ * where every request line fits. */
+int gc_import_below48(uint64_t addr, unsigned size);
+/* 0 when the bytes addr..addr+size-1 lie below 2^48; else the line is
+ * reported through im->bad (with the lane's index) and -1 is returned. */
 int gc_import_addr48(gc_import *im, gc_lines *in, int lane, uint64_t addr, unsigned size);
 /* The message of an address beyond 2^48, into buf. */
 void gc_import_addr48_msg(char *buf, size_t len, uint64_t addr, unsigned size);

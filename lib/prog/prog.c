@@ -280,7 +280,7 @@ void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	if (w)
-		gc_writer_abandon(w);
+		gc_writer_free(w);
 	uint64_t n = gc_reader_records(r), rs = gc_reader_header(r)->record_size;
 	gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): %s", gc_reader_name(r),
 	       (unsigned long long)n, (unsigned long long)(gc_reader_bytes(r) - rs), msg);
@@ -305,6 +305,7 @@ void gc_close_output(gc_writer *w)
 		return;
 	if (gc_writer_close(w) < 0)
 		gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
+	gc_writer_free(w);
 }
 
 void gc_close_stdout(void)

@@ -13,7 +13,9 @@
  * others in a map), P_E when the pair is new (new_exec), P_A (runs of
  * equal strides counted at once) and the LRU stack (none while every
  * access was a first instance in a pin).  Nothing is allocated per
- * record: the arrays grow geometrically and the maps by doubling.
+ * record: the arrays grow geometrically, the maps by doubling, and the
+ * two that grow with the retired threads (the spill, tnode) by chunks of
+ * a huge page that never move.
  *
  * Why this shape: a stream of 4M threads makes 12M pairs, and keeping
  * them for the kernel (28 bytes each) cost more in first touches of new
@@ -38,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define NPIN 8                            /* (instruction, pair) entries in a thread */
 #define INST_BITS 24                      /* static instructions per kernel: < 2^24 */
@@ -45,6 +48,7 @@
 
 #define NONE UINT32_MAX
 #define WSLOT_MAX (UINT64_C(1) << 24)        /* warps of a grid that a table indexes */
+#define CHUNK ((size_t)2 << 20)              /* the spill's and tnode's chunks: a huge page */
 
 /* What a thread keeps while its warp is live: its first NPIN (thread,
  * instruction) pairs, the pins. */
@@ -69,8 +73,8 @@ struct slot {
 	uint64_t base;           /* its lane 0's thread */
 	uint32_t live;           /* its live entry, or NONE */
 	uint32_t pad;
-	uint64_t spill;          /* its pins as retired last: offset + 1 in the spill
-				  * bytes; 0 while never retired */
+	uint64_t spill;          /* its pins as retired last: chunk * CHUNK + offset + 1
+				  * in the spill; 0 while never retired */
 };
 
 /* A pair past its thread's first NPIN: in the M_PAIR map, for the kernel. */
@@ -107,6 +111,13 @@ struct exec {
 	uint32_t inst;
 };
 
+/* Memory in chunks of CHUNK bytes that never move (no copy as it grows),
+ * kept from kernel to kernel. */
+struct chunks {
+	uint8_t **c;
+	size_t n, cap;
+};
+
 /* The maps of a kernel. */
 enum {
 	M_SLOT,  /* block << 16 | warp -> slot, for a grid of more than WSLOT_MAX warps */
@@ -135,9 +146,10 @@ struct gc_profiler {
 	uint32_t *wslot;         /* block * wpb + warp -> slot + 1 (0: none yet), for a
 				  * grid of at most WSLOT_MAX warps; else M_SLOT */
 	uint64_t wpb;            /* warps per block */
-	uint32_t *tnode;         /* slot * ws + lane: its node in the prefix tree, as its
-				  * warp was retired last (live warps: at the end) */
-	size_t ctnode;
+	struct chunks tnode;     /* slot * ws + lane (tnode_of): its node in the prefix
+				  * tree, as its warp was retired last (live warps: at
+				  * the end) */
+	size_t tn_slots;         /* slots a chunk of tnode holds */
 
 	/* the live warps: a ring of live_warps entries, taken in activation
 	 * order (the oldest retired for a new one) */
@@ -165,8 +177,8 @@ struct gc_profiler {
 	size_t npair, cpair;
 
 	/* the pins of the retired warps, a chunk per retirement (spill_warp) */
-	uint8_t *spill;
-	size_t nspill, cspill;
+	struct chunks spill;
+	size_t spill_at;         /* the next chunk's offset: chunk * CHUNK + offset */
 
 	/* P_E's coordinate extents (dims) and instructions not in thread order */
 	uint64_t dim[GC_PE_NCTX];
@@ -220,6 +232,55 @@ static int grow(void **a, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
+/* Huge pages asked for the whole pages of len bytes at q: first touches
+ * of new memory are the profiler's dearest cost, one fault per 2 MiB
+ * instead of 512 where the system gives huge pages on request. */
+static void huge(void *q, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	(void)madvise(q, len, MADV_HUGEPAGE);
+#else
+	(void)q;
+	(void)len;
+#endif
+}
+
+/* n bytes (a multiple of CHUNK) aligned to CHUNK, huge pages asked for;
+ * NULL out of memory. */
+static void *huge_alloc(size_t n)
+{
+	void *q = aligned_alloc(CHUNK, n);
+	if (q)
+		huge(q, n);
+	return q;
+}
+
+/* Chunk i of ch, made when new; NULL out of memory. */
+static uint8_t *chunk(struct chunks *ch, size_t i)
+{
+	while (ch->n <= i) {
+		if (ch->n == ch->cap) {
+			size_t c = ch->cap ? 2 * ch->cap : 16;
+			uint8_t **q = realloc(ch->c, c * sizeof *q);
+			if (!q)
+				return NULL;
+			ch->c = q;
+			ch->cap = c;
+		}
+		if (!(ch->c[ch->n] = huge_alloc(CHUNK)))
+			return NULL;
+		ch->n++;
+	}
+	return ch->c[i];
+}
+
+static void chunks_free(struct chunks *ch)
+{
+	for (size_t i = 0; i < ch->n; i++)
+		free(ch->c[i]);
+	free(ch->c);
+}
+
 void gc_profiler_opts_default(gc_profiler_opts *o)
 {
 	o->similarity = GC_PROF_SIMILARITY;
@@ -246,8 +307,10 @@ gc_profiler *gc_profiler_new(const gc_profiler_opts *o, unsigned warp_size)
 		p->o.live_warps = 1;
 	p->ws = warp_size ? warp_size : 32;
 	p->nlive = p->o.live_warps;
+	p->tn_slots = CHUNK / (p->ws * sizeof(uint32_t));
 	p->lslot = malloc(p->nlive * sizeof *p->lslot);
-	p->lthr = malloc((size_t)p->nlive * p->ws * sizeof *p->lthr);
+	size_t lbytes = (size_t)p->nlive * p->ws * sizeof *p->lthr;
+	p->lthr = huge_alloc((lbytes + CHUNK - 1) / CHUNK * CHUNK);
 	p->lstack = calloc(p->nlive, sizeof *p->lstack);
 	if (!p->lslot || !p->lthr || !p->lstack) {
 		gc_profiler_free(p);
@@ -284,7 +347,7 @@ static void free_insts(gc_profiler *p)
 static void reset(gc_profiler *p)
 {
 	free_insts(p);
-	p->ninst = p->nslot = p->npair = p->nspill = 0;
+	p->ninst = p->nslot = p->npair = p->spill_at = 0;
 	p->nunsorted = 0;
 	p->nnode = 1;
 	p->node[0] = (gc_pnode){0, 0, 0, 0};
@@ -316,7 +379,7 @@ void gc_profiler_free(gc_profiler *p)
 		gc_pdist_builder_free(&p->pe[c]);
 	gc_pdist_builder_free(&p->pr);
 	free(p->slot);
-	free(p->tnode);
+	chunks_free(&p->tnode);
 	free(p->wslot);
 	free(p->nnf);
 	if (p->lstack)
@@ -328,7 +391,7 @@ void gc_profiler_free(gc_profiler *p)
 	free(p->inst);
 	free(p->node);
 	free(p->pair);
-	free(p->spill);
+	chunks_free(&p->spill);
 	free(p);
 }
 
@@ -471,11 +534,17 @@ static uint64_t unzz(uint64_t z)
 	return z >> 1 ^ (uint64_t)-(int64_t)(z & 1);
 }
 
+/* Slot s's threads' nodes in tnode (its chunk made when s was). */
+static uint32_t *tnode_of(const gc_profiler *p, size_t s)
+{
+	return (uint32_t *)(void *)p->tnode.c[s / p->tn_slots] + s % p->tn_slots * p->ws;
+}
+
 /* The threads of live entry e, slot s's, into tnode and nnf. */
 static void park_warp(gc_profiler *p, uint32_t e, size_t s)
 {
 	const struct lthr *lt = &p->lthr[(size_t)e * p->ws];
-	uint32_t *tn = &p->tnode[s * p->ws];
+	uint32_t *tn = tnode_of(p, s);
 	for (unsigned l = 0; l < p->ws; l++) {
 		tn[l] = lt[l].node;
 		p->nnf[lt[l].node] += lt[l].nonfirst;
@@ -487,9 +556,15 @@ static int spill_warp(gc_profiler *p, uint32_t e, size_t s)
 {
 	const struct lthr *lt = &p->lthr[(size_t)e * p->ws];
 	park_warp(p, e, s);
-	if (grow((void **)&p->spill, &p->cspill, p->nspill + (size_t)p->ws * SP_LANE_MAX, 1) < 0)
+	size_t ci = p->spill_at / CHUNK, off = p->spill_at % CHUNK;
+	if (off + (size_t)p->ws * SP_LANE_MAX > CHUNK) {
+		ci++;
+		off = 0;
+	}
+	uint8_t *b0 = chunk(&p->spill, ci);
+	if (!b0)
 		return oom(p);
-	uint8_t *b = p->spill + p->nspill;
+	uint8_t *b = b0 + off;
 	uint64_t pi[NPIN] = {0}, pf[NPIN] = {0};
 	uint32_t seq = 0;
 	for (unsigned l = 0; l < p->ws; l++) {
@@ -521,8 +596,8 @@ static int spill_warp(gc_profiler *p, uint32_t e, size_t s)
 			pf[j] = t->pin[j].first;
 		}
 	}
-	p->slot[s].spill = p->nspill + 1;
-	p->nspill = (size_t)(b - p->spill);
+	p->slot[s].spill = ci * CHUNK + off + 1;
+	p->spill_at = ci * CHUNK + (size_t)(b - b0);
 	return 0;
 }
 
@@ -530,14 +605,16 @@ static int spill_warp(gc_profiler *p, uint32_t e, size_t s)
  * tnode). */
 static void unspill_warp(const gc_profiler *p, size_t s, struct lthr *lt)
 {
-	const uint8_t *b = p->spill + p->slot[s].spill - 1;
+	size_t at = p->slot[s].spill - 1;
+	const uint8_t *b = p->spill.c[at / CHUNK] + at % CHUNK;
+	const uint32_t *tn = tnode_of(p, s);
 	uint64_t pi[NPIN] = {0}, pf[NPIN] = {0}, v;
 	uint32_t seq = 0;
 	for (unsigned l = 0; l < p->ws; l++) {
 		struct lthr *t = &lt[l];
 		unsigned fl = *b++;
 		t->npin = (uint8_t)(fl & SP_NPIN);
-		t->node = p->tnode[s * p->ws + l];
+		t->node = tn[l];
 		if (fl & SP_SEQ) {
 			b = get_varint(b, &v);
 			seq += (uint32_t)unzz(v);
@@ -626,7 +703,7 @@ static int warp_slot(gc_profiler *p, const gc_rec *r, uint64_t wkey)
 		if ((uint64_t)(s + 1) * p->ws > UINT32_MAX)
 			return fail(p, "more than 2^32 threads in one kernel");
 		if (grow((void **)&p->slot, &p->cslot, s + 1, sizeof *p->slot) < 0 ||
-		    grow((void **)&p->tnode, &p->ctnode, (s + 1) * p->ws, sizeof *p->tnode) < 0)
+		    !chunk(&p->tnode, s / p->tn_slots))
 			return oom(p);
 		p->slot[s] = (struct slot){(uint64_t)r->block * p->bsize + (uint64_t)r->warp * p->ws,
 					   NONE, 0, 0};
@@ -1047,7 +1124,7 @@ static int walk_threads(const struct walk *w, walk_fn fn, void *ctx)
 	uint64_t next = 0;
 	for (size_t s = 0; s < p->nslot; s++) {
 		uint64_t base = w->order[2 * s];
-		const uint32_t *t = &p->tnode[w->order[2 * s + 1] * p->ws];
+		const uint32_t *t = tnode_of(p, w->order[2 * s + 1]);
 		if (base > next && fn(ctx, next, base - next, 0) < 0)
 			return -1;
 		uint64_t inblock = base % p->bsize, lanes = p->bsize - inblock;
@@ -1153,7 +1230,8 @@ static int finish_profiles(gc_profiler *p, gc_pkernel *out)
 	size_t it = 0;
 	uint64_t key, val;
 	while (gc_hmap_next(&p->map[M_REUSE], &it, &key, &val)) {
-		uint32_t node = p->tnode[key >> DIST_BITS];
+		uint64_t tidx = key >> DIST_BITS;
+		uint32_t node = tnode_of(p, tidx / p->ws)[tidx % p->ws];
 		rcnt[(size_t)cluster[candof[node]] * depth + (key & ((1u << DIST_BITS) - 1))] += val;
 	}
 	for (size_t i = 0; i < nc; i++)

@@ -678,6 +678,7 @@ struct gc_writer {
 	int opcodes;      /* GC_REQ_OPCODES: opcode records may be written */
 	uint64_t time_hi, last_time;
 	int failed;
+	int closed;       /* gc_writer_close succeeded */
 	char err[600];
 };
 
@@ -1056,6 +1057,8 @@ static void wfree(gc_writer *w)
 int gc_writer_close(gc_writer *w)
 {
 	int rc = -1;
+	if (w->closed)
+		return 0;
 	if (!w->failed && w->in_kernel)
 		wfail(w, "stream closed inside kernel %u (a bug in this tool)", w->kid);
 	if (!w->failed) {
@@ -1079,16 +1082,16 @@ int gc_writer_close(gc_writer *w)
 		w->fd = -1;
 	}
 	if (rc < 0)
-		return -1; /* the handle stays for gc_writer_error, then abandon */
-	wfree(w);
+		return -1;
+	w->closed = 1;
 	return 0;
 }
 
-void gc_writer_abandon(gc_writer *w)
+void gc_writer_free(gc_writer *w)
 {
 	if (!w)
 		return;
-	if (w->own && w->fd >= 0) {
+	if (!w->closed && w->own && w->fd >= 0) {
 		close(w->fd);
 		gc_atomic_discard(w->fd); /* no end record: no file */
 	}

@@ -85,10 +85,14 @@ int gc_write_kend(gc_writer *w, uint32_t kernel);
  * GC_REQ_OPCODES.  A stage passes its input's on with
  * gc_write_opcodes(w, gc_reader_opcodes(r)) before gc_write_kend. */
 int gc_write_opcodes(gc_writer *w, const gc_optab *t);
-/* Write the end-of-stream record, flush and close (not stdout's fd). */
+/* Write the end-of-stream record, flush and close (not stdout's fd; an
+ * atomic file is renamed into place).  Never frees: gc_writer_error still
+ * reads a failure, and gc_writer_free follows either way. */
 int gc_writer_close(gc_writer *w);
-/* Free without an end record: output stays detectably truncated. */
-void gc_writer_abandon(gc_writer *w);
+/* Free the handle (NULL: nothing).  A stream not closed, or whose close
+ * failed, stays detectably truncated: no end record, and an atomic output
+ * file is discarded. */
+void gc_writer_free(gc_writer *w);
 uint64_t gc_writer_records(const gc_writer *w);
 
 #endif

@@ -60,7 +60,7 @@ void fuzz_import(const gc_format *f, const char *name, const uint8_t *data, size
 		gc_import_finish(&im);
 	}
 	if (im.w)
-		gc_writer_abandon(im.w);
+		gc_writer_free(im.w);
 	gc_optab_free(&im.ops); /* gc_import_finish's, when a fatal error skipped it */
 	gc_lines_close(in);
 	gc_header_free(&im.h);

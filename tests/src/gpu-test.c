@@ -210,6 +210,7 @@ static int cmd_header(const char *arg)
 	gc_header_free(&h);
 	if (!w || gc_writer_failed(w) || gc_writer_close(w) < 0)
 		gc_die(1, "cannot write %s", path);
+	gc_writer_free(w);
 	gc_reader *r = gc_reader_open(path);
 	if (!r || gc_reader_failed(r))
 		gc_die(1, "cannot read %s", path);

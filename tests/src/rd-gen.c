@@ -95,6 +95,7 @@ int main(int argc, char **argv)
 	}
 	if (gc_writer_close(w) < 0)
 		gc_die(1, "%s", gc_writer_error(w));
+	gc_writer_free(w);
 	gc_header_free(&h);
 	return 0;
 }

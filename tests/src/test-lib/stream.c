@@ -363,6 +363,7 @@ static void roundtrip(int kind, int flags, uint64_t n, uint64_t per_kernel)
 		CHECK(gc_write_kend(w, (uint32_t)nk) == 0);
 	CHECK_U64(gc_writer_records(w), n);
 	CHECK(gc_writer_close(w) == 0);
+	gc_writer_free(w);
 	gc_header_free(&h);
 
 	gc_reader *r = gc_reader_open(path);
@@ -456,7 +457,7 @@ void t_stream_limits(void)
 	snprintf(want, sizeof want, "%s: header text too long (%u bytes)", path,
 		 GC_HEADER_MAX - GC_HEADER_FIXED + 1);
 	CHECK_STR(gc_writer_error(w), want);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 	/* One byte less fills the largest header exactly. */
 	v[vlen - 1] = 0;
 	gc_header_set(&h, "big", v);
@@ -484,6 +485,7 @@ void t_stream_limits(void)
 	CHECK(gc_write(w, &rec) == 0);
 	CHECK(gc_write_kend(w, k.id) == 0);
 	CHECK(gc_writer_close(w) == 0);
+	gc_writer_free(w);
 	gc_reader *r = gc_reader_open(path);
 	if (!CHECK(!gc_reader_failed(r))) {
 		printf("#     %s\n", gc_reader_error(r));
@@ -550,7 +552,7 @@ void t_writer_refuses(void)
 	CHECK_STR(gc_writer_error(w), want);
 	CHECK(gc_write_kbegin(w, &k) < 0); /* the failure sticks */
 	CHECK(gc_writer_close(w) < 0);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 
 	w = gc_writer_open(path, &h, 0);
 	CHECK(gc_write_kbegin(w, &k) == 0);
@@ -560,7 +562,7 @@ void t_writer_refuses(void)
 	snprintf(want, sizeof want, "%s: record 4: timestamp 49 is earlier than the previous "
 		 "record's 50 (a bug in this tool)", path);
 	CHECK_STR(gc_writer_error(w), want);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 	/* Nothing reached the file (the first block was never flushed). */
 	gc_reader *rd = gc_reader_open(path);
 	gc_rec got;
@@ -594,7 +596,7 @@ void t_writer_refuses(void)
 		CHECK(gc_write(w, &bad[i].r) < 0);
 		snprintf(want, sizeof want, "%s: %s", path, bad[i].msg);
 		CHECK_STR(gc_writer_error(w), want);
-		gc_writer_abandon(w);
+		gc_writer_free(w);
 	}
 
 	w = gc_writer_open(path, &h, 0);
@@ -604,7 +606,7 @@ void t_writer_refuses(void)
 	CHECK(gc_write_kbegin(w, &k) < 0);
 	snprintf(want, sizeof want, "%s: kernel 2 begins before kernel 1 ended (a bug in this tool)", path);
 	CHECK_STR(gc_writer_error(w), want);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 
 	w = gc_writer_open(path, &h, 0);
 	gc_kernel_init(&k, 1, "k");
@@ -612,13 +614,13 @@ void t_writer_refuses(void)
 	CHECK(gc_write_kend(w, 2) < 0);
 	snprintf(want, sizeof want, "%s: kernel 2 ends but is not open (a bug in this tool)", path);
 	CHECK_STR(gc_writer_error(w), want);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 
 	w = gc_writer_open(path, &h, 0);
 	CHECK(gc_write_kend(w, 0) < 0);
 	snprintf(want, sizeof want, "%s: kernel 0 ends but is not open (a bug in this tool)", path);
 	CHECK_STR(gc_writer_error(w), want);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 
 	/* Closed inside a kernel after more than one 1 MiB block: what was
 	 * flushed (64 header bytes and 32766 records) went to a temporary
@@ -634,7 +636,7 @@ void t_writer_refuses(void)
 	CHECK_STR(gc_writer_error(w), want);
 	struct stat st;
 	CHECK(stat(path, &st) == 0 && st.st_size == 0);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 	CHECK(stat(path, &st) == 0 && st.st_size == 0);
 	CHECK(no_temporary(path));
 	rd = gc_reader_open(path);
@@ -646,7 +648,7 @@ void t_writer_refuses(void)
 	w = gc_writer_open("/nonexistent/dir/out.gcs", &h, 0);
 	CHECK(gc_writer_failed(w));
 	CHECK_STR(gc_writer_error(w), "/nonexistent/dir/out.gcs: No such file or directory");
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 	gc_header_free(&h);
 }
 
@@ -666,17 +668,18 @@ void t_writer_grid_range(void)
 	snprintf(want, sizeof want, "%s: kernel 1: grid 1,70000,1: y and z must be at most 65535 "
 		 "(a bug in this tool)", path);
 	CHECK_STR(gc_writer_error(w), want);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 	w = gc_writer_open(path, &h, 0);
 	k.grid[1] = 1;
 	k.grid[2] = 65536;
 	CHECK(gc_write_kbegin(w, &k) < 0);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 	/* The limits themselves are written and read back. */
 	w = gc_writer_open(path, &h, 0);
 	k.grid[0] = 0xffffffffu;
 	k.grid[1] = k.grid[2] = 65535;
 	CHECK(gc_write_kbegin(w, &k) == 0 && gc_write_kend(w, 1) == 0 && gc_writer_close(w) == 0);
+	gc_writer_free(w);
 	gc_reader *r = gc_reader_open(path);
 	gc_rec rec;
 	CHECK(gc_read(r, &rec) == GC_KBEGIN);
@@ -717,7 +720,7 @@ void t_writer_open_checks(void)
 		snprintf(want, sizeof want, "%s: %s", path, t[i].msg);
 		CHECK_STR(gc_writer_error(w), want);
 		CHECK(gc_writer_close(w) < 0);
-		gc_writer_abandon(w);
+		gc_writer_free(w);
 		gc_header_free(&h);
 	}
 	/* The file was not touched. */
@@ -739,6 +742,7 @@ void t_writer_open_checks(void)
 	for (int i = 0; i < 3; i++)
 		CHECK(gc_write(w, &r) == 0);
 	CHECK(gc_write_kend(w, 1) == 0 && gc_writer_close(w) == 0);
+	gc_writer_free(w);
 	FILE *f = fopen(path, "rb");
 	unsigned char b[512];
 	size_t n = f ? fread(b, 1, sizeof b, f) : 0;
@@ -785,7 +789,7 @@ void t_reader_open(void)
 	CHECK_STR(gc_reader_error(r), want);
 	gc_reader_close(r);
 	gc_reader_close(NULL);
-	gc_writer_abandon(NULL);
+	gc_writer_free(NULL);
 }
 
 
@@ -832,6 +836,7 @@ void t_read_data(void)
 	}
 	CHECK(gc_write_kend(w, 3) == 0);
 	CHECK(gc_writer_close(w) == 0);
+	gc_writer_free(w);
 	gc_header_free(&h);
 
 	static gc_rec want[5000], got[8];
@@ -947,7 +952,7 @@ void t_stream_compute(void)
 	snprintf(want, sizeof want, "%s: cannot write compute fields in 40-byte records "
 		 "(a bug in this tool)", path);
 	CHECK_STR(gc_writer_error(w), want);
-	gc_writer_abandon(w);
+	gc_writer_free(w);
 
 	/* 64-byte records, distance and compute: bytes 48-63 stay zero. */
 	static const uint64_t cf[4] = {GC_CF_MAKE(3, 5, 1), 0, UINT64_MAX, UINT64_C(0x4000000000000001)};
@@ -965,6 +970,7 @@ void t_stream_compute(void)
 		CHECK(gc_write(w, &r) == 0);
 	}
 	CHECK(gc_write_kend(w, 1) == 0 && gc_writer_close(w) == 0);
+	gc_writer_free(w);
 	unsigned char b[1024];
 	FILE *f = fopen(path, "rb");
 	size_t n = f ? fread(b, 1, sizeof b, f) : 0;
