@@ -164,7 +164,7 @@ undocumented() {
 	expect_eq "$(grep -h '^  "gpu": ' "$d"/gc-{import,sched,coalesce,l1,l2,dram,perf,rd}.1.json |
 		sort | uniq -c | tr -s ' ')" ' 8 "gpu": "volta-v100",'
 	expect_eq "$(grep -h '^  "gpu": ' "$d"/gc-{gen,clone,rd}.*.json | sort | uniq -c | tr -s ' ')" \
-		"$(printf ' 5 "gpu": "volta-v100",\n 3 "gpu": null,')"
+		"$(printf ' 6 "gpu": "volta-v100",\n 3 "gpu": null,')"
 	for t in gc-l1 gc-l2 gc-dram gc-sched gc-perf gc-coalesce; do
 		keys "$t" | grep -q "^$t config\." || { echo "$t: no config" >&2; return 1; }
 	done
