@@ -317,8 +317,8 @@ static void report(FILE *f, const void *ctx)
 		(unsigned long long)sm->threads, (unsigned long long)sm->accesses);
 }
 
-static void write_stats(const struct cmdline *cl, const char *name, const struct job *jobs,
-			size_t n)
+static void write_stats(const struct cmdline *cl, const char *name, const gc_header *h,
+			const struct job *jobs, size_t n)
 {
 	struct summary sm = {jobs, n, 0, 0};
 	for (size_t i = 0; i < n; i++) {
@@ -331,6 +331,7 @@ static void write_stats(const struct cmdline *cl, const char *name, const struct
 		gc_json_begin(&j, f);
 		gc_json_str(&j, "tool", "gc-clone");
 		gc_json_str(&j, "input", name);
+		gc_json_str(&j, "gpu", gc_gpu_header_named(h));
 		gc_json_obj(&j, "config");
 		gc_json_u64(&j, "seed", cl->o.seed);
 		gc_json_num(&j, "scale", cl->o.scale);
@@ -383,7 +384,7 @@ int main(int argc, char **argv)
 		run(&jobs[i], w, name, cl.c.progress, &done, total);
 	gc_close_output(w);
 	gc_progress_end(cl.c.progress);
-	write_stats(&cl, name, jobs, njobs);
+	write_stats(&cl, name, &h, jobs, njobs);
 	for (size_t i = 0; i < njobs; i++)
 		gc_cloner_free(jobs[i].c);
 	free(jobs);

@@ -1303,7 +1303,8 @@ static void report(FILE *f, const void *ctx)
 		(unsigned long long)(g->nstore * nk), (unsigned long long)(sm->insts * nk));
 }
 
-static void write_stats(const struct gen *g, const struct cmdline *cl, uint64_t insts)
+static void write_stats(const struct gen *g, const struct cmdline *cl, const gc_header *h,
+			uint64_t insts)
 {
 	const uint64_t nk = cl->kernels;
 	if (cl->c.stats) {
@@ -1312,6 +1313,7 @@ static void write_stats(const struct gen *g, const struct cmdline *cl, uint64_t 
 		gc_json_begin(&j, f);
 		gc_json_str(&j, "tool", "gc-gen");
 		gc_json_str(&j, "input", g->k->name);
+		gc_json_str(&j, "gpu", gc_gpu_header_named(h));
 		gc_json_u64(&j, "kernel_count", nk);
 		gc_json_u64(&j, "accesses", g->nrec * nk);
 		gc_json_u64(&j, "loads", g->nload * nk);
@@ -1388,7 +1390,7 @@ int main(int argc, char **argv)
 		g.nload /= cl.kernels;
 		g.nstore /= cl.kernels;
 	}
-	write_stats(&g, &cl, insts);
+	write_stats(&g, &cl, &h, insts);
 	gc_header_free(&h);
 	free(g.cols);
 	free(g.set);

@@ -440,6 +440,7 @@ static void write_stats(const struct cmdline *cl, const gc_import *im)
 		gc_json_begin(&j, f);
 		gc_json_str(&j, "tool", "gc-import");
 		gc_json_str(&j, "input", cl->ninputs ? cl->inputs[0] : "stdin");
+		gc_json_str(&j, "gpu", gc_gpu_header_named(&im->h));
 		gc_json_u64(&j, "lines", im->lines);
 		gc_json_u64(&j, "text_bytes", im->text_bytes);
 		gc_json_u64(&j, "kernel_count", im->kernels);

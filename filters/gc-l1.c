@@ -279,7 +279,7 @@ static void set_header(gc_header *oh, const gc_header *in, const struct cmdline 
 	oom(gc_header_set(oh, "sector_size", buf));
 	if (cl->timing)
 		oh->optional |= GC_OPT_SCHEDULED;
-	if (gpu->l1.prefetch != GC_PF_NONE && !cl->emit_all)
+	if (gpu->l1.prefetch != GC_PF_NONE)
 		oh->optional |= GC_OPT_PREFETCH;
 	gc_gpu_config_header(gpu, cl->c.gpu, oh);
 	oom(gc_header_set(oh, "l1.emit", cl->emit_all ? "all" : "l2"));

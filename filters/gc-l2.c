@@ -304,6 +304,8 @@ struct l2 {
 	gc_pf_counts pfc;         /* its prefetches and what became of them */
 	uint64_t l1_prefetches;   /* requests that are L1's prefetches */
 	uint8_t dram_flags;       /* GC_F_PREFETCH while a prefetch reads DRAM */
+	uint64_t pf_lines[GC_PF_OUT_MAX]; /* --emit all: the last request's prefetches */
+	unsigned npf_lines;
 	gc_kunits kslices;        /* each kernel's sectors by slice */
 	gc_pending pend;          /* timed: when fetched sectors arrive */
 	uint64_t miss_latency;    /* timed: mem.dram_latency; 0: times are no cycles */
@@ -468,9 +470,19 @@ static unsigned locate(const struct l2 *m, uint64_t addr, unsigned *slice)
 	return *slice * m->sets + s;
 }
 
+/* Sectors `fetch` of line l are read from DRAM for request r: pending
+ * until they arrive (timed input). */
+static void fetched(struct l2 *m, const gc_rec *r, const gc_cline *l, uint8_t fetch)
+{
+	if (m->miss_latency)
+		gc_pending_set(&m->pend, gc_cache_line_index(&m->c, l), fetch,
+			       r->time + m->miss_latency);
+}
+
 /* The L2 prefetcher after load r of line addr (trigger: it missed or hit
  * a prefetched line): each line it names that is absent is read from
- * DRAM whole, with the prefetch flag, and filled marked as prefetched. */
+ * DRAM whole, with the prefetch flag, and filled marked as prefetched;
+ * timed, its sectors are pending as a demand fill's are (fetched). */
 static void l2_prefetch(struct l2 *m, const gc_rec *r, uint64_t addr, int trigger)
 {
 	uint64_t lines[GC_PF_OUT_MAX];
@@ -486,12 +498,35 @@ static void l2_prefetch(struct l2 *m, const gc_rec *r, uint64_t addr, int trigge
 		gc_cline *l = allocate(m, a, set, hint, &wb);
 		l->valid = m->c.full_mask;
 		l->pf = 1;
+		fetched(m, r, l, m->c.full_mask);
 		m->pfc.issued++;
 		m->s.rd[CAUSE_PREFETCH] += m->nsectors;
+		if (m->emit_all)
+			m->pf_lines[m->npf_lines++] = a;
 		dram(m, r, GC_LOAD, a, m->c.full_mask, m->line, GC_OUT_MAKE(GC_R_MISS, 0), slice);
 		evict_write(m, r, &wb, slice);
 	}
 	m->dram_flags = 0;
+}
+
+/* --emit all: the prefetches request r caused, after it: loads of whole
+ * lines with the prefetch flag, no compute field and no outcome (they are
+ * no lookups of a request's). */
+static void emit_prefetches(struct l2 *m, const gc_rec *r)
+{
+	for (unsigned i = 0; i < m->npf_lines; i++) {
+		gc_rec d = *r;
+		d.op = GC_LOAD;
+		d.addr = m->pf_lines[i];
+		d.mask = m->c.full_mask;
+		d.size = (uint16_t)m->line;
+		d.flags = (uint8_t)((d.flags & ~GC_F_BYPASS_L1) | GC_F_PREFETCH);
+		d.outcome = 0;
+		d.compute = 0;
+		if (gc_write(m->w, &d) < 0)
+			die_write(m);
+	}
+	m->npf_lines = 0;
 }
 
 /* A request's sectors (mask; `have` present at the lookup, `pend` of them
@@ -504,15 +539,6 @@ static void count_sectors(struct op_sectors *o, uint8_t mask, uint8_t have, uint
 	o->merged += pc8(pend);
 	o->hw_hits += pc8(have);
 	o->line_misses += (uint64_t)absent;
-}
-
-/* Sectors `fetch` of line l are read from DRAM for request r: pending
- * until they arrive (timed input). */
-static void fetched(struct l2 *m, const gc_rec *r, const gc_cline *l, uint8_t fetch)
-{
-	if (m->miss_latency)
-		gc_pending_set(&m->pend, gc_cache_line_index(&m->c, l), fetch,
-			       r->time + m->miss_latency);
 }
 
 /* One request: look up, update, emit.  Returns its outcome byte. */
@@ -530,20 +556,23 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	uint8_t have = op == GC_STORE ? (uint8_t)((valid | part) & mask) : (uint8_t)(valid & mask);
 	int res = have == mask ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
 
+	/* sectors still on their way from DRAM are merged, not hits */
+	uint8_t pend = m->miss_latency && l ? gc_pending_mask(&m->pend, gc_cache_line_index(&m->c, l),
+							       have, r->time)
+					     : 0;
 	int pf_hit = l && l->pf;
-	if (pf_hit) { /* a prefetched line used */
+	if (pf_hit) { /* a prefetched line used: late while its fill is on the way */
 		l->pf = 0;
-		m->pfc.useful++;
+		if (pend)
+			m->pfc.late++;
+		else
+			m->pfc.useful++;
 	}
 	m->l1_prefetches += (r->flags & GC_F_PREFETCH) != 0;
 	m->s.requests++;
 	m->s.results[res]++;
 	m->s.ops[op]++;
 	m->sl[slice].requests++;
-	/* sectors still on their way from DRAM are merged, not hits */
-	uint8_t pend = m->miss_latency && l ? gc_pending_mask(&m->pend, gc_cache_line_index(&m->c, l),
-							       have, r->time)
-					     : 0;
 	m->s.sec.requested += pc8(mask);
 	m->s.sec.hits += pc8(have) - pc8(pend);
 	count_sectors(&m->s.op[op & 3], mask, have, pend, !l);
@@ -1016,6 +1045,14 @@ static gc_pcrow *sorted_pcs(const struct l2 *m, size_t *n)
 	return rows;
 }
 
+/* The load misses coverage counts (gc-l1(1), Prefetching): a late
+ * prefetch's demand load found its sectors pending, a hit by result but
+ * a miss of the latency class. */
+static uint64_t pf_misses(const struct l2 *m)
+{
+	return m->s.ops[GC_LOAD] - m->s.op_hits[GC_LOAD] + m->pfc.late;
+}
+
 /* "kernels": a list, each kernel's counts from its begin to its end. */
 static void json_kernels(gc_json *j, const struct l2 *m)
 {
@@ -1114,10 +1151,10 @@ static void json(FILE *f, const struct l2 *m, const char *input, int top)
 		gc_json_u64(&j, "degree", m->gpu.l2.pf_degree);
 		gc_json_u64(&j, "issued", m->pfc.issued);
 		gc_json_u64(&j, "useful", m->pfc.useful);
+		gc_json_u64(&j, "late", m->pfc.late);
 		gc_json_u64(&j, "useless", m->pfc.useless);
 		gc_json_num(&j, "accuracy", gc_pf_accuracy(&m->pfc));
-		gc_json_num(&j, "coverage", gc_pf_coverage(&m->pfc, s->ops[GC_LOAD] -
-							   s->op_hits[GC_LOAD]));
+		gc_json_num(&j, "coverage", gc_pf_coverage(&m->pfc, pf_misses(m)));
 		gc_json_close(&j);
 	}
 	json_kernels(&j, m);
@@ -1161,11 +1198,11 @@ static void summary(FILE *f, const void *ctx)
 		(unsigned long long)s->dram_reads, (unsigned long long)s->dram_read_bytes,
 		(unsigned long long)s->dram_writes, (unsigned long long)s->dram_write_bytes);
 	if (m->pf.p.kind != GC_PF_NONE)
-		fprintf(f, "gc-l2: prefetch: issued %llu, useful %llu, useless %llu; accuracy %.4f, "
-			"coverage %.4f\n", (unsigned long long)m->pfc.issued,
-			(unsigned long long)m->pfc.useful, (unsigned long long)m->pfc.useless,
-			gc_pf_accuracy(&m->pfc),
-			gc_pf_coverage(&m->pfc, s->ops[GC_LOAD] - s->op_hits[GC_LOAD]));
+		fprintf(f, "gc-l2: prefetch: issued %llu, useful %llu, late %llu, useless %llu; "
+			"accuracy %.4f, coverage %.4f\n", (unsigned long long)m->pfc.issued,
+			(unsigned long long)m->pfc.useful, (unsigned long long)m->pfc.late,
+			(unsigned long long)m->pfc.useless, gc_pf_accuracy(&m->pfc),
+			gc_pf_coverage(&m->pfc, pf_misses(m)));
 	size_t n;
 	gc_pcrow *rows = sorted_pcs(m, &n);
 	gc_pcreport_text(f, "gc-l2", &m->pcs, &m->ops, rows, n, (size_t)top);
@@ -1225,7 +1262,9 @@ int main(int argc, char **argv)
 				rec->outcome = out;
 				if (gc_write(m.w, rec) < 0)
 					die_write(&m);
+				emit_prefetches(&m, rec);
 			}
+			m.npf_lines = 0;
 		} else if (cur->ev == GC_KBEGIN) {
 			m.s.kernels++;
 			if (m.by_pc && gc_pctab_kernel(&m.pcs, cur->k->name) < 0)

@@ -386,8 +386,8 @@ static void record(struct perf *m, const gc_rec *rec, const gc_reader *r)
 			      (unsigned long long)rec->compute);
 	int res = GC_OUT_RESULT(rec->outcome);
 	m->requests++;
-	if (m->have_compute && !(rec->compute & GC_CF_VALID)) {
-		m->other++; /* a stage's own record (a write-back): traffic only */
+	if ((m->have_compute && !(rec->compute & GC_CF_VALID)) || (rec->flags & GC_F_PREFETCH)) {
+		m->other++; /* a stage's own record (a write-back, a prefetch): traffic only */
 		return;
 	}
 	gc_perf_req q;

@@ -58,6 +58,8 @@ static const char help[] =
 	"      --plot FILE      draw the histogram and the miss-ratio curve as SVG\n"
 	"      --annotate       pass the stream on with each record's distance\n"
 	"      --sample N       SHARDS sampling: at most N sampled units per stack\n"
+	"      --prefetches P   count: a cache's prefetches are references (the default);\n"
+	"                       exclude: they are not (--annotate: no distance)\n"
 	"      --gpu NAME|FILE  GPU preset or file (default: the input header's)\n"
 	"      --list-gpus      list the GPU presets and exit\n"
 	"  -o, --output FILE    write to FILE (default: stdout)\n"
@@ -73,13 +75,14 @@ static const char help[] =
 enum {
 	OPT_GRAN = GC_OPT_TOOL, OPT_LINE, OPT_SECTOR, OPT_BY, OPT_SETS, OPT_HASH, OPT_INDEX, OPT_WAYS,
 	OPT_LINES, OPT_EXACT, OPT_JSON, OPT_CSV, OPT_MRC, OPT_PLOT, OPT_ANNOTATE, OPT_SAMPLE,
-	OPT_SCOPE, OPT_BOUNDARY,
+	OPT_SCOPE, OPT_BOUNDARY, OPT_PREFETCHES,
 };
 /* The names of GC_RDP_LINE ..., of GC_RDP_SM ... (--by keys, in the order
  * given: a row per combination of their values) and of GC_RDP_AUTO ... */
 static const char *const gran_names[] = {"line", "sector", "byte"};
 static const char *const by_names[] = {"sm", "kernel", "pc"};
 static const char *const scope_names[] = {"auto", "l1", "stream"};
+static const char *const pf_names[] = {"count", "exclude"}; /* --prefetches */
 enum mode { M_REPORT, M_JSON, M_CSV, M_MRC, M_ANNOTATE };
 static const char *const hash_names[] = {"linear", "xor", "fermi", "ipoly"};
 
@@ -95,6 +98,7 @@ struct cmdline {
 	int nby;
 	int scope;             /* GC_RDP_AUTO, ... */
 	int boundary;          /* --kernel-boundary: 1 flush, 0 keep, -1 not given */
+	int no_prefetch;       /* --prefetches exclude */
 	unsigned sets;
 	int hash;
 	uint64_t ways, lines;  /* 0: not given */
@@ -174,6 +178,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"sample", required_argument, NULL, OPT_SAMPLE},
 		{"scope", required_argument, NULL, OPT_SCOPE},
 		{"kernel-boundary", required_argument, NULL, OPT_BOUNDARY},
+		{"prefetches", required_argument, NULL, OPT_PREFETCHES},
 		{NULL, 0, NULL, 0},
 	};
 	int c, i, nmodes = 0, hash_given = 0;
@@ -205,6 +210,10 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 				cl->boundary = 0;
 			else
 				gc_usage_error("--kernel-boundary: '%s' is not flush or keep", optarg);
+			break;
+		case OPT_PREFETCHES:
+			if ((cl->no_prefetch = pick(optarg, pf_names, 2)) < 0)
+				gc_usage_error("--prefetches: '%s' is not count or exclude", optarg);
 			break;
 		case OPT_SETS: cl->sets = (unsigned)gc_num("--sets", optarg, 1, SETS_MAX); break;
 		case OPT_HASH:
@@ -330,6 +339,7 @@ static void rd_init(struct rd *x, const struct cmdline *cl, const gc_reader *r)
 	p.lines = cl->lines;
 	p.ways = cl->ways;
 	p.sample = cl->sample;
+	p.no_prefetch = cl->no_prefetch;
 	if ((rc = gc_rdprof_init(&x->e, &p, err, sizeof err)) < 0) {
 		if (rc == -2)
 			gc_usage_error("%s", err);
@@ -550,6 +560,9 @@ static void report(FILE *f, const struct rd *x, const char *input)
 			(unsigned long long)x->e.bypassed);
 	else
 		fprintf(f, LABEL "%llu\n", "records", (unsigned long long)x->e.records);
+	if (x->e.prefetches || (x->h->optional & GC_OPT_PREFETCH))
+		fprintf(f, LABEL "%llu (%s)\n", "prefetches", (unsigned long long)x->e.prefetches,
+			x->cl->no_prefetch ? "excluded: no references" : "counted as references");
 	fprintf(f, LABEL "%llu\n", "references", (unsigned long long)x->e.refs);
 	fprintf(f, LABEL "%.0f (%.2f%%)\n", "compulsory", h->inf, 100 * frac(h->inf, h->total));
 	fprintf(f, "histogram\n  %14s  %12s  %10s  %10s\n", "distance", "references", "fraction",
@@ -769,6 +782,7 @@ static void json(FILE *f, const struct rd *x, const char *input)
 	gc_json_begin(&j, f);
 	gc_json_str(&j, "tool", "gc-rd");
 	gc_json_str(&j, "input", input);
+	gc_json_str(&j, "gpu", x->e.gpu.name[0] ? x->e.gpu.name : NULL); /* none: no GPU's rules */
 	gc_json_str(&j, "kind", gc_kind_name(x->e.p.kind));
 	gc_json_str(&j, "granularity", gran_names[x->cl->gran]);
 	gc_json_u64(&j, "unit_bytes", UINT64_C(1) << x->e.ushift);
@@ -785,6 +799,10 @@ static void json(FILE *f, const struct rd *x, const char *input)
 	gc_json_u64(&j, "records", x->e.records);
 	gc_json_u64(&j, "shared", x->e.shared);
 	gc_json_u64(&j, "bypassed", x->e.bypassed);
+	if (x->e.prefetches || (x->h->optional & GC_OPT_PREFETCH)) {
+		gc_json_u64(&j, "prefetches", x->e.prefetches);
+		gc_json_str(&j, "prefetch_rule", pf_names[x->cl->no_prefetch]);
+	}
 	gc_json_u64(&j, "references", x->e.refs);
 	gc_json_num(&j, "compulsory", h->inf);
 	json_dist(&j, "max_distance", h->finite ? h->maxd : GC_RD_INF);

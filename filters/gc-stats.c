@@ -14,6 +14,7 @@
  * record before (the lanes of a coalesced access, a streaming kernel).
  */
 #include "base/bits.h"
+#include "base/endian.h"
 #include "base/hash.h"
 #include "base/pctab.h"
 #include "base/rowmap.h"
@@ -25,6 +26,7 @@
 #include "stream/stream.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +103,8 @@ struct row {
 	double dsum;
 };
 
+#define GCACHE 16 /* recent sector groups remembered (a power of two) */
+
 struct stats {
 	const gc_header *h;
 	int kind;
@@ -125,6 +129,14 @@ struct stats {
 	uint64_t sectors, lines;
 	uint64_t prev_group;
 	uint64_t *prev_bits;          /* value of prev_group, until the next put */
+	/* Recent groups and their values, by the group's low bits: valid
+	 * while the table keeps its slots (gc_hmap_put moves none but when
+	 * it grows, which gcache_slots tells). */
+	struct { uint64_t g, *v; } gcache[GCACHE];
+	const void *gcache_slots;
+	/* Counts of the fast path (count_raw), added up at the end: data
+	 * records by op and byte 1 (space and flags), by outcome byte. */
+	uint64_t hist_ob[2][1024], hist_out[2][256];
 	gc_hset bare;
 	gc_hset wide_lines;
 	uint64_t prev_wide_line;
@@ -339,16 +351,27 @@ static unsigned new_lines(const struct stats *s, uint64_t before, uint64_t fresh
 }
 
 /* Mark sectors `bits` of group g as seen. */
-static inline void touch(struct stats *s, uint64_t g, uint64_t bits)
+static inline __attribute__((always_inline)) void touch(struct stats *s, uint64_t g, uint64_t bits)
 {
 	uint64_t *v;
 	if (s->prev_bits && g == s->prev_group) {
 		v = s->prev_bits;
 	} else {
-		v = gc_hmap_put(&s->groups, g, NULL);
-		if (!v)
-			gc_die(GC_EXIT_DATA, "out of memory (%zu sector groups)",
-			       gc_hmap_count(&s->groups));
+		unsigned c = (unsigned)g & (GCACHE - 1);
+		if (s->gcache[c].v && s->gcache[c].g == g && s->gcache_slots == s->groups.slots) {
+			v = s->gcache[c].v;
+		} else {
+			v = gc_hmap_put(&s->groups, g, NULL);
+			if (!v)
+				gc_die(GC_EXIT_DATA, "out of memory (%zu sector groups)",
+				       gc_hmap_count(&s->groups));
+			if (s->gcache_slots != s->groups.slots) {
+				memset(s->gcache, 0, sizeof s->gcache);
+				s->gcache_slots = s->groups.slots;
+			}
+			s->gcache[c].g = g;
+			s->gcache[c].v = v;
+		}
 		s->prev_group = g;
 		s->prev_bits = v;
 	}
@@ -381,7 +404,7 @@ static inline uint64_t sector_bits(unsigned first, unsigned last)
 }
 
 /* The bytes [addr, addr+size) of an access; size 0 counts as one byte. */
-static void touch_range(struct stats *s, uint64_t addr, unsigned size)
+static inline void touch_range(struct stats *s, uint64_t addr, unsigned size)
 {
 	uint64_t last = addr + (size ? size - 1 : 0);
 	if (last < addr)
@@ -401,7 +424,7 @@ static void touch_range(struct stats *s, uint64_t addr, unsigned size)
 }
 
 /* The line of a request, and sector i of the mask at addr + i * sector. */
-static void touch_request(struct stats *s, uint64_t addr, unsigned mask)
+static inline void touch_request(struct stats *s, uint64_t addr, unsigned mask)
 {
 	uint64_t line = addr >> s->lshift, s0 = addr >> s->sshift;
 	unsigned off = s0 & 63;
@@ -498,6 +521,69 @@ static inline void count(struct stats *s, const gc_rec *r)
 		touch_request(s, r->addr, r->mask);
 	if (s->by)
 		count_by(s, r, hit, miss);
+}
+
+/*
+ * count() for a run of n data records as they lie in the stream (r's
+ * record size rs apart, gc-stream(5) layout, time base hi; gc_read_raw):
+ * the common case without --by, in one loop over the bytes.  The counts
+ * by op, space, flags and outcome go to two tables, two of each in turn
+ * so that records of one kind do not wait on one counter; fold_hist
+ * turns them into count()'s at the end.
+ */
+static void count_raw(struct stats *s, const unsigned char *p, size_t n, size_t rs, uint64_t hi)
+{
+	if (!n)
+		return;
+	if (!s->records)
+		s->time_first = hi | gc_get32(p + 20);
+	s->time_last = hi | gc_get32(p + (n - 1) * rs + 20);
+	s->records += n;
+	uint64_t bytes = 0;
+	if (s->kind == GC_KIND_ACCESS) {
+		for (size_t i = 0; i < n; i++, p += rs) {
+			uint32_t w = gc_get32(p);
+			s->hist_ob[i & 1][(w >> 6 & 0x3fc) | (w & 3)]++;
+			bytes += w >> 24;
+			touch_range(s, gc_get64(p + 24), w >> 24);
+		}
+	} else {
+		for (size_t i = 0; i < n; i++, p += rs) {
+			uint32_t w = gc_get32(p);
+			uint64_t a = gc_get64(p + 24);
+			s->hist_ob[i & 1][(w >> 6 & 0x3fc) | (w & 3)]++;
+			s->hist_out[i & 1][w >> 16 & 0xff]++;
+			bytes += a >> 48;
+			touch_request(s, a & GC_ADDR48_MAX, w >> 24);
+		}
+	}
+	s->bytes += bytes;
+}
+
+/* The tables of count_raw into count()'s counts. */
+static void fold_hist(struct stats *s)
+{
+	for (unsigned k = 0; k < 1024; k++) {
+		uint64_t c = s->hist_ob[0][k] + s->hist_ob[1][k];
+		if (!c)
+			continue;
+		unsigned b1 = k >> 2;
+		s->ops[k & 3] += c;
+		s->spaces[b1 & 15] += c;
+		s->prefetches += (b1 >> 4 & GC_F_PREFETCH) ? c : 0;
+	}
+	for (unsigned o = 1; o < 256; o++) {
+		uint64_t c = s->hist_out[0][o] + s->hist_out[1][o];
+		if (!c)
+			continue;
+		s->outcomes_seen |= o;
+		s->results[GC_OUT_RESULT(o)] += c;
+		s->classes[GC_OUT_CLASS(o)] += c;
+		s->writebacks += (o & GC_OUT_WRITEBACK) ? c : 0;
+		s->bypasses += (o & GC_OUT_BYPASS) ? c : 0;
+	}
+	memset(s->hist_ob, 0, sizeof s->hist_ob);
+	memset(s->hist_out, 0, sizeof s->hist_out);
 }
 
 static void kernel_begin(struct stats *s, const gc_kernel *k)
@@ -1103,7 +1189,20 @@ static void dump_check(gc_csv_out *d, int rc)
 static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, gc_csv_out *dump)
 {
 	gc_rec rec;
+	int fast = !dump && s->by == BY_NONE;
+	size_t rs = gc_reader_header(r)->record_size;
 	for (;;) {
+		if (fast) {
+			size_t n;
+			uint64_t hi;
+			const unsigned char *p = gc_read_raw(r, SIZE_MAX, &n, &hi);
+			if (n) {
+				count_raw(s, p, n, rs, hi);
+				if (cl->c.progress)
+					gc_progress_reader(1, r);
+				continue;
+			}
+		}
 		int ev = gc_read(r, &rec);
 		if (ev == GC_DATA) {
 			count(s, &rec);
@@ -1134,6 +1233,7 @@ static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, g
 			gc_progress_reader(1, r);
 	}
 	gc_progress_end(cl->c.progress);
+	fold_hist(s);
 	s->stream_records += gc_reader_records(r) + 1;
 	s->stream_bytes += gc_reader_bytes(r);
 }

@@ -153,8 +153,9 @@ jv() {
 	gc-clone --scale 0.5 "$P/loop.gcp" >"$T/s"
 	expect_eq "$(hkey "$T/s" clone.scale)" 0.5
 	expect_eq "$(hkey "$T/s" clone.profile_source_format)" -
-	gc-clone --gpu volta-v100 "$P/loop.gcp" >"$T/s"
+	gc-clone --gpu volta-v100 --stats "$T/j" "$P/loop.gcp" >"$T/s"
 	expect_eq "$(hkey "$T/s" gpu)" volta-v100
+	expect_eq "$(sed -n 4p "$T/j")" '  "gpu": "volta-v100",'
 	expect_eq "$(hkey "$T/s" gpu.l1.line)" 128
 }
 
@@ -282,6 +283,7 @@ jv() {
 @test "gc-clone: --stats and -v" {
 	gc-clone -v --stats "$T/j" -o "$T/s" "$P/vecadd.gcp" 2>"$T/e"
 	expect_eq "$(jv tool "$T/j")" gc-clone
+	expect_eq "$(sed -n 4p "$T/j")" '  "gpu": null,' # a profile names no GPU
 	expect_eq "$(jv kernel_count "$T/j")" 1
 	expect_eq "$(jv threads "$T/j")" 16
 	expect_eq "$(jv accesses "$T/j")" 36

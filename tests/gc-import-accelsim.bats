@@ -534,6 +534,8 @@ stats_of() {
 }
 
 @test "accelsim: --stats and -v count lines, instructions, memory instructions, accesses" {
+	# gpu: the preset of the header's binary version (61: Pascal, 70:
+	# Volta), as a stage reading the stream without --gpu takes it.
 	# vectoradd: 12 memory and 332 other warp instructions, 300 lanes
 	# (the oracle of the vectoradd test), 10516 thread instructions
 	# (tinsts); lines and bytes as wc counts them.
@@ -542,8 +544,11 @@ stats_of() {
 	bytes=$(wc -c <"$VA/kernel-1.traceg")
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$VA/kernel-1.traceg' >/dev/null"
 	expect_eq "$(stats_of "$T/s.json")" \
-		"{\"tool\":\"gc-import\",\"input\":\"$VA/kernel-1.traceg\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":1,\"instructions\":344,\"mem_instructions\":12,\"accesses\":300,\"bad_lines\":0,\"thread_instructions\":10516}"
+		"{\"tool\":\"gc-import\",\"input\":\"$VA/kernel-1.traceg\",\"gpu\":\"pascal-gtx1080\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":1,\"instructions\":344,\"mem_instructions\":12,\"accesses\":300,\"bad_lines\":0,\"thread_instructions\":10516}"
 	expect_eq "$(tinsts <"$VA/kernel-1.traceg")" 10516
+	# --gpu names the GPU whatever the binary version
+	gc-import --gpu volta-v100 --emit none --stats "$T/g.json" "$VA/kernel-1.traceg"
+	expect_eq "$(sed -n 4p "$T/g.json")" '  "gpu": "volta-v100",'
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 1 kernels, 344 warp instructions, 12 memory warp instructions, 300 accesses"
 	# BFS through its kernelslist.g: the list's lines and every kernel
@@ -557,7 +562,7 @@ stats_of() {
 	done
 	sh_status 0 "gc-import --stats '$T/s.json' '$BFS/kernelslist.g' >/dev/null"
 	expect_eq "$(stats_of "$T/s.json")" \
-		"{\"tool\":\"gc-import\",\"input\":\"$BFS/kernelslist.g\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0,\"thread_instructions\":1207402}"
+		"{\"tool\":\"gc-import\",\"input\":\"$BFS/kernelslist.g\",\"gpu\":\"volta-v100\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0,\"thread_instructions\":1207402}"
 	[ ! -s "$T/err" ]
 }
 

@@ -223,7 +223,7 @@ bad_line() {
 @test "csv: the --stats summary of a restore" {
 	(cd "$FIX/csv" && sh_status 0 "gc-import --stats '$T/s.json' -v request.csv")
 	tr -d ' \n' <"$T/s.json" >"$T/flat"
-	expect_eq "$(cat "$T/flat")" '{"tool":"gc-import","input":"request.csv","lines":25,"text_bytes":1284,"kernel_count":2,"instructions":0,"mem_instructions":0,"accesses":10,"bad_lines":0}'
+	expect_eq "$(cat "$T/flat")" '{"tool":"gc-import","input":"request.csv","gpu":null,"lines":25,"text_bytes":1284,"kernel_count":2,"instructions":0,"mem_instructions":0,"accesses":10,"bad_lines":0}'
 	expect_eq "$(cat "$T/err")" "gc-import: 25 lines (1284 bytes) read, 0 skipped; 2 kernels, 0 warp instructions, 0 memory warp instructions, 10 accesses"
 }
 

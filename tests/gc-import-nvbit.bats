@@ -286,7 +286,7 @@ launch() {
 	bytes=$(wc -c <"$NV/v155.txt")
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$NV/v155.txt' >/dev/null"
 	expect_eq "$(tr -d ' \n' <"$T/s.json")" \
-		"{\"tool\":\"gc-import\",\"input\":\"$NV/v155.txt\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":3,\"instructions\":8,\"mem_instructions\":8,\"accesses\":49,\"bad_lines\":0}"
+		"{\"tool\":\"gc-import\",\"input\":\"$NV/v155.txt\",\"gpu\":null,\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":3,\"instructions\":8,\"mem_instructions\":8,\"accesses\":49,\"bad_lines\":0}"
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 3 kernels, 8 warp instructions, 8 memory warp instructions, 49 accesses"
 }

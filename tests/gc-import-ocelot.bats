@@ -248,7 +248,7 @@ gc-import: 1 Ocelot files read in thread order"
 	bytes=$(wc -c <"$OC/matmul_00.trc")
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$OC/matmul_00.trc' '$OC/matmul_00.trc' >/dev/null"
 	expect_eq "$(tr -d ' \n' <"$T/s.json")" \
-		"{\"tool\":\"gc-import\",\"input\":\"$OC/matmul_00.trc\",\"lines\":$((2 * lines)),\"text_bytes\":$((2 * bytes)),\"kernel_count\":2,\"instructions\":14,\"mem_instructions\":14,\"accesses\":28,\"bad_lines\":0}"
+		"{\"tool\":\"gc-import\",\"input\":\"$OC/matmul_00.trc\",\"gpu\":null,\"lines\":$((2 * lines)),\"text_bytes\":$((2 * bytes)),\"kernel_count\":2,\"instructions\":14,\"mem_instructions\":14,\"accesses\":28,\"bad_lines\":0}"
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $((2 * lines)) lines ($((2 * bytes)) bytes) read, 0 skipped; 2 kernels, 14 warp instructions, 14 memory warp instructions, 28 accesses"
 	# The files carry no kernel id: 1 and 2, in order.

@@ -102,6 +102,52 @@ jget() {
 	expect_eq "$(gc-stats --json "$T/a.gcs" | tr -d ' \n' | grep -o '"partial_write":[0-9]*')" '"partial_write":1'
 }
 
+@test "partial-write: a store to a sector a partial store left hits it, a load still misses it" {
+	# As GPGPU-Sim's MODIFIED sector with a byte mask: the sector a
+	# partial store leaves invalid (lazy-fetch-on-read) is held, and a
+	# later store to it hits; a load misses it (partial-write) and fetches
+	# it.  Line 0x1000, sectors s0 s1 (32 bytes):
+	#   1 store s0, 1 byte: line absent   miss/compulsory, s0 held
+	#   2 store s0, 1 byte                hit (held)
+	#   3 load s0                         sector-miss/partial-write, s0 fetched
+	#   4 store s0, 1 byte                hit (valid)
+	#   5 store s0-1, 2 bytes             sector-miss/compulsory (s1 never seen), s1 held
+	#   6 store s1, 1 byte                hit (held)
+	#   7 load s0-1                       sector-miss/partial-write, s1 fetched
+	#   8 load s1                         hit
+	# hits 4 (2 4 6 8), misses 4, sector misses 3 (3 5 7); classes:
+	# compulsory 2, partial-write 2.  Sectors: stores 6 requested, 4 hits
+	# (2, 4, 5's s0, 6), a line miss (1) and a sector miss (5's s1);
+	# loads 4 requested, 2 hits (7's s0, 8).  To L2
+	# (write-through): the 5 stores and the fetches of 3 and 7, as before
+	# (a held sector's store hit still writes through; the state is a
+	# miss's).  Without held sectors 2 and 6 were sector-miss/partial-write:
+	# hits 2, partial-write 4, store sector hits 2.
+	printf '%s\n' 'K 1 k 32 0 8' '0 0 0 1 store 0x1000 0x1 1' '0 0 0 2 store 0x1000 0x1 1' \
+		'0 0 0 3 load 0x1000 0x1 1' '0 0 0 4 store 0x1000 0x1 1' '0 0 0 5 store 0x1000 0x3 2' \
+		'0 0 0 6 store 0x1020 0x2 1' '0 0 0 7 load 0x1000 0x3 2' '0 0 0 8 load 0x1020 0x2 1' | mk h
+	o="--gpu volta-v100 --sector 32 --write write-through --write-alloc lazy-fetch-on-read"
+	local t
+	for t in "" --timing; do
+		# shellcheck disable=SC2086
+		gc-l1 $o $t --emit all --stats "$T/h.json" "$T/h.gcs" >"$T/a.gcs"
+		expect_eq "$(gc-stats --dump "$T/a.gcs" | awk -F, '!/^#/ && $1 != "kernel" && $14 != "" { printf "%s ", $14 }')" \
+			"miss/compulsory hit sector-miss/partial-write hit sector-miss/compulsory hit sector-miss/partial-write hit " "$t"
+		expect_eq "$(jget "$T/h.json" hits) $(jget "$T/h.json" misses) $(jget "$T/h.json" sector_misses)" "4 4 3" "$t"
+		expect_eq "$(jget "$T/h.json" classes.compulsory) $(jget "$T/h.json" classes.partial_write)" "2 2" "$t"
+		expect_eq "$(jget "$T/h.json" sectors.stores.requested) $(jget "$T/h.json" sectors.stores.hits) $(jget "$T/h.json" sectors.stores.line_misses) $(jget "$T/h.json" sectors.stores.sector_misses)" "6 4 1 1" "$t"
+		expect_eq "$(jget "$T/h.json" sectors.loads.requested) $(jget "$T/h.json" sectors.loads.hits)" "4 2" "$t"
+		# shellcheck disable=SC2086
+		expect_eq "$(gc-l1 $o $t "$T/h.gcs" | gc-stats --dump | awk -F, '!/^#/ && $1 != "kernel" && $8 ~ /load|store/ { printf "%s:%s ", $8, $12 }')" \
+			"store:0x1 store:0x1 load:0x1 store:0x1 store:0x3 store:0x2 load:0x2 " "$t L2 stream"
+	done
+	# the one-pass sweep counts it the same: one set of 1 and 2 ways
+	# shellcheck disable=SC2086
+	run_status 0 gc-l1 $o --sets 1 --ways-sweep 1,2 "$T/h.gcs"
+	expect_eq "$(echo "$output" | cut -d, -f4,5,6,8,9 | tr '\n' ' ')" \
+		"hits,misses,sector_misses,sectors.requested,sectors.hits 4,4,3,10,6 4,4,3,10,6 "
+}
+
 @test "sectors: per-sector hits and misses, requests and hit rates, total, per kernel and per SM" {
 	# 128-byte lines of 4 32-byte sectors, one set of 2 ways.
 	#   SM 0: load 0x1000 0x3 (sectors 0,1): miss, 2 sectors missed

@@ -98,6 +98,13 @@ BIG="--sets 64 --ways 4 --index linear"
 	expect_eq "$(keys "$T/j" hits misses prefetch.issued prefetch.useful prefetch.useless)" "1 6 3 1 1"
 	expect_eq "$(keys "$T/j" prefetch.accuracy prefetch.coverage |
 		awk '{ print ($1 - 1/3)^2 < 1e-12, ($2 - 1/7)^2 < 1e-12 }')" "1 1"
+	# --emit all: every request with its outcome, each prefetch (flag 2,
+	# whole line, no outcome) right after its trigger: lines 3, 4, 5
+	gc-l1 --sets 1 --ways 2 --index linear --kernel-boundary keep --prefetch stride \
+		--emit all "$T/ev.gcs" >"$T/all.gcs"
+	expect_eq "$(gc-stats --dump "$T/all.gcs" | awk -F, '!/^#/ && $8 == "load" {
+		sub(/\/.*/, "", $14); printf "%s%s:%s:%s", (n++ ? " " : ""), $10, $15, $14 }')" \
+		"0x0:0:miss 0x80:0:miss 0x100:0:miss 0x180:2: 0x3200:0:miss 0x6400:0:miss 0x180:0:miss 0x200:2: 0x200:0:hit 0x280:2:"
 	# --ways-sweep models no prefetcher: refused with one
 	sh_status 2 "gc-l1 --ways-sweep 1..4 --prefetch stride '$T/ev.gcs'"
 	expect_match "$(cat "$T/err")" "not with --prefetch"
@@ -181,6 +188,44 @@ BIG="--sets 64 --ways 4 --index linear"
 		"6 2 10 6 0.6 0.75"
 	gc-stats --stats "$T/d.json" "$T/d.gcs" >/dev/null
 	expect_eq "$(keys "$T/d.json" records prefetches)" "12 10"
+	# --emit all (nextline): each request, then the prefetch it caused
+	gc-l2 --prefetch nextline --kernel-boundary keep --emit all "$T/seq.gcs" >"$T/all.gcs"
+	expect_eq "$(gc-stats --dump "$T/all.gcs" | awk -F, '!/^#/ && $8 == "load" {
+		printf "%s%s:%s:%s", (n++ ? " " : ""), $10, $15, $14 }')" \
+		"0x40000:0:miss 0x40080:2: 0x40080:0:hit 0x40100:2: 0x40100:0:hit 0x40180:2: 0x40180:0:hit 0x40200:2: 0x40200:0:hit 0x40280:2: 0x40280:0:hit 0x40300:2: 0x40300:0:hit 0x40380:2: 0x40380:0:hit 0x40400:2:"
+}
+
+@test "gc-l2 prefetches on gc-l1 --timing's stream are pending fills: met in flight, late, by hand" {
+	# volta-v100: mem.dram_latency 132.  nextline, one line each load:
+	#   t 100 0x40000 misses (arrives 232), prefetches 0x40080 (232)
+	#   t 150 0x40080: the prefetched line, its sectors in flight: late
+	#         (a hit by result, its 4 sectors merged); prefetches 0x40100 (282)
+	#   t 300 0x40100: arrived: useful; prefetches 0x40180, never used
+	# issued 3, useful 1, late 1, useless 0 (kept); accuracy 2/3; coverage
+	# 2 / (useful 1 + misses 2: the miss and the late one).  Without the
+	# timing header the times are no cycles: useful 2, late 0.
+	rows() {
+		printf '# gc-stats dump 1\n# kind requests\n# version 1.0\n'
+		printf '# header line_size=128\n# header sector_size=32\n'
+		[ -z "$1" ] || printf '# header %s\n' "$1"
+		echo 'kernel,sm,block,warp,lane,pc,seq,op,space,addr,size,mask,time,outcome,flags,name,info'
+		echo '1,,,,,,,kbegin,,,,,,,,k,grid=1x1x1 block=32x1x1 regs=16 shmem=0'
+		echo '1,0,0,0,,0x40,0,load,global,0x40000,128,0xf,100,,0,,'
+		echo '1,0,0,0,,0x40,1,load,global,0x40080,128,0xf,150,,0,,'
+		echo '1,0,0,0,,0x40,2,load,global,0x40100,128,0xf,300,,0,,'
+		echo '1,,,,,,,kend,,,,,,,,,records=3'
+		echo ',,,,,,,end,,,,,,,,,records=6 data=3'
+	}
+	rows l1.model=timing | gc-import -f csv >"$T/t.gcs"
+	gc-l2 --gpu volta-v100 --prefetch nextline --kernel-boundary keep --emit none \
+		--stats "$T/t.json" "$T/t.gcs" >/dev/null
+	expect_eq "$(keys "$T/t.json" config.miss_latency hits misses prefetch.issued prefetch.useful prefetch.late \
+		prefetch.useless prefetch.accuracy prefetch.coverage sectors.loads.merged)" \
+		"132 2 1 3 1 1 0 0.666667 0.666667 4"
+	rows | gc-import -f csv >"$T/u.gcs"
+	gc-l2 --gpu volta-v100 --prefetch nextline --kernel-boundary keep --emit none \
+		--stats "$T/u.json" "$T/u.gcs" >/dev/null
+	expect_eq "$(keys "$T/u.json" config.miss_latency prefetch.useful prefetch.late sectors.loads.merged)" "0 2 0 0"
 }
 
 @test "mta: the inter-warp stride across blocks, and a stride promoted after three warps (hand-worked)" {

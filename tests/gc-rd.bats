@@ -52,7 +52,7 @@ mkreq() {
 }
 
 # dists FILE: the distance field of every data record of an annotated
-# stream, one a line ("inf" for all ones).
+# stream, one a line ("inf" for all ones, "none" for GC_RD_NONE).
 dists() {
 	local hs rs
 	hs=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
@@ -61,6 +61,11 @@ dists() {
 		inf = 1
 		for (i = 33; i <= 40; i++) if ($i != 255) inf = 0
 		if (inf) { print "inf"; next }
+		if ($33 == 254 && inf == 0) {
+			none = 1
+			for (i = 34; i <= 40; i++) if ($i != 255) none = 0
+			if (none) { print "none"; next }
+		}
 		v = 0
 		for (i = 40; i >= 33; i--) v = v * 256 + $i
 		print v
@@ -176,6 +181,34 @@ close() {
 	gc-rd --gran sector --annotate "$T/q.gcs" >"$T/a.gcs"
 	expect_eq "$(dists "$T/a.gcs" | tr '\n' ' ')" "inf inf 1 inf "
 	expect_eq "$(hist "$T/q.gcs" --gran sector)" "1:2 2:1 inf:5"
+}
+
+@test "gc-rd: --prefetches count or exclude a cache's prefetches (flag 0x2), by hand" {
+	# lines 0x0, 0x80 (a prefetch), 0x100, 0x80, 0x0, one stack (scope
+	# stream).  count: inf inf inf, then 0x80 past {0x100}: 1, 0x0 past
+	# {0x80, 0x100}: 2.  exclude: the prefetch is no reference (no
+	# distance: "none" in dists), so 0x80 is first used at record 3
+	# (inf) and 0x0 is past {0x100, 0x80}: still 2; 4 references.
+	{
+		printf '# gc-stats dump 1\n# kind requests\n# version 1.3\n# record_size 32\n'
+		printf '# required 0x0\n# optional 0x10\n# header provenance=test\n'
+		echo 'kernel,sm,block,warp,lane,pc,seq,op,space,addr,size,mask,time,outcome,flags,name,info'
+		echo '1,,,,,,,kbegin,,,,,,,,"",grid=1x1x1 block=32x1x1 regs=0 shmem=0'
+		echo '1,0,0,0,,0x10,0,load,global,0x0,128,0xf,0,,0,,'
+		echo '1,0,0,0,,0x10,1,load,global,0x80,128,0xf,0,,2,,'
+		echo '1,0,0,0,,0x10,2,load,global,0x100,128,0xf,0,,0,,'
+		echo '1,0,0,0,,0x10,3,load,global,0x80,128,0xf,0,,0,,'
+		echo '1,0,0,0,,0x10,4,load,global,0x0,128,0xf,0,,0,,'
+		echo '1,,,,,,,kend,,,,,,,,,records=5'
+		echo ',,,,,,,end,,,,,,,,,records=7 data=5'
+	} >"$T/p.csv"
+	gc-import "$T/p.csv" >"$T/p.gcs"
+	gc-rd --scope stream --annotate --stats "$T/c.json" "$T/p.gcs" >"$T/c.gcs"
+	expect_eq "$(dists "$T/c.gcs" | tr '\n' ' ')" "inf inf inf 1 2 "
+	expect_eq "$(jv prefetches "$T/c.json") $(jv prefetch_rule "$T/c.json") $(jv references "$T/c.json")" "1 count 5"
+	gc-rd --scope stream --prefetches exclude --annotate --stats "$T/e.json" "$T/p.gcs" >"$T/e.gcs"
+	expect_eq "$(dists "$T/e.gcs" | tr '\n' ' ')" "inf none inf inf 2 "
+	expect_eq "$(jv prefetches "$T/e.json") $(jv prefetch_rule "$T/e.json") $(jv references "$T/e.json") $(jv compulsory "$T/e.json")" "1 exclude 4 3"
 }
 
 @test "gc-rd: an access across a line boundary is a reference to each line" {
@@ -479,7 +512,8 @@ close() {
 		"--line 96|--line: 96 is not a power of two" \
 		"--json --csv|--json, --csv, --mrc and --annotate exclude each other" \
 		"-z|-z writes a stream: it needs --annotate" \
-		"--sets 0|--sets: 0 is out of range"; do
+		"--sets 0|--sets: 0 is out of range" \
+		"--prefetches drop|--prefetches: 'drop' is not count or exclude"; do
 		sh_status 2 "gc-rd ${bad%%|*} '$T/t1.gcs'"
 		expect_match "$(head -1 "$T/err")" "^gc-rd: ${bad#*|}"
 		[ ! -s "$T/out" ]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The gc stream as every reader sees it (lib/stream/stream.c, lib/stream/input.c).
 #
-# The corpus: gc-mkbad (tests/src/gc-mkbad.c) writes each member, a stream
+# The corpus: gc-mkbad (tests/src/gc-mkbad/) writes each member, a stream
 # valid but for one defect, and `gc-mkbad --list` holds the message the
 # reader must give for it.  Each member is read by `gc-mkbad read`, a
 # reader built on gc_open_stream/gc_read that calls itself gc-read-test:

@@ -39,6 +39,8 @@ setup_file() {
 	done
 	gc-rd --annotate c.gcs | gc-stats --by pc --stats gc-stats.$n.json >/dev/null
 	gc-rd --stats gc-rd.1.json c.gcs >/dev/null
+	gc-rd --prefetches exclude --stats gc-rd.6.json p.gcs >/dev/null
+	gc-rd --stats gc-rd.7.json a.gcs >/dev/null 2>&1 # the stream's rules: no GPU
 	gc-rd --sample 64 --sets 4 --ways 4 --lines 64 --stats gc-rd.2.json c.gcs >/dev/null
 	n=3
 	for b in sm kernel pc; do
@@ -147,10 +149,24 @@ undocumented() {
 		expect_eq "$(sed -n 2p "$f")" "  \"tool\": \"$t\"," "$f: first key"
 		expect_match "$(sed -n 3p "$f")" '^  "input": ' "$f: second key"
 	done
-	for t in gc-l1 gc-l2 gc-dram gc-sched gc-perf gc-coalesce; do
-		expect_eq "$(gc-stats --merge "$d/$t.1.json" | head -1 | cut -d, -f4)" gpu "$t: third key"
-		keys "$t" | grep -q "^$t config\." || { echo "$t: no config" >&2; return 1; }
+	# gpu third in every tool that takes --gpu: the preset it ran with, or
+	# (a tool that starts a stream, gc-rd without a GPU's rules) null
+	local gt=0
+	for t in $TOOLS; do
+		"$t" --help | grep -q -- '--gpu ' || continue
+		gt=$((gt + 1))
+		for f in "$d/$t".*.json; do
+			expect_eq "$(gc-stats --merge "$f" | head -1 | cut -d, -f4)" gpu "$f: third key"
+		done
 		run_status 1 grep -q "^$t config\.gpu$" <(keys "$t")
+	done
+	expect_eq $gt 10 "tools with --gpu"
+	expect_eq "$(grep -h '^  "gpu": ' "$d"/gc-{import,sched,coalesce,l1,l2,dram,perf,rd}.1.json |
+		sort | uniq -c | tr -s ' ')" ' 8 "gpu": "volta-v100",'
+	expect_eq "$(grep -h '^  "gpu": ' "$d"/gc-{gen,clone,rd}.*.json | sort | uniq -c | tr -s ' ')" \
+		"$(printf ' 6 "gpu": "volta-v100",\n 3 "gpu": null,')"
+	for t in gc-l1 gc-l2 gc-dram gc-sched gc-perf gc-coalesce; do
+		keys "$t" | grep -q "^$t config\." || { echo "$t: no config" >&2; return 1; }
 	done
 	# kernels is a list wherever it appears: never a number
 	for f in "$d"/*.json; do

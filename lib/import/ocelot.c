@@ -44,7 +44,9 @@ struct acc {
  * end. */
 static int num(const char **p, uint64_t max, uint64_t *v)
 {
-	const char *s = *p + strspn(*p, " \t");
+	const char *s = *p;
+	while (*s == ' ' || *s == '\t')
+		s++;
 	if (!gc_parse_udec(&s, max, v) || (*s && *s != ' ' && *s != '\t'))
 		return 0;
 	*p = s;

@@ -39,6 +39,15 @@
 #define LANES 32
 #define MAX_ADDRS 64 /* LDGSTS: two operands' addresses on one line */
 
+/* Past the blanks at p (strspn(p, " \t") inline: it is called for every
+ * address). */
+static inline const char *blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
 
 /* One kernel_<k> entry of app_config. */
 struct entry {
@@ -544,7 +553,7 @@ static int parse_level_fields(gc_import *im, gc_lines *in, const char **pp, stru
 {
 	const char *p = *pp;
 	if (im->ppt_level & 4) {
-		p += strspn(p, " \t");
+		p = blanks(p);
 		if (!field(&p, *hex, UINT16_MAX, &l->slot) || !end_of_token(p)) {
 			gc_import_bad(im, in, "bad warp id '%.*s'", (int)strcspn(p, " \t"), p);
 			return -1;
@@ -552,7 +561,7 @@ static int parse_level_fields(gc_import *im, gc_lines *in, const char **pp, stru
 	}
 	if (im->ppt_level & 8) {
 		uint64_t npred;
-		p += strspn(p, " \t");
+		p = blanks(p);
 		if (!field(&p, *hex, LANES, &npred) || !end_of_token(p)) {
 			gc_import_bad(im, in, "bad predicated-off thread count");
 			return -1;
@@ -560,7 +569,7 @@ static int parse_level_fields(gc_import *im, gc_lines *in, const char **pp, stru
 		uint64_t *m[2] = {&l->amask, &l->pmask};
 		for (int i = 0; i < 2; i++) {
 			const char *e;
-			p += strspn(p, " \t");
+			p = blanks(p);
 			if (!gc_parse_hex(p, &e, m[i]) || *m[i] > UINT32_MAX || !end_of_token(e)) {
 				gc_import_bad(im, in, "bad %s mask", i == 0 ? "active" : "predicate");
 				return -1;
@@ -580,7 +589,7 @@ static int parse_addrs(gc_import *im, gc_lines *in, const char *p, struct pline 
 	l->na = 0;
 	for (;;) {
 		const char *e;
-		p += strspn(p, " \t");
+		p = blanks(p);
 		if (!*p)
 			break;
 		if (l->na == MAX_ADDRS) {
@@ -688,7 +697,7 @@ static void read_block(struct kern *k, gc_lines *in, uint32_t block)
 	char *line;
 
 	while (gc_lines_next(in, &line) >= 0) {
-		const char *p = line + strspn(line, " \t");
+		const char *p = blanks(line);
 		if (!*p)
 			continue;
 		if (strncmp(p, "=====", 5) == 0 && end_of_token(p + 5)) {

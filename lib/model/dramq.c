@@ -3,6 +3,17 @@
  * arrival order, per bank its open row and the earliest times of its next
  * commands, per channel the command clock, the data bus and the last
  * activate and column commands.
+ *
+ * The speed (tools/bench dramq): a command cycle reads no request and
+ * no bank.  The banks with a hit queued are an array of candidates in
+ * the order of their oldest hits (key, column readiness, group: 24
+ * bytes), kept in order by the commands and arrivals that change it (a
+ * new hit is the channel's youngest: it goes last); the channel's part
+ * of a column command's readiness is worked out once per column command.
+ * So a cycle walks the candidates until one may go now.  A channel's
+ * requests sit in `queue` slots of its own (not a ring per bank sized
+ * for the whole queue), each bank's linked in arrival order, and a bank
+ * finds its next hit from where the last one was.
  */
 #include "model/dramq.h"
 
@@ -11,34 +22,51 @@
 #include <string.h>
 
 #define NONE UINT64_MAX
+#define NIL UINT32_MAX
 #define EXACT 65536u /* latencies below this are counted one by one */
 
 struct req {
 	uint64_t arrival, enq, row; /* enq: when it entered the queue */
 	uint64_t seq;               /* arrival order in the channel */
+	uint32_t next;              /* the bank's next request, or NIL */
 	uint32_t write;
 };
 
-/* A bank: its requests in arrival order (a ring of `cap`), its open row
- * and the earliest times of its next commands. */
+/* A bank with a hit queued, as a command cycle reads it: its oldest
+ * hit's seq * 2 + write, its earliest column command (ACT + tRCD), the
+ * bank and its group. */
+struct cand {
+	uint64_t key, col_ok;
+	uint32_t bank, group;
+};
+
+/* A bank: its requests in arrival order (a list through the channel's
+ * slots), its open row and the earliest times of its next commands. */
 struct bank {
-	struct req *q;
-	unsigned head, n;
-	uint32_t nhit;     /* queued requests to the open row */
-	uint64_t open;     /* the open row, or NONE */
-	uint64_t col_ok;   /* earliest column command (ACT + tRCD) */
-	uint64_t pre_ok;   /* earliest precharge */
-	uint64_t act_ok;   /* earliest activate (last ACT + tRC) */
+	uint32_t head, tail; /* oldest and newest request, or NIL */
+	uint32_t hit, hprev; /* the oldest hit (NIL: none queued) and the
+			      * request before it */
+	uint32_t n;          /* requests queued */
+	uint64_t open;       /* the open row, or NONE */
+	uint64_t col_ok;     /* earliest column command (ACT + tRCD) */
+	uint64_t pre_ok;     /* earliest precharge */
+	uint64_t act_ok;     /* earliest activate (last ACT + tRC) */
 };
 
 struct chan {
 	struct bank *bk;
-	uint64_t *busy;    /* a bit per bank with requests */
-	uint64_t *bg_col;  /* per bank group: its last column command + 1, or 0 */
+	struct req *slot;  /* `cap` requests */
+	uint32_t free;     /* the free slots, linked through next */
+	struct cand *cand; /* the banks with a row hit queued, oldest hit first */
+	unsigned ncand;
+	uint64_t *miss;    /* a bit per bank with requests, none a hit */
+	uint64_t *bg_ok;   /* per bank group: its last column command + tCCDL, or 0 */
+	uint64_t col_ok[2]; /* the channel's part of a column command's
+			     * readiness, for a read and a write */
 	unsigned n;        /* requests queued */
 	uint64_t seq;
 	uint64_t now;      /* the command clock: next cycle a command may issue */
-	uint64_t last_act, last_col, bus_free, wdata_end; /* + 1; 0: none yet */
+	uint64_t last_act, wdata_end; /* + 1; 0: none yet */
 	uint64_t prev;     /* the last arrival */
 	uint64_t wake;     /* no command may issue before this cycle; 0: unknown */
 	int any;
@@ -49,7 +77,6 @@ struct gc_dramq {
 	unsigned channels, banks, groups, cap, words;
 	gc_dramq_timing t;
 	struct chan *ch;
-	struct req *pool;
 	uint64_t *hist[2];   /* [write][latency < EXACT] */
 	uint64_t big[2][64]; /* [write][log2 latency] at and above EXACT */
 	uint64_t max[2];
@@ -60,12 +87,11 @@ static uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-
 gc_dramq *gc_dramq_new(unsigned channels, unsigned banks, unsigned bank_groups,
 		       unsigned queue, const gc_dramq_timing *t, char *err, size_t len)
 {
 	if (!channels || !banks || (banks & (banks - 1)) || !bank_groups ||
-	    banks % bank_groups || !queue) {
+	    banks % bank_groups || !queue || queue >= NIL) {
 		snprintf(err, len, "%u channels, %u banks, %u bank groups, queue %u: not a "
 			 "controller (banks a power of two, groups dividing them, none 0)",
 			 channels, banks, bank_groups, queue);
@@ -81,22 +107,26 @@ gc_dramq *gc_dramq_new(unsigned channels, unsigned banks, unsigned bank_groups,
 	q->words = (banks + 63) / 64;
 	q->t = *t;
 	q->ch = calloc(channels, sizeof *q->ch);
-	q->pool = calloc((size_t)channels * banks * queue, sizeof *q->pool);
 	q->hist[0] = calloc(EXACT, sizeof *q->hist[0]);
 	q->hist[1] = calloc(EXACT, sizeof *q->hist[1]);
-	if (!q->ch || !q->pool || !q->hist[0] || !q->hist[1])
+	if (!q->ch || !q->hist[0] || !q->hist[1])
 		goto oom;
 	for (unsigned c = 0; c < channels; c++) {
 		struct chan *h = &q->ch[c];
 		h->bk = calloc(banks, sizeof *h->bk);
-		h->busy = calloc(q->words, sizeof *h->busy);
-		h->bg_col = calloc(bank_groups, sizeof *h->bg_col);
-		if (!h->bk || !h->busy || !h->bg_col)
+		h->slot = calloc(queue, sizeof *h->slot);
+		h->cand = calloc(banks, sizeof *h->cand);
+		h->miss = calloc(q->words, sizeof *h->miss);
+		h->bg_ok = calloc(bank_groups, sizeof *h->bg_ok);
+		if (!h->bk || !h->slot || !h->cand || !h->miss || !h->bg_ok)
 			goto oom;
 		for (unsigned b = 0; b < banks; b++) {
 			h->bk[b].open = NONE;
-			h->bk[b].q = q->pool + ((size_t)c * banks + b) * queue;
+			h->bk[b].head = h->bk[b].tail = h->bk[b].hit = h->bk[b].hprev = NIL;
 		}
+		for (unsigned i = 0; i < queue; i++)
+			h->slot[i].next = i + 1 < queue ? i + 1 : NIL;
+		h->free = 0;
 	}
 	return q;
 oom:
@@ -111,11 +141,12 @@ void gc_dramq_free(gc_dramq *q)
 		return;
 	for (unsigned c = 0; q->ch && c < q->channels; c++) {
 		free(q->ch[c].bk);
-		free(q->ch[c].busy);
-		free(q->ch[c].bg_col);
+		free(q->ch[c].slot);
+		free(q->ch[c].cand);
+		free(q->ch[c].miss);
+		free(q->ch[c].bg_ok);
 	}
 	free(q->ch);
-	free(q->pool);
 	free(q->hist[0]);
 	free(q->hist[1]);
 	free(q);
@@ -133,47 +164,96 @@ static void count_latency(gc_dramq *q, int w, uint64_t lat)
 		q->max[w] = lat;
 }
 
-static struct req *at(const gc_dramq *q, const struct bank *b, unsigned k)
+/* Bank bi's bit in the channel's miss set (requests, none a hit): on
+ * or off. */
+static void miss(struct chan *h, unsigned bi, int on)
 {
-	unsigned i = b->head + k;
-	return &b->q[i >= q->cap ? i - q->cap : i];
+	uint64_t bit = (uint64_t)1 << (bi % 64);
+	uint64_t *m = &h->miss[bi / 64];
+	*m = on ? *m | bit : *m & ~bit;
 }
 
-/* The column command, now, of request k of bank bi, a row hit ready now. */
-static void column(gc_dramq *q, struct chan *h, unsigned bi, unsigned k)
+/* Bank bi's oldest hit: the first request to its open row from slot i
+ * on, slot p before it (NIL: i is the head); its key (seq * 2 + write),
+ * NONE when there is none. */
+static uint64_t seek_hit(struct chan *h, unsigned bi, uint32_t p, uint32_t i)
 {
+	struct bank *b = &h->bk[bi];
+	while (i != NIL && h->slot[i].row != b->open) {
+		p = i;
+		i = h->slot[i].next;
+	}
+	b->hit = i;
+	b->hprev = p;
+	return i == NIL ? NONE : h->slot[i].seq * 2 + h->slot[i].write;
+}
+
+/* The column command, now, of the oldest hit of candidate i, ready
+ * now. */
+static void column(gc_dramq *q, struct chan *h, unsigned i)
+{
+	unsigned bi = h->cand[i].bank;
 	const gc_dramq_timing *t = &q->t;
 	struct bank *b = &h->bk[bi];
-	struct req r = *at(q, b, k);
-	unsigned g = bi % q->groups;
+	uint32_t k = b->hit, p = b->hprev;
+	const struct req *r = &h->slot[k];
+	unsigned g = h->cand[i].group;
 	uint64_t col = h->now;
-	unsigned lat = r.write ? t->twl : t->tcl;
+	unsigned lat = r->write ? t->twl : t->tcl;
 	uint64_t end = col + lat + t->tburst;
-	h->bus_free = end;
-	h->last_col = col + 1;
-	h->bg_col[g] = col + 1;
-	if (r.write) {
+	h->bg_ok[g] = col + t->tccdl;
+	if (r->write) {
 		b->pre_ok = max64(b->pre_ok, end + t->twr);
 		h->wdata_end = end + 1;
 		h->st.writes++;
-		h->st.write_latency += end - r.arrival;
+		h->st.write_latency += end - r->arrival;
 	} else {
 		b->pre_ok = max64(b->pre_ok, col + t->trtpl);
 		h->st.reads++;
-		h->st.read_latency += end - r.arrival;
+		h->st.read_latency += end - r->arrival;
 	}
-	count_latency(q, (int)r.write, end - r.arrival);
-	h->st.queued += col - r.enq;
+	count_latency(q, (int)r->write, end - r->arrival);
+	h->st.queued += col - r->enq;
 	h->st.busy += t->tburst;
 	h->st.last = max64(h->st.last, end);
-	b->nhit--;
-	/* out of the ring: the older ones move up a place */
-	for (unsigned j = k; j > 0; j--)
-		*at(q, b, j) = *at(q, b, j - 1);
-	b->head = b->head + 1 == q->cap ? 0 : b->head + 1;
-	if (!--b->n)
-		h->busy[bi / 64] &= ~((uint64_t)1 << (bi % 64));
+	/* the channel's part of the next column command's readiness: tCCD
+	 * after this one, the data bus free when its data would start, a
+	 * read tCDLR after the end of write data */
+	for (int w = 0; w < 2; w++) {
+		uint64_t c = col + t->tccd;
+		unsigned l = w ? t->twl : t->tcl;
+		if (!w && h->wdata_end)
+			c = max64(c, h->wdata_end - 1 + t->tcdlr);
+		if (end > c + l)
+			c = end - l;
+		h->col_ok[w] = c;
+	}
+	/* out of the bank's list, into the free slots */
+	uint32_t x = r->next;
+	if (p == NIL)
+		b->head = x;
+	else
+		h->slot[p].next = x;
+	if (b->tail == k)
+		b->tail = p;
+	h->slot[k].next = h->free;
+	h->free = k;
+	b->n--;
 	h->n--;
+	uint64_t key = seek_hit(h, bi, p, x);
+	if (key != NONE) {
+		/* a younger oldest hit: later in the order */
+		struct cand c = h->cand[i];
+		c.key = key;
+		for (; i + 1 < h->ncand && h->cand[i + 1].key < key; i++)
+			h->cand[i] = h->cand[i + 1];
+		h->cand[i] = c;
+	} else {
+		for (h->ncand--; i < h->ncand; i++)
+			h->cand[i] = h->cand[i + 1];
+		if (b->n)
+			miss(h, bi, 1);
+	}
 }
 
 /* The oldest request of bank bi opens its row: precharge (a conflict) or
@@ -182,7 +262,7 @@ static void activate(gc_dramq *q, struct chan *h, unsigned bi)
 {
 	const gc_dramq_timing *t = &q->t;
 	struct bank *b = &h->bk[bi];
-	uint64_t row = at(q, b, 0)->row;
+	uint64_t row = h->slot[b->head].row;
 	uint64_t act = h->now;
 	if (b->open != NONE) {
 		act = max64(act, b->pre_ok) + t->trp;
@@ -198,9 +278,13 @@ static void activate(gc_dramq *q, struct chan *h, unsigned bi)
 	b->pre_ok = act + t->tras;
 	b->col_ok = act + t->trcd;
 	b->open = row;
-	b->nhit = 0;
-	for (unsigned k = 0; k < b->n; k++)
-		b->nhit += at(q, b, k)->row == row;
+	uint64_t key = seek_hit(h, bi, NIL, b->head);
+	miss(h, bi, 0);
+	/* into the order, after the banks with older hits */
+	unsigned i = h->ncand++;
+	for (; i > 0 && h->cand[i - 1].key > key; i--)
+		h->cand[i] = h->cand[i - 1];
+	h->cand[i] = (struct cand){key, b->col_ok, bi, bi & (q->groups - 1)};
 }
 
 /* One command cycle of a channel with a non-empty queue, at most up to
@@ -208,65 +292,42 @@ static void activate(gc_dramq *q, struct chan *h, unsigned bi)
  * `limit` (the clock is then at `limit`).  First ready: the oldest row
  * hit whose column command may go now; else the oldest request of a bank
  * with no hit queued opens its row; else the clock moves to the first
- * cycle a hit may go, and the oldest hit ready then goes. */
+ * cycle a hit may go, and the oldest hit ready then goes.  A bank's
+ * candidate hit is its oldest. */
 static int step(gc_dramq *q, struct chan *h, uint64_t limit)
 {
-	uint64_t next = NONE, hseq = NONE, nseq = NONE, mseq = NONE;
-	unsigned hb = 0, hk = 0, nb = 0, nk = 0, mb = 0;
-	/* the channel's part of col_ready, for a read and a write */
-	const gc_dramq_timing *t = &q->t;
-	uint64_t cmin[2];
-	for (int w = 0; w < 2; w++) {
-		uint64_t c = h->last_col ? h->last_col - 1 + t->tccd : 0;
-		unsigned lat = w ? t->twl : t->tcl;
-		if (!w && h->wdata_end)
-			c = max64(c, h->wdata_end - 1 + t->tcdlr);
-		if (h->bus_free > c + lat)
-			c = h->bus_free - lat;
-		cmin[w] = c;
+	uint64_t next = NONE, mseq = NONE;
+	unsigned ni = 0, mb = 0;
+	const uint64_t now = h->now;
+	/* The banks with hits, oldest hit first: the first ready now goes;
+	 * else the first of those ready soonest is the one to wait for. */
+	for (unsigned i = 0; i < h->ncand; i++) {
+		const struct cand *o = &h->cand[i];
+		uint64_t c = max64(max64(o->col_ok, h->col_ok[o->key & 1]), h->bg_ok[o->group]);
+		if (c <= now) {
+			column(q, h, i);
+			h->now++;
+			return 1;
+		}
+		if (c < next) {
+			next = c;
+			ni = i;
+		}
 	}
 	for (unsigned w = 0; w < q->words; w++) {
-		for (uint64_t m = h->busy[w]; m; m &= m - 1) {
+		for (uint64_t m = h->miss[w]; m; m &= m - 1) {
 			unsigned bi = w * 64 + (unsigned)__builtin_ctzll(m);
-			const struct bank *b = &h->bk[bi];
-			if (!b->nhit) {
-				const struct req *r = at(q, b, 0);
-				if (r->seq < mseq) {
-					mseq = r->seq;
-					mb = bi;
-				}
-				continue;
-			}
-			unsigned k = 0;
-			const struct req *r = at(q, b, 0);
-			while (r->row != b->open)
-				r = at(q, b, ++k);
-			uint64_t c = max64(b->col_ok, cmin[r->write]);
-			uint64_t g = h->bg_col[bi % q->groups];
-			if (g)
-				c = max64(c, g - 1 + t->tccdl);
-			if (c < h->now)
-				c = h->now;
-			if (c == h->now) {
-				if (r->seq < hseq) {
-					hseq = r->seq;
-					hb = bi;
-					hk = k;
-				}
-			} else if (c < next || (c == next && r->seq < nseq)) {
-				next = c;
-				nseq = r->seq;
-				nb = bi;
-				nk = k;
+			uint64_t s = h->slot[h->bk[bi].head].seq;
+			if (s < mseq) {
+				mseq = s;
+				mb = bi;
 			}
 		}
 	}
-	if (hseq != NONE) {
-		column(q, h, hb, hk);
-	} else if (mseq != NONE) {
+	if (mseq != NONE) {
 		activate(q, h, mb);
 	} else if (next >= limit) {
-		h->now = max64(h->now, limit);
+		h->now = max64(now, limit);
 		h->wake = next;
 		return 0;
 	} else {
@@ -274,7 +335,7 @@ static int step(gc_dramq *q, struct chan *h, uint64_t limit)
 		 * (every other is ready later: readiness only moves with a
 		 * command) */
 		h->now = next;
-		column(q, h, nb, nk);
+		column(q, h, ni);
 	}
 	h->now++;
 	return 1;
@@ -308,17 +369,31 @@ void gc_dramq_add(gc_dramq *q, unsigned chan, unsigned bank, uint64_t row, int w
 	}
 	unsigned bi = bank & (q->banks - 1);
 	struct bank *b = &h->bk[bi];
-	unsigned i = b->head + b->n;
-	b->q[i >= q->cap ? i - q->cap : i] =
-		(struct req){arrival, enq, row, h->seq++, (uint32_t)!!write};
+	uint32_t i = h->free;
+	uint64_t seq = h->seq++;
+	h->free = h->slot[i].next;
+	h->slot[i] = (struct req){arrival, enq, row, seq, NIL, (uint32_t)!!write};
 	/* What the newcomer changes of the wake-up time: a miss to an empty
 	 * bank may go now, a hit when its column command may; a miss behind
 	 * a bank's hits changes nothing. */
 	if ((!b->n && b->open != row) || (b->open == row && b->col_ok < h->wake))
 		h->wake = 0;
-	if (!b->n++)
-		h->busy[bi / 64] |= (uint64_t)1 << (bi % 64);
-	b->nhit += b->open == row;
+	if (!b->n)
+		miss(h, bi, b->open != row);
+	if (b->open == row && b->hit == NIL) {
+		/* the youngest hit of the channel: last in the order */
+		b->hit = i;
+		b->hprev = b->tail;
+		h->cand[h->ncand++] =
+			(struct cand){seq * 2 + (uint32_t)!!write, b->col_ok, bi, bi & (q->groups - 1)};
+		miss(h, bi, 0);
+	}
+	if (b->tail == NIL)
+		b->head = i;
+	else
+		h->slot[b->tail].next = i;
+	b->tail = i;
+	b->n++;
 	h->n++;
 }
 

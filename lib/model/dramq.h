@@ -25,9 +25,9 @@
  * the queue from when it entered to its column command.  No refresh,
  * no write drain mode, no power-down.
  *
- * Each bank keeps its requests in a ring; a command cycle looks at the
- * oldest hit and the oldest request of each bank with requests.  No
- * allocation after gc_dramq_new.
+ * Each bank keeps its requests in arrival order; a command cycle looks
+ * at the banks with a hit queued, oldest hit first, and at the oldest
+ * request of each bank with none.  No allocation after gc_dramq_new.
  */
 #ifndef GC_DRAMQ_H
 #define GC_DRAMQ_H

@@ -163,6 +163,7 @@ static int configure(gc_l1 *R, char *err, size_t len)
 		out_sector = R->gpu.l2.sector;
 	gc_cache_sector_map(R->outmap, R->sector, out_sector, in_line);
 	gc_cache_sector_map(R->rawmap, in_sector, out_sector, in_line);
+	gc_cache_sector_map(R->inmap, R->sector, in_sector, in_line);
 	gc_l1_route_table(R->route, R->skip_global);
 	for (int space = 0; space < GC_NSPACES; space++)
 		R->wpolicy[space] = (uint8_t)write_policy(R, space);
@@ -291,6 +292,11 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
  *   are fetched from L2 first (fetch-on-write); fully written sectors
  *   become valid and partly written ones stay invalid, their bytes going
  *   to L2 (write-allocate, lazy-fetch-on-read: L1 keeps no byte masks).
+ * A sector a partial store left so (the line's aux bits) is held: a later
+ * store to it counts as a hit of that sector, as GPGPU-Sim counts a store
+ * to its MODIFIED sector with a byte mask, and as the hardware does; a
+ * load of it still misses (class partial-write).  Only the counts see
+ * it: what goes to L2 and the sectors' states are those of a miss.
  */
 uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
 {
@@ -301,21 +307,22 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
 	uint8_t present = l ? l->valid & m : 0;
 	uint8_t missing = m & ~present;
-	int result = !missing ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
+	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
+	uint8_t absent = missing & ~held; /* the sectors the store misses */
+	int result = !absent ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
 	int cls = GC_C_NONE;
 	uint8_t outcome = 0;
 	int policy = R->wpolicy[r->space];
 	int partial = r->size < sector_bytes(R, m);
 
-	count_sectors(s, r->op, m, present, l != NULL);
+	count_sectors(s, r->op, m, present | held, l != NULL);
 	pf_use(s, l);
 	if (R->classify) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
-		if (missing)
-			cls = l1_classify(R, s, tag, m, missing,
-					  l ? (uint8_t)(l->aux & missing) : 0, fa_hit);
+		if (absent) /* none held: never partial-write */
+			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
 	}
-	if (missing)
+	if (absent)
 		count_miss(s, result, cls);
 	else
 		s->n.hits++;
@@ -409,11 +416,11 @@ static void access_now(gc_l1 *R, const gc_rec *r)
 	uint8_t outcome;
 	count_request(s, r);
 	count_inst(R, s, r);
+	int trained = 0;
 	if (!bypass(R, s, r, r->time, &outcome)) {
 		if (r->op == GC_LOAD) {
 			outcome = load_now(R, s, r, m, r->time);
-			if (R->pf_on)
-				l1_pf_access(R, s, r, is_miss(outcome), r->time);
+			trained = R->pf_on;
 		} else {
 			outcome = l1_store(R, s, r, m, r->time);
 		}
@@ -425,6 +432,9 @@ static void access_now(gc_l1 *R, const gc_rec *r)
 		*o = *r;
 		o->outcome = outcome;
 	}
+	/* its prefetches after it (--emit all writes them too) */
+	if (trained)
+		l1_pf_access(R, s, r, is_miss(outcome), r->time);
 }
 
 /*

@@ -62,6 +62,7 @@ void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m)
 		gc_cache_fill(c, l, addr);
 	}
 	l->valid |= m;
+	l->aux &= ~(uint32_t)m;
 	gc_cache_touch(c, l);
 }
 
@@ -84,7 +85,7 @@ int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
 /* A store of sectors m of line addr in the shadow, by l1_store's rules
  * (write policy `policy`, the L1's write allocation; `partial`: the
  * store covers its sectors only in part).  1 when every sector was
- * valid (a hit). */
+ * valid or held (a hit: a sector a partial store left, as l1_store). */
 int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, int policy)
 {
 	gc_cache *c = &s->fa;
@@ -92,10 +93,11 @@ int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, i
 	gc_cline *hint = NULL;
 	gc_cline *l = gc_cache_probe(c, addr, set, &hint);
 	uint8_t missing = l ? m & ~l->valid : m;
+	uint8_t absent = l ? missing & ~(uint8_t)l->aux : m; /* held ones hit */
 	if (policy == GC_WRITE_EVICT) {
 		if (l)
 			gc_cache_invalidate(c, l);
-		return !missing;
+		return !absent;
 	}
 	int alloc = R->walloc != GC_WALLOC_NONE && missing;
 	if (!l && alloc) {
@@ -103,11 +105,15 @@ int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, i
 		gc_cache_fill(c, l, addr);
 	}
 	if (l) {
-		if (alloc && (!partial || R->walloc == GC_WALLOC_FETCH_ON_WRITE))
+		if (alloc && (!partial || R->walloc == GC_WALLOC_FETCH_ON_WRITE)) {
 			l->valid |= missing;
+			l->aux &= ~(uint32_t)missing;
+		} else if (alloc) {
+			l->aux |= missing; /* held, as in the L1 */
+		}
 		gc_cache_touch(c, l);
 	}
-	return !missing;
+	return !absent;
 }
 
 /* Sectors `want` of line `tag` have been requested. */

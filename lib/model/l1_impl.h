@@ -158,6 +158,7 @@ struct gc_l1 {
 	uint8_t maskmap[256]; /* input mask -> L1 sectors */
 	uint8_t outmap[256];  /* L1 sectors -> the output's sectors */
 	uint8_t rawmap[256];  /* the stream's sectors -> the output's */
+	uint8_t inmap[256];   /* L1 sectors -> the stream's (--emit all) */
 	/* Where a request goes, by operation, space and flags: gc_l1_route()
 	 * as a table, for bypass() */
 	gc_l1_routes route;

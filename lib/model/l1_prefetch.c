@@ -33,15 +33,28 @@ void l1_pf_late(struct sm *s, struct mshr *x)
 }
 
 /* The prefetch of the line at addr goes to L2: a load of the whole line
- * with the flag, carrying the trigger's ids but no compute field. */
+ * with the flag, carrying the trigger's ids but no compute field.  With
+ * --emit all it is a record of that stream too, after its trigger, in the
+ * stream's sectors and with no outcome (it is no lookup of a warp's). */
 static void pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t t)
 {
 	uint8_t full = s->c.full_mask;
+	unsigned bytes = sector_bytes(R, full);
 	s->n.pf_issued++;
-	to_l2(R, s, r, GC_LOAD, addr, full, sector_bytes(R, full), t, 0);
-	if (R->emit_all)
-		return;
-	gc_rec *o = &R->out[R->nout - 1];
+	to_l2(R, s, r, GC_LOAD, addr, full, bytes, t, 0);
+	gc_rec *o;
+	if (R->emit_all) {
+		o = out_slot(R);
+		*o = *r;
+		o->op = GC_LOAD;
+		o->addr = addr;
+		o->mask = R->inmap[full];
+		o->size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
+		o->time = t;
+		o->outcome = 0;
+	} else {
+		o = &R->out[R->nout - 1];
+	}
 	o->flags = (uint8_t)((o->flags & ~GC_F_BYPASS_L1) | GC_F_PREFETCH);
 	o->compute = 0;
 }

@@ -444,6 +444,14 @@ int gc_rdprof_record(gc_rdprof *x, gc_rec *rec)
 	uint64_t dist = GC_RD_NONE;
 	unsigned us = x->ushift;
 	x->records++;
+	if (rec->flags & GC_F_PREFETCH) {
+		x->prefetches++;
+		if (x->p.no_prefetch) {
+			rec->dist = dist;
+			x->norefs++;
+			return 0;
+		}
+	}
 	unsigned route = x->route[rec->op & 3][rec->space < GC_NSPACES ? rec->space : 0]
 				 [rec->flags & 15];
 	if (route != GC_L1_LOOKUP) {

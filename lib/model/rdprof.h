@@ -67,6 +67,7 @@ typedef struct gc_rdp_params {
 	uint64_t lines, ways;     /* the cut-off's cache (0 lines: each kernel's L1 with a
 				   * GPU at line or sector units, else none) */
 	uint64_t sample;          /* SHARDS: at most this many units a stack (0: exact) */
+	int no_prefetch;          /* records with GC_F_PREFETCH are no references */
 } gc_rdp_params;
 
 /* A cache the references are cut at: --lines/--ways, or the L1 a kernel
@@ -130,6 +131,7 @@ typedef struct gc_rdprof {
 	gc_gpu_config gpu;
 	int have_gpu;
 	uint64_t shared, bypassed; /* records the L1 does not look up */
+	uint64_t prefetches;  /* records with GC_F_PREFETCH (references unless no_prefetch) */
 
 	/* stacks: by set (direct), or by (sm, set) through a map */
 	gc_rdp_stack *stacks;

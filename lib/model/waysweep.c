@@ -6,7 +6,10 @@
  * it to the front and updates its sectors' needs.  Thresholds run from 1
  * to MAX + 1 (NEVER: in no cache swept); three histograms count, per
  * threshold, the lookups that hit from it on (hit), whose line is
- * present from it on (line) and the sectors valid from it on (sec).
+ * present from it on (line) and the sectors valid from it on (sec).  A
+ * store looks at `held` instead of `need`: the least W with the sector
+ * valid or left by a partial store (l1_store's held sectors, which a
+ * store hits and a load misses).
  */
 #include "model/waysweep.h"
 #include "model/cache.h"
@@ -19,6 +22,7 @@
 struct entry {
 	uint64_t tag;
 	uint16_t need[GC_CACHE_SECTORS_MAX]; /* least W with the sector valid; NEVER: none */
+	uint16_t held[GC_CACHE_SECTORS_MAX]; /* least W with it valid or partly written */
 };
 
 /* One SM's L1: sets stacks of up to MAX entries. */
@@ -244,9 +248,10 @@ static struct sm *get_sm(gc_waysweep *S, uint16_t id)
 }
 
 /* A lookup of line `tag` in `set` for sectors m; `v`: the sectors it
- * leaves valid (m, or none for a partial store that fetches nothing). */
+ * leaves valid (m, or none for a partial store that fetches nothing);
+ * `store`: a store, which hits held sectors and leaves its sectors held. */
 static void reference(gc_waysweep *S, struct sm *m, unsigned set, uint64_t tag, uint8_t sec,
-		      uint8_t v)
+		      uint8_t v, int store)
 {
 	struct entry *e = m->e + (size_t)set * S->max;
 	unsigned n = m->n[set], d = 0;
@@ -263,19 +268,24 @@ static void reference(gc_waysweep *S, struct sm *m, unsigned set, uint64_t tag, 
 		line = hit = d + 1;
 		for (unsigned j = 0; j < ns; j++) {
 			unsigned t = x.need[j] > line ? x.need[j] : line;
+			unsigned th = x.held[j] > line ? x.held[j] : line;
 			if (sec & (1u << j)) {
-				hs[t]++;
-				hit = t > hit ? t : hit;
+				unsigned u = store ? th : t;
+				hs[u]++;
+				hit = u > hit ? u : hit;
 			}
 			x.need[j] = (v & (1u << j)) ? 1 : (uint16_t)t;
+			x.held[j] = ((v | (store ? sec : 0)) & (1u << j)) ? 1 : (uint16_t)th;
 		}
 		memmove(e + 1, e, d * sizeof *e);
 	} else {
 		line = hit = never;
 		hs[never] += (unsigned)__builtin_popcount(sec);
 		x.tag = tag;
-		for (unsigned j = 0; j < GC_CACHE_SECTORS_MAX; j++)
+		for (unsigned j = 0; j < GC_CACHE_SECTORS_MAX; j++) {
 			x.need[j] = (v & (1u << j)) ? 1 : never;
+			x.held[j] = ((v | (store ? sec : 0)) & (1u << j)) ? 1 : never;
+		}
 		if (n < S->max)
 			m->n[set] = (uint16_t)++n;
 		memmove(e + 1, e, (n - 1) * sizeof *e);
@@ -333,7 +343,7 @@ int gc_waysweep_access(gc_waysweep *S, const gc_rec *rec, const uint64_t *recno,
 			return -1;
 		}
 		uint64_t addr = r->addr & ~(uint64_t)(S->line - 1);
-		reference(S, m, set_of(S, addr), addr >> S->line_shift, sec, v);
+		reference(S, m, set_of(S, addr), addr >> S->line_shift, sec, v, r->op != GC_LOAD);
 		S->lookups++;
 		S->sectors += (unsigned)__builtin_popcount(sec);
 	}

@@ -324,6 +324,15 @@ void gc_gpu_config_header(const gc_gpu_config *c, const char *gpu_opt, gc_header
 		gc_die(GC_EXIT_DATA, "output header: cannot set key 'gpu' to '%s'", gpu_opt);
 }
 
+const char *gc_gpu_header_named(const gc_header *h)
+{
+	const char *v = gc_header_get(h, GC_GPU_HEADER_PREFIX "name");
+	unsigned bv;
+	if (!v || !*v)
+		v = gc_header_get(h, "gpu");
+	return v && *v ? v : header_preset(h, &bv);
+}
+
 int gc_gpu_keyopt_find(const gc_gpu_keyopt *t, size_t n, int opt)
 {
 	for (size_t i = 0; i < n; i++)

@@ -94,5 +94,11 @@ void gc_gpu_for_stream(gc_gpu_config *c, const char *gpu_opt, const gc_header *i
 /* Write every parameter into the output header h as gpu.* keys, and
  * gpu=<gpu_opt> when --gpu was given; exit 1 when the header is full. */
 void gc_gpu_config_header(const gc_gpu_config *c, const char *gpu_opt, gc_header *h);
+/* The GPU a stream's header h names, as a stage that reads the stream
+ * without --gpu takes it (gc_gpu_for_stream, layers 3 to 5): its gpu.name,
+ * its gpu key, or the preset of the trace's binary version; NULL when it
+ * names none (that stage then takes the default GPU).  The --stats `gpu`
+ * of the tools that start a stream: gc-import, gc-gen, gc-clone. */
+const char *gc_gpu_header_named(const gc_header *h);
 
 #endif

@@ -116,7 +116,10 @@ void gc_json_num(gc_json *j, const char *key, double v)
 void gc_json_str(gc_json *j, const char *key, const char *s)
 {
 	jkey(j, key);
-	gc_json_quote(j->f, s);
+	if (s)
+		gc_json_quote(j->f, s);
+	else
+		fputs("null", j->f);
 }
 
 void gc_json_bool(gc_json *j, const char *key, int v)

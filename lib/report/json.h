@@ -28,7 +28,7 @@ void gc_json_u64(gc_json *j, const char *key, uint64_t v);
 void gc_json_u64s(gc_json *j, const char *key, const uint64_t *v, size_t n, size_t stride);
 void gc_json_i64(gc_json *j, const char *key, int64_t v);
 void gc_json_num(gc_json *j, const char *key, double v);
-void gc_json_str(gc_json *j, const char *key, const char *s);
+void gc_json_str(gc_json *j, const char *key, const char *s); /* s NULL: null */
 void gc_json_bool(gc_json *j, const char *key, int v);
 void gc_json_null(gc_json *j, const char *key);
 /* Write s with JSON escapes, quoted. */

@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #define RAWBUF (1u << 20)
+#define PEEKBUF (4u << 10) /* the first read, that finds the compression */
 
 struct gc_input {
 	char name[256];
@@ -75,17 +76,25 @@ static ssize_t fd_read(gc_input *in, void *dst, size_t cap)
 	return n;
 }
 
-/* Read more raw bytes after the unconsumed ones; 0 at end of input. */
-static ssize_t raw_more(gc_input *in)
+/* Read up to cap more raw bytes after the unconsumed ones; 0 at end of
+ * input. */
+static ssize_t raw_more_cap(gc_input *in, size_t cap)
 {
 	if (in->raw_pos > 0 && in->raw_pos < in->raw_len)
 		memmove(in->raw, in->raw + in->raw_pos, in->raw_len - in->raw_pos);
 	in->raw_len -= in->raw_pos;
 	in->raw_pos = 0;
-	ssize_t n = fd_read(in, in->raw + in->raw_len, RAWBUF - in->raw_len);
+	if (cap > RAWBUF - in->raw_len)
+		cap = RAWBUF - in->raw_len;
+	ssize_t n = fd_read(in, in->raw + in->raw_len, cap);
 	if (n > 0)
 		in->raw_len += (size_t)n;
 	return n;
+}
+
+static ssize_t raw_more(gc_input *in)
+{
+	return raw_more_cap(in, RAWBUF);
 }
 
 static void start_decoder(gc_input *in);
@@ -138,8 +147,10 @@ static int xz_init(gc_input *in)
 /* Look at the first bytes and start gzip or xz decompression. */
 static void start_decoder(gc_input *in)
 {
+	/* A small first read: plain input goes straight to the caller's
+	 * buffer after it. */
 	while (in->raw_len < sizeof xz_magic && !in->raw_eof)
-		if (raw_more(in) < 0)
+		if (raw_more_cap(in, PEEKBUF) < 0)
 			return;
 	if (in->raw_len >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
 		if (inflateInit2(&in->z, 15 + 16) != Z_OK) {

@@ -23,6 +23,7 @@
 #define IOBUF (1u << 20)
 #define RBUF (IOBUF + GC_HEADER_MAX + GC_RECORD_MAX)
 #define LOW32 UINT64_C(0xffffffff)
+#define READ_CHUNK (128u << 10) /* bytes a read asks for (the header aside) */
 
 static const unsigned char magic[8] = {0x89, 'G', 'C', 'S', '\r', '\n', 0x1a, '\n'};
 
@@ -94,7 +95,11 @@ static int fill(gc_reader *r, size_t need)
 		r->pos = 0;
 	}
 	while (r->len < need && !r->eof) {
-		ssize_t n = gc_input_read(r->in, r->buf + r->len, RBUF - r->len);
+		/* Reads of READ_CHUNK keep the block in the cache the records
+		 * are checked from; a header asks for more at once. */
+		size_t room = RBUF - r->len, want = need - r->len;
+		size_t cap = room < READ_CHUNK || want > READ_CHUNK ? room : READ_CHUNK;
+		ssize_t n = gc_input_read(r->in, r->buf + r->len, cap);
 		if (n < 0) {
 			r->failed = 1;
 			snprintf(r->err, sizeof r->err, "%s", gc_input_error(r->in));
@@ -544,52 +549,85 @@ again:
 	return recfail(r, off, "unknown record type 0x%02x", t);
 }
 
+/*
+ * The plain data records at the head of the block, up to max: how many
+ * pass every check gc_read makes, scanned in one tight loop over the
+ * encoded bytes (the common case: the checks of a record fused into one
+ * test, the reader's state in locals).  A time-base record at the head is
+ * taken first (when it is in order), one later ends the run.  The records
+ * are taken: counted and the clock set as gc_read leaves them.  0 when the
+ * next record is anything else (a kernel or end record, the end of the
+ * input, an error, a record gc_read refuses): gc_read takes it next.
+ */
+static size_t scan_data(gc_reader *r, size_t max)
+{
+	if (r->failed || r->done || r->in_kernel != 1)
+		return 0;
+	size_t rs = r->rs;
+	for (;;) {
+		if (r->len - r->pos < rs && (fill(r, rs) < 0 || r->len - r->pos < rs))
+			return 0; /* an error or the end: gc_read reports it */
+		const unsigned char *p = r->buf + r->pos;
+		if (p[0] != GC_T_TIME)
+			break;
+		uint64_t tm = gc_get64(p + 8);
+		if (tm < r->last_time)
+			return 0;
+		r->time_hi = tm & ~LOW32;
+		r->pos += rs;
+		r->off += rs;
+		r->nrec++;
+	}
+	const unsigned char *start = r->buf + r->pos, *p = start;
+	size_t avail = (r->len - r->pos) / rs;
+	const unsigned char *end = start + (avail < max ? avail : max) * rs;
+	/* A record's time is time_hi | its low half; with the previous one's
+	 * high half below time_hi, any low half is in order. */
+	uint32_t low = r->time_hi > r->last_time ? 0 : (uint32_t)r->last_time;
+	/* Accesses have a size of 1 to 255: byte 3 not 0 (requests: any). */
+	unsigned any_size = r->h.kind != GC_KIND_ACCESS;
+	for (; p < end; p += rs) {
+		uint32_t t = gc_get32(p + 20);
+		if (!((unsigned)(p[0] - GC_LOAD) <= GC_ATOMIC - GC_LOAD) |
+		    !((p[1] & 15u) < GC_NSPACES) | !(t >= low) | !(p[3] | any_size))
+			break;
+		low = t;
+	}
+	size_t n = (size_t)(p - start) / rs;
+	if (n) {
+		r->pos += n * rs;
+		r->off += n * rs;
+		r->nrec += n;
+		r->ndata += n;
+		r->kdata += n;
+		r->last_time = r->time_hi | low;
+	}
+	return n;
+}
+
+const unsigned char *gc_read_raw(gc_reader *r, size_t max, size_t *n, uint64_t *time_hi)
+{
+	*n = scan_data(r, max);
+	*time_hi = r->time_hi;
+	return *n ? r->buf + r->pos - *n * r->rs : NULL;
+}
+
 size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max)
 {
 	size_t n = 0;
-	if (r->failed || r->done)
-		return 0;
 	while (n < max) {
-		if (r->len - r->pos < r->rs &&
-		    (fill(r, r->rs) < 0 || r->len - r->pos < r->rs))
-			break; /* an error or the end: gc_read reports it */
-		/* The whole records in the block, the clock in locals. */
-		const unsigned char *start = r->buf + r->pos, *p = start;
-		const unsigned char *end = start + (r->len - r->pos) / r->rs * r->rs;
-		size_t rs = r->rs, took = 0;
-		uint64_t time_hi = r->time_hi, last = r->last_time;
-		int stop = 0;
-		for (; p < end && n < max; p += rs) {
-			unsigned t = p[0];
-			if (t == GC_T_TIME) {
-				uint64_t tm = gc_get64(p + 8);
-				if (tm < last) {
-					stop = 1;
-					break;
-				}
-				time_hi = tm & ~LOW32;
-				continue;
-			}
-			if (t < GC_LOAD || t > GC_ATOMIC ||
-			    decode_data(r, p, time_hi, last, &recs[n]) != D_OK) {
-				stop = 1;
-				break;
-			}
-			if (nums)
-				nums[n] = r->nrec + (uint64_t)((p - start) / rs) + 1;
-			last = recs[n++].time;
-			took++;
-		}
-		size_t bytes = (size_t)(p - start);
-		r->pos += bytes;
-		r->off += bytes;
-		r->nrec += bytes / rs;
-		r->ndata += took;
-		r->kdata += took;
-		r->time_hi = time_hi;
-		r->last_time = last;
-		if (stop)
+		size_t k = scan_data(r, max - n);
+		if (!k)
 			break; /* not a plain data record: gc_read's */
+		const unsigned char *p = r->buf + r->pos - k * r->rs;
+		uint64_t first = r->nrec - k; /* time-base records taken come before */
+		uint64_t hi = r->time_hi;
+		for (size_t i = 0; i < k; i++, p += r->rs) {
+			(void)decode_data(r, p, hi, 0, &recs[n + i]);
+			if (nums)
+				nums[n + i] = first + i + 1;
+		}
+		n += k;
 	}
 	return n;
 }

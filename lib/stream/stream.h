@@ -40,6 +40,14 @@ int gc_read(gc_reader *r, gc_rec *rec);
  * NULL, gets each record's number in the stream (what gc_reader_records
  * says just after gc_read returns it), for messages that name it. */
 size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max);
+/* The form of gc_read_data that copies nothing: up to max plain data
+ * records as they lie in the stream, *n of them from the pointer returned,
+ * the header's record_size apart, in gc-stream(5)'s byte layout (their
+ * decoding is the caller's), all of one time base: a record's time is
+ * *time_hi | its bytes 20-23.  Each has passed gc_read's checks and is
+ * taken (counted, the clock set, as gc_read leaves them); the bytes hold
+ * until the next call on r.  NULL with *n 0 as gc_read_data returns 0. */
+const unsigned char *gc_read_raw(gc_reader *r, size_t max, size_t *n, uint64_t *time_hi);
 const gc_kernel *gc_reader_kernel(const gc_reader *r);
 /* The opcode records of the kernel open or last ended (gc-stream(5)
  * "Opcode records"): whole from its GC_KEND until the next GC_KBEGIN

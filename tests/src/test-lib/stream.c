@@ -793,6 +793,22 @@ void t_reader_open(void)
 }
 
 
+/* After a batch: the next event by gc_read, a data record checked as
+ * record *i of want (num: its number); 0 at the end or on an error. */
+static int read_next(gc_reader *r, const gc_rec *want, const uint64_t *num, uint64_t n,
+		     uint64_t *i, uint64_t *bad)
+{
+	gc_rec got;
+	int ev = r ? gc_read(r, &got) : GC_ERR;
+	if (ev <= 0)
+		return 0;
+	if (ev == GC_DATA && *i < n) {
+		*bad += got.addr != want[*i].addr || gc_reader_records(r) != num[*i];
+		(*i)++;
+	}
+	return 1;
+}
+
 /* gc_read_data gives the records gc_read gives, and each one's number as
  * gc_reader_records says it after gc_read, time-base and kernel records
  * counted between them (every 700th record jumps 2^31 cycles). */
@@ -844,12 +860,31 @@ void t_read_data(void)
 			       nums[j] != num[i];
 		if (b)
 			continue;
-		if (!r || (ev = gc_read(r, &got[0])) <= 0)
+		if (!read_next(r, want, num, n, &i, &bad))
 			break;
-		if (ev == GC_DATA && i < n) {
-			bad += got[0].addr != want[i].addr || gc_reader_records(r) != num[i];
-			i++;
+	}
+	CHECK(r && !gc_reader_failed(r));
+	gc_reader_close(r);
+	CHECK_U64(i, n);
+	CHECK_U64(bad, 0);
+	/* gc_read_raw: the same records in place (the address in bytes 24-29
+	 * of a request, the clock's low half in 20-23), taken as gc_read
+	 * takes them (the count after a run is its last record's number). */
+	r = gc_reader_open(path);
+	i = bad = 0;
+	for (;;) {
+		size_t b = 0;
+		uint64_t hi = 0;
+		const unsigned char *p = r ? gc_read_raw(r, 5, &b, &hi) : NULL;
+		for (size_t j = 0; j < b && i < n; j++, i++, p += 32)
+			bad += (gc_get64(p + 24) & GC_ADDR48_MAX) != want[i].addr ||
+			       (hi | gc_get32(p + 20)) != want[i].time || p[0] != GC_LOAD;
+		if (b) {
+			bad += b > 5 || gc_reader_records(r) != num[i - 1];
+			continue;
 		}
+		if (!read_next(r, want, num, n, &i, &bad))
+			break;
 	}
 	CHECK(r && !gc_reader_failed(r));
 	gc_reader_close(r);
