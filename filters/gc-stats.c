@@ -1199,7 +1199,7 @@ static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, g
 			if (n) {
 				count_raw(s, p, n, rs, hi);
 				if (cl->c.progress)
-					gc_progress_reader(1, r);
+					gc_progress_reader_block(1, r);
 				continue;
 			}
 		}

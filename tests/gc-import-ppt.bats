@@ -332,7 +332,7 @@ PPT="$FIX/ppt"
 	done
 	sh_status 0 "gc-import -v --stats '$T/s.json' '$r/app_config' >/dev/null"
 	expect_eq "$(tr -d ' \n' <"$T/s.json")" \
-		"{\"tool\":\"gc-import\",\"input\":\"$r/app_config\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":3,\"instructions\":6,\"mem_instructions\":6,\"accesses\":13,\"bad_lines\":0}"
+		"{\"tool\":\"gc-import\",\"input\":\"$r/app_config\",\"gpu\":null,\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":3,\"instructions\":6,\"mem_instructions\":6,\"accesses\":13,\"bad_lines\":0}"
 	expect_eq "$(cat "$T/err")" \
 		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 3 kernels, 6 warp instructions, 6 memory warp instructions, 13 accesses"
 }

@@ -448,6 +448,12 @@ void gc_progress_reader(int enabled, const gc_reader *r)
 	gc_progress(enabled, total ? gc_reader_raw_bytes(r) : gc_reader_bytes(r), total);
 }
 
+void gc_progress_reader_block(int enabled, const gc_reader *r)
+{
+	uint64_t total = gc_reader_raw_size(r);
+	gc_progress_block(enabled, total ? gc_reader_raw_bytes(r) : gc_reader_bytes(r), total);
+}
+
 void gc_progress_end(int enabled)
 {
 	if (enabled && progress_shown) {

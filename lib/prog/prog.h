@@ -164,6 +164,9 @@ void gc_progress_block(int enabled, uint64_t done, uint64_t total);
  * ones for compressed input) of the file's size; a pipe's size is not
  * known. */
 void gc_progress_reader(int enabled, const gc_reader *r);
+/* gc_progress_reader once a block of records (gc_read_raw's), looking at
+ * the clock every call as gc_progress_block does. */
+void gc_progress_reader_block(int enabled, const gc_reader *r);
 void gc_progress_end(int enabled);
 
 #endif
