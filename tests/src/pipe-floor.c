@@ -39,29 +39,18 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-static void write_all(const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(1, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			gc_die(GC_EXIT_DATA, "write error: %s", strerror(errno));
-		p += k;
-		n -= (size_t)k;
-	}
-}
-
-/* One vmsplice(2) of n bytes at p, again for what it left. */
-static void splice_all(unsigned char *p, size_t n)
+/* All n bytes at p into standard output: write(2), or vmsplice(2) when
+ * splice is set; again for what a call left. */
+static void put_all(unsigned char *p, size_t n, int splice)
 {
 	while (n) {
 		struct iovec iov = { p, n };
-		ssize_t k = vmsplice(1, &iov, 1, 0);
+		ssize_t k = splice ? vmsplice(1, &iov, 1, 0) : write(1, p, n);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
-			gc_die(GC_EXIT_DATA, "vmsplice: %s", strerror(errno));
+			gc_die(GC_EXIT_DATA, "%s: %s", splice ? "vmsplice" : "write error",
+			       strerror(errno));
 		p += k;
 		n -= (size_t)k;
 	}
@@ -106,10 +95,7 @@ static void do_write(const char *path, size_t bs, int splice)
 		size_t n = read_full(fd, b, bs, path);
 		if (n == 0)
 			break;
-		if (splice)
-			splice_all(b, n);
-		else
-			write_all(b, n);
+		put_all(b, n, splice);
 	}
 	free(buf);
 	close(fd);
