@@ -16,6 +16,7 @@
  * request would fetch from DRAM by the least W with them valid (fetch).
  */
 #include "model/waysweep.h"
+#include "base/grow.h"
 #include "model/cache.h"
 #include "model/l1.h"
 
@@ -457,14 +458,12 @@ static void counts(const gc_waysweep *S, uint64_t *const h[NHIST], uint64_t *con
 int gc_waysweep_kernel_begin(gc_waysweep *S, const gc_kernel *k)
 {
 	if (S->nks == S->kscap) {
-		size_t cap = S->kscap ? 2 * S->kscap : 16;
-		gc_waysweep_kernel *ks = realloc(S->ks, cap * sizeof *ks);
+		gc_waysweep_kernel *ks = gc_grow(S->ks, &S->kscap, S->nks + 1, sizeof *ks, 16);
 		if (!ks) {
 			snprintf(S->err, sizeof S->err, "out of memory");
 			return -1;
 		}
 		S->ks = ks;
-		S->kscap = cap;
 	}
 	gc_waysweep_kernel *ks = &S->ks[S->nks];
 	memset(ks, 0, sizeof *ks);
