@@ -15,6 +15,7 @@
  * the caches: they are counted, with their bank conflicts, and not written.
  * Atomics are flagged bypass-L1, since they are performed at L2.
  */
+#include "base/endian.h"
 #include "config/gpu.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
@@ -99,6 +100,13 @@ struct coal {
 	uint32_t *words;    /* shared memory: words touched */
 	size_t nwords, wcap;
 	int has_shared, has_cached;
+	/* the open instruction's bytes that its lanes repeat (add_raw):
+	 * op and warp, block and pc, seq; the compute field's place */
+	uint64_t key_ow, key_bp;
+	uint32_t key_seq;
+	unsigned coff;      /* 40 with the compute flag, else 0 ... */
+	uint64_t cmask;     /* ... and all ones, else 0 */
+	uint64_t back;      /* the record added is this many before the last read */
 
 	struct stats s;
 };
@@ -218,9 +226,9 @@ static unsigned bank_degree(uint32_t *w, size_t n)
 	return degree;
 }
 
-static void add_shared(struct coal *k, const gc_rec *r)
+static void add_shared(struct coal *k, uint64_t a, unsigned size)
 {
-	uint64_t a = r->addr, end = r->addr + r->size - 1;
+	uint64_t end = a + size - 1;
 	for (uint64_t wd = a / BANK_WORD; wd <= end / BANK_WORD; wd++) {
 		if (k->nwords == k->wcap) {
 			k->wcap = k->wcap ? 2 * k->wcap : 256;
@@ -236,12 +244,12 @@ static void add_shared(struct coal *k, const gc_rec *r)
 /* The lane group of an access under the Fermi rule (CUDA guide G.4.2,
  * compute capability 2.x): 8-byte accesses go per half warp, 16-byte ones
  * per quarter warp, smaller ones per warp. */
-static uint32_t fermi_group(const gc_rec *r)
+static uint32_t fermi_group(unsigned size, unsigned lane)
 {
-	if (r->size > 8)
-		return r->lane / 8u;
-	if (r->size > 4)
-		return r->lane / 16u;
+	if (size > 8)
+		return lane / 8u;
+	if (size > 4)
+		return lane / 16u;
 	return 0;
 }
 
@@ -274,6 +282,10 @@ static struct part *find_part(struct coal *k, uint64_t line, uint32_t group, uin
 
 static void set_bytes(uint64_t *bits, unsigned off, unsigned n)
 {
+	if ((off & 63) + n <= 64) { /* the common case: within one word */
+		bits[off / 64] |= ~UINT64_C(0) >> (64 - n) << (off & 63);
+		return;
+	}
 	while (n) {
 		unsigned wi = off / 64, bo = off % 64, m = 64 - bo < n ? 64 - bo : n;
 		uint64_t v = m == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << m) - 1) << bo;
@@ -283,18 +295,17 @@ static void set_bytes(uint64_t *bits, unsigned off, unsigned n)
 	}
 }
 
-static void add_cached(struct coal *k, const gc_rec *r)
+static void add_cached(struct coal *k, uint64_t a, unsigned size, unsigned lane,
+		       uint8_t space)
 {
-	uint32_t group = k->arch == ARCH_FERMI ? fermi_group(r) : 0;
-	uint64_t a = r->addr;
-	unsigned size = r->size;
+	uint32_t group = k->arch == ARCH_FERMI ? fermi_group(size, lane) : 0;
 	if (((a + size - 1) & k->lmask) != (a & k->lmask))
 		k->s.straddling++;
 	while (size) {
 		uint64_t line = a & k->lmask;
 		unsigned off = (unsigned)(a - line);
 		unsigned n = k->line - off < size ? k->line - off : size;
-		set_bytes(find_part(k, line, group, r->space)->bits, off, n);
+		set_bytes(find_part(k, line, group, space)->bits, off, n);
 		a += n;
 		size -= n;
 	}
@@ -378,39 +389,100 @@ static void flush(struct coal *k)
 	k->last = 0;
 }
 
+/* A lane of the open instruction. */
+static inline void add_lane(struct coal *k, unsigned space, unsigned lane, unsigned size,
+			    uint64_t addr)
+{
+	k->s.accesses++;
+	k->s.space_accesses[space]++;
+	if (space == GC_SHARED) {
+		add_shared(k, addr, size);
+		return;
+	}
+	/* add_cached's common case inline: the bytes in one word of the
+	 * line of the part the last lane used */
+	uint64_t line = addr & k->lmask;
+	unsigned off = (unsigned)(addr - line);
+	if (k->np && (off & 63) + size <= 64 && off + size <= k->line) {
+		struct part *p = &k->p[k->last];
+		uint32_t group = k->arch == ARCH_FERMI ? fermi_group(size, lane) : 0;
+		if (p->line == line && p->group == group && p->space == space) {
+			p->bits[off / 64] |= ~UINT64_C(0) >> (64 - size) << (off & 63);
+			return;
+		}
+	}
+	add_cached(k, addr, size, lane, (uint8_t)space);
+}
+
 static void add_access(struct coal *k, const gc_rec *r)
 {
 	/* A request holds a 48-bit line address: an access that reaches 2^48
 	 * has no request (gc-import refuses these; another writer may not). */
 	if (r->space != GC_SHARED && r->addr > GC_ADDR48_MAX - (r->size - 1u))
-		gc_die_record(k->r, k->w, "block %u warp %u seq %u lane %u: address 0x%llx "
-			      "(%u bytes) reaches 2^48 or beyond: no request line can hold it",
-			      r->block, r->warp, r->seq, r->lane, (unsigned long long)r->addr,
-			      r->size);
+		gc_die_record_back(k->r, k->w, k->back,
+				   "block %u warp %u seq %u lane %u: address 0x%llx "
+				   "(%u bytes) reaches 2^48 or beyond: no request line can hold it",
+				   r->block, r->warp, r->seq, r->lane, (unsigned long long)r->addr,
+				   r->size);
 	if (!k->open || r->seq != k->first.seq || r->warp != k->first.warp ||
 	    r->block != k->first.block) {
 		flush(k);
 		k->open = 1;
 		k->first = *r;
+		k->key_ow = r->op | (uint64_t)r->warp << 48;
+		k->key_bp = r->block | (uint64_t)r->pc << 32;
+		k->key_seq = r->seq;
 	} else if (r->pc != k->first.pc || r->op != k->first.op) {
-		gc_die_record(k->r, k->w,
-			      "block %u warp %u seq %u: %s at pc 0x%x, but the instruction is "
-			      "a %s at pc 0x%x", r->block, r->warp, r->seq, gc_op_name(r->op),
-			      r->pc, gc_op_name(k->first.op), k->first.pc);
+		gc_die_record_back(k->r, k->w, k->back,
+				   "block %u warp %u seq %u: %s at pc 0x%x, but the instruction is "
+				   "a %s at pc 0x%x", r->block, r->warp, r->seq, gc_op_name(r->op),
+				   r->pc, gc_op_name(k->first.op), k->first.pc);
 	} else if (r->compute != k->first.compute) {
 		/* The instruction's requests take one field: its lanes agree. */
-		gc_die_record(k->r, k->w,
-			      "block %u warp %u seq %u lane %u: field compute: 0x%llx, but the "
-			      "instruction's lane %u has 0x%llx", r->block, r->warp, r->seq, r->lane,
-			      (unsigned long long)r->compute, k->first.lane,
-			      (unsigned long long)k->first.compute);
+		gc_die_record_back(k->r, k->w, k->back,
+				   "block %u warp %u seq %u lane %u: field compute: 0x%llx, but the "
+				   "instruction's lane %u has 0x%llx", r->block, r->warp, r->seq,
+				   r->lane, (unsigned long long)r->compute, k->first.lane,
+				   (unsigned long long)k->first.compute);
 	}
-	k->s.accesses++;
-	k->s.space_accesses[r->space]++;
-	if (r->space == GC_SHARED)
-		add_shared(k, r);
-	else
-		add_cached(k, r);
+	add_lane(k, r->space, r->lane, r->size, r->addr);
+}
+
+/*
+ * n records as gc_read_raw gives them, rs bytes apart, time base hi.  A
+ * lane of the open instruction (its op, warp, block, pc, seq and compute
+ * field in place, its address within 48 bits) is added from its bytes;
+ * any other record is decoded and goes through add_access, which starts
+ * the next instruction or says what is wrong.
+ */
+static void add_raw(struct coal *k, const unsigned char *p, size_t n, size_t rs, uint64_t hi)
+{
+	const unsigned char *end = p + n * rs;
+	while (p < end) {
+		/* the open instruction's bytes, in registers */
+		const uint64_t ow = k->key_ow, bp = k->key_bp, compute = k->first.compute;
+		const uint64_t cmask = k->cmask;
+		const uint32_t seq = k->key_seq;
+		const unsigned coff = k->coff;
+		if (k->open) /* add_lane leaves it open */
+			for (; p < end; p += rs) {
+				uint64_t w0 = gc_get64(p), a = gc_get64(p + 24);
+				unsigned space = p[1] & 15u, size = p[3];
+				if ((w0 & UINT64_C(0xffff0000000000ff)) != ow || gc_get64(p + 8) != bp ||
+				    gc_get32(p + 16) != seq || (gc_get64(p + coff) & cmask) != compute ||
+				    (space != GC_SHARED && a > GC_ADDR48_MAX - (size - 1u)))
+					break;
+				add_lane(k, space, p[2], size, a);
+			}
+		if (p == end)
+			break;
+		gc_rec rec;
+		gc_reader_decode(k->r, p, hi, &rec);
+		k->back = (uint64_t)(end - p) / rs - 1;
+		add_access(k, &rec);
+		k->back = 0;
+		p += rs;
+	}
 }
 
 /* ---- summary ------------------------------------------------------------ */
@@ -497,7 +569,21 @@ int main(int argc, char **argv)
 	set_header(&k, &h);
 	k.w = gc_open_output(&cl.c, &h);
 
+	size_t rs = gc_reader_header(k.r)->record_size;
+	if (gc_reader_header(k.r)->optional & GC_OPT_COMPUTE) {
+		k.coff = 40;
+		k.cmask = ~UINT64_C(0);
+	}
 	for (;;) {
+		size_t n;
+		uint64_t hi;
+		const unsigned char *p = gc_read_raw(k.r, SIZE_MAX, &n, &hi);
+		if (n) {
+			add_raw(&k, p, n, rs, hi);
+			if (cl.c.progress)
+				gc_progress_reader_block(1, k.r);
+			continue;
+		}
 		int ev = gc_read(k.r, &rec);
 		if (ev == GC_DATA) {
 			add_access(&k, &rec);

@@ -24,6 +24,7 @@
  * block reappears before anything of the kernel was issued, and is then
  * buffered whole; --whole-kernels asks for that from the start.
  */
+#include "base/endian.h"
 #include "base/hash.h"
 #include "base/rng.h"
 #include "config/gpu.h"
@@ -103,7 +104,7 @@ struct block {
 	uint32_t id;
 	int state;
 	uint64_t order;       /* dispatch order: first appearance in the input */
-	gc_rec *rec;          /* records in input order */
+	unsigned char *raw;   /* records in input order, as they lie in the stream */
 	uint32_t *next;       /* the warp's next record, NONE at its end */
 	uint32_t n, cap;
 	struct warp *w;
@@ -149,6 +150,9 @@ struct sched {
 
 	/* the kernel being read */
 	const gc_kernel *k;
+	size_t rs;             /* the stream's record size */
+	const unsigned char *rp; /* the records of gc_read_raw's block not yet taken */
+	size_t rn;
 	uint64_t grid_blocks;  /* 0: unknown */
 	int whole, input_done;
 	int dropping, drop_any;  /* past --waves: records read and dropped */
@@ -276,6 +280,9 @@ static struct block *block_new(struct sched *s, uint32_t id)
 
 static void block_free(struct sched *s, struct block *b)
 {
+	/* records_now only falls here: its peak is before a fall */
+	if (s->records_now > s->peak_records)
+		s->peak_records = s->records_now;
 	s->records_now -= b->n;
 	s->buffered_now--;
 	b->qnext = s->free;
@@ -306,33 +313,36 @@ static int seen_test_set(struct sched *s, uint32_t id)
 	return was;
 }
 
+/* A bad record, `back` records before the last one read (add_record's,
+ * of a gc_read_raw block): "record N (offset X): what", exit 1. */
+#define die_record(s, back, ...) gc_die_record_back((s)->r, (s)->w, back, __VA_ARGS__)
+
 /* The block a record goes to when it is not the current one. */
-static struct block *switch_block(struct sched *s, const gc_rec *rec)
+static struct block *switch_block(struct sched *s, uint32_t block, size_t back)
 {
-	if (s->grid_blocks && rec->block >= s->grid_blocks)
-		gc_die_record(s->r, s->w, "block %u is outside the kernel's grid of %llu blocks",
-			      rec->block, (unsigned long long)s->grid_blocks);
-	if (!seen_test_set(s, rec->block)) {
+	if (s->grid_blocks && block >= s->grid_blocks)
+		die_record(s, back, "block %u is outside the kernel's grid of %llu blocks", block,
+			   (unsigned long long)s->grid_blocks);
+	if (!seen_test_set(s, block)) {
 		if (s->cur && !s->whole)
 			s->cur->state = B_COMPLETE;
-		struct block *b = block_new(s, rec->block);
+		struct block *b = block_new(s, block);
 		if (s->qtail)
 			s->qtail->qnext = b;
 		else
 			s->qhead = b;
 		s->qtail = b;
 		s->nqueued++;
-		uint64_t *v = gc_hmap_put(&s->buffered, rec->block, NULL);
+		uint64_t *v = gc_hmap_put(&s->buffered, block, NULL);
 		if (!v)
 			gc_die(GC_EXIT_DATA, "out of memory");
 		*v = (uint64_t)(uintptr_t)b;
 		return s->cur = b;
 	}
-	uint64_t *v = gc_hmap_get(&s->buffered, rec->block);
+	uint64_t *v = gc_hmap_get(&s->buffered, block);
 	if (!v)
-		gc_die_record(s->r, s->w,
-			      "block %u continues after gc-sched scheduled it: the input's blocks "
-			      "are interleaved (use --whole-kernels)", rec->block);
+		die_record(s, back, "block %u continues after gc-sched scheduled it: the input's blocks "
+			   "are interleaved (use --whole-kernels)", block);
 	if (!s->whole) {
 		/* Interleaved blocks: none is complete before the kernel ends. */
 		s->whole = 1;
@@ -342,85 +352,115 @@ static struct block *switch_block(struct sched *s, const gc_rec *rec)
 	return s->cur = (struct block *)(uintptr_t)*v;
 }
 
-static struct warp *find_warp(struct block *b, const gc_rec *rec)
+/* find_warp's rare case: a warp the block has not met, its index made. */
+static __attribute__((noinline)) struct warp *new_warp(struct block *b, uint32_t id, uint32_t seq,
+						       uint32_t pc)
 {
-	uint32_t id = rec->warp, old = b->widx_cap;
+	uint32_t old = b->widx_cap;
 	if (id >= old) {
 		b->widx = grow(b->widx, &b->widx_cap, id + 1, sizeof *b->widx);
 		memset(b->widx + old, 0, (size_t)(b->widx_cap - old) * sizeof *b->widx);
 	}
-	uint32_t i = b->widx[id];
-	if (i)
-		return &b->w[i - 1];
 	b->w = grow(b->w, &b->wcap, b->nw + 1, sizeof *b->w);
 	struct warp *w = &b->w[b->nw++];
 	b->widx[id] = b->nw;
 	w->id = id;
 	w->head = NONE;
 	w->tail = NONE;
-	w->seq = rec->seq;
-	w->pc = rec->pc;
+	w->seq = seq;
+	w->pc = pc;
 	return w;
 }
 
-static void add_record(struct sched *s, const gc_rec *rec)
+static inline struct warp *find_warp(struct block *b, uint32_t id, uint32_t seq, uint32_t pc)
 {
-	struct block *b = s->cur;
-	if (!b || rec->block != b->id)
-		b = switch_block(s, rec);
-	if (b->n == REC_MAX)
-		gc_die_record(s->r, s->w, "block %u holds more than %u records", b->id, REC_MAX);
-	struct warp *w = find_warp(b, rec);
-	if (w->tail != NONE) {
-		if (rec->seq < w->seq)
-			gc_die_record(s->r, s->w,
-				      "block %u warp %u: seq %u after seq %u (not in program order)",
-				      b->id, w->id, rec->seq, w->seq);
-		if (rec->seq == w->seq && rec->pc != w->pc)
-			gc_die_record(s->r, s->w,
-				      "block %u warp %u seq %u: pc 0x%x, but the instruction's pc is 0x%x",
-				      b->id, w->id, rec->seq, rec->pc, w->pc);
-	}
-	uint32_t cap = b->cap;
-	b->rec = grow(b->rec, &b->cap, b->n + 1, sizeof *b->rec);
-	if (b->cap != cap)
-		b->next = gc_xrealloc(b->next, (size_t)b->cap * sizeof *b->next);
-	uint32_t i = b->n++;
-	b->rec[i] = *rec;
-	b->next[i] = NONE;
-	if (w->tail == NONE)
-		w->head = i;
-	else
-		b->next[w->tail] = i;
-	w->tail = i;
-	w->seq = rec->seq;
-	w->pc = rec->pc;
-	if (++s->records_now > s->peak_records)
-		s->peak_records = s->records_now;
-	s->ks.accesses++;
+	uint32_t i = id < b->widx_cap ? b->widx[id] : 0;
+	return i ? &b->w[i - 1] : new_warp(b, id, seq, pc);
 }
 
-/* Read one event of the kernel: a record, or its end. */
+/* A data record p (gc-stream(5)'s bytes) into its block; `back` records
+ * were read after it (for messages). */
+static inline __attribute__((always_inline)) void add_record(struct sched *s, const unsigned char *p,
+							      size_t back)
+{
+	uint32_t block = gc_get32(p + 8), pc = gc_get32(p + 12), seq = gc_get32(p + 16);
+	struct block *b = s->cur;
+	if (!b || block != b->id)
+		b = switch_block(s, block, back);
+	if (b->n == REC_MAX)
+		die_record(s, back, "block %u holds more than %u records", b->id, REC_MAX);
+	struct warp *w = find_warp(b, gc_get16(p + 6), seq, pc);
+	if (w->tail != NONE) {
+		if (seq < w->seq)
+			die_record(s, back, "block %u warp %u: seq %u after seq %u (not in program order)",
+				   b->id, w->id, seq, w->seq);
+		if (seq == w->seq && pc != w->pc)
+			die_record(s, back, "block %u warp %u seq %u: pc 0x%x, but the instruction's pc "
+				   "is 0x%x", b->id, w->id, seq, pc, w->pc);
+	}
+	uint32_t i = b->n, tail = w->tail;
+	if (i == b->cap) {
+		b->raw = grow(b->raw, &b->cap, i + 1, s->rs);
+		b->next = gc_xrealloc(b->next, (size_t)b->cap * sizeof *b->next);
+	}
+	b->n = i + 1;
+	b->next[i] = NONE;
+	if (tail == NONE)
+		w->head = i;
+	else
+		b->next[tail] = i;
+	w->tail = i;
+	w->seq = seq;
+	w->pc = pc;
+	s->records_now++; /* its peak: block_free */
+	s->ks.accesses++;
+	/* the copy last: stores through bytes could be any field's */
+	if (s->rs == GC_RECORD_BASE) /* a copy of known size: no call */
+		memcpy(b->raw + (size_t)i * GC_RECORD_BASE, p, GC_RECORD_BASE);
+	else
+		memcpy(b->raw + (size_t)i * s->rs, p, s->rs);
+}
+
+/* Read one event of the kernel: a record, or its end.  Records come in
+ * gc_read_raw's blocks, taken one at a time: a block is read only when a
+ * slot frees for it, as with gc_read. */
 static void read_one(struct sched *s)
 {
+	if (!s->rn) {
+		uint64_t hi;
+		s->rp = gc_read_raw(s->r, SIZE_MAX, &s->rn, &hi);
+		if (s->rn && s->cl->c.progress)
+			gc_progress_reader_block(1, s->r);
+	}
+	if (s->rn) {
+		const unsigned char *p = s->rp;
+		s->rp += s->rs;
+		s->rn--;
+		if (s->dropping) {
+			/* past --waves: counted, not kept */
+			uint32_t block = gc_get32(p + 8);
+			s->ks.accesses++;
+			s->ks.dropped++;
+			if (!s->drop_any || block != s->drop_block)
+				s->ks.blocks_dropped++;
+			s->drop_any = 1;
+			s->drop_block = block;
+		} else {
+			add_record(s, p, s->rn);
+		}
+		return;
+	}
 	gc_rec rec;
 	int ev = gc_read(s->r, &rec);
-	if (ev == GC_DATA && s->dropping) {
-		/* past --waves: counted, not kept */
-		s->ks.accesses++;
-		s->ks.dropped++;
-		if (!s->drop_any || rec.block != s->drop_block)
-			s->ks.blocks_dropped++;
-		s->drop_any = 1;
-		s->drop_block = rec.block;
-	} else if (ev == GC_DATA) {
-		add_record(s, &rec);
-	} else if (ev == GC_KEND) {
+	if (ev == GC_KEND) {
 		s->input_done = 1;
 		for (struct block *q = s->qhead; q; q = q->qnext)
 			q->state = B_COMPLETE;
 	} else if (ev == GC_ERR) {
 		read_failed(s);
+	} else if (ev == GC_DATA) {
+		/* gc_read_raw gives every record gc_read would (stream.h) */
+		gc_die_record(s->r, s->w, "a data record the block reader left (a bug in gc-sched)");
 	} else {
 		/* The reader ends a kernel only with its end record. */
 		gc_writer_free(s->w);
@@ -468,7 +508,20 @@ static struct block *next_block(struct sched *s)
 		}
 		if (s->input_done)
 			return NULL;
-		read_one(s);
+		/* the records read until the head block is complete (a
+		 * record of another block completes it): read_one's common
+		 * case, in one loop */
+		const unsigned char *p = s->rp;
+		size_t left = s->rn;
+		while (left && !(s->qhead && s->qhead->state == B_COMPLETE)) {
+			left--;
+			add_record(s, p, left);
+			p += s->rs;
+		}
+		s->rp = p;
+		s->rn = left;
+		if (!s->rn)
+			read_one(s);
 	}
 }
 
@@ -538,21 +591,29 @@ static void issue(struct sched *s, unsigned smi, uint64_t t)
 		return;
 	struct block *b = m->slot[sl];
 	struct warp *w = &b->w[b->live[p]];
-	uint32_t i = w->head, seq = b->rec[i].seq;
+	size_t rs = s->rs;
+	uint32_t i = w->head, seq = gc_get32(b->raw + (size_t)i * rs + 16);
 	int write = smi < s->nwrite;
 	do {
-		gc_rec *r = &b->rec[i];
-		r->sm = (uint16_t)smi;
-		r->time = t;
+		/* A run of the instruction's records that lie one after the
+		 * other (all of them, in input grouped by warp) is written at
+		 * once, each as read with its SM and clock set. */
+		uint32_t first = i, n = 0;
+		do {
+			unsigned char *q = b->raw + (size_t)i * rs;
+			gc_put16(q + 4, (uint16_t)smi);
+			gc_put32(q + 20, (uint32_t)t);
+			n++;
+			i = b->next[i];
+		} while (i == first + n && gc_get32(b->raw + (size_t)i * rs + 16) == seq);
 		if (write) {
-			if (s->w && gc_write(s->w, r) < 0)
+			if (s->w && gc_write_raw(s->w, b->raw + (size_t)first * rs, n, t) < 0)
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
-			s->ks.written++;
+			s->ks.written += n;
 		} else {
-			s->ks.dropped++;
+			s->ks.dropped += n;
 		}
-		i = b->next[i];
-	} while (i != NONE && b->rec[i].seq == seq);
+	} while (i != NONE && gc_get32(b->raw + (size_t)i * rs + 16) == seq);
 	w->head = i;
 	s->ks.insts++;
 	if (write) {
@@ -877,7 +938,7 @@ static void sched_free(struct sched *s)
 {
 	for (struct block *b = s->free, *nx; b; b = nx) {
 		nx = b->qnext;
-		free(b->rec);
+		free(b->raw);
 		free(b->next);
 		free(b->w);
 		free(b->widx);
@@ -943,6 +1004,7 @@ int main(int argc, char **argv)
 		gc_usage_error("--sms: %u is more than the %u SMs of %s", cl.sms, s.nsm,
 			       s.gpu.name);
 	s.nwrite = cl.sms ? cl.sms : s.nsm;
+	s.rs = gc_reader_header(s.r)->record_size;
 	s.sms = calloc(s.nsm, sizeof *s.sms);
 	if (!s.sms || gc_hmap_init(&s.buffered, 0) < 0)
 		gc_die(GC_EXIT_DATA, "out of memory");

@@ -103,7 +103,7 @@ struct row {
 	double dsum;
 };
 
-#define GCACHE 16 /* recent sector groups remembered (a power of two) */
+#define GCACHE 16 /* recent sector groups remembered (the hash's top 4 bits) */
 
 struct stats {
 	const gc_header *h;
@@ -129,7 +129,7 @@ struct stats {
 	uint64_t sectors, lines;
 	uint64_t prev_group;
 	uint64_t *prev_bits;          /* value of prev_group, until the next put */
-	/* Recent groups and their values, by the group's low bits: valid
+	/* Recent groups and their values, by a hash of the group: valid
 	 * while the table keeps its slots (gc_hmap_put moves none but when
 	 * it grows, which gcache_slots tells). */
 	struct { uint64_t g, *v; } gcache[GCACHE];
@@ -357,7 +357,8 @@ static inline __attribute__((always_inline)) void touch(struct stats *s, uint64_
 	if (s->prev_bits && g == s->prev_group) {
 		v = s->prev_bits;
 	} else {
-		unsigned c = (unsigned)g & (GCACHE - 1);
+		/* a hash: two arrays 2^k apart differ in high bits only */
+		unsigned c = (unsigned)((g * UINT64_C(0x9E3779B97F4A7C15)) >> 60);
 		if (s->gcache[c].v && s->gcache[c].g == g && s->gcache_slots == s->groups.slots) {
 			v = s->gcache[c].v;
 		} else {
@@ -523,13 +524,73 @@ static inline void count(struct stats *s, const gc_rec *r)
 		count_by(s, r, hit, miss);
 }
 
+/* touch() out of line (once a run): the run's loop keeps its registers. */
+static __attribute__((noinline)) void touch_run(struct stats *s, uint64_t g, uint64_t bits)
+{
+	touch(s, g, bits);
+}
+
 /*
- * count() for a run of n data records as they lie in the stream (r's
- * record size rs apart, gc-stream(5) layout, time base hi; gc_read_raw):
- * the common case without --by, in one loop over the bytes.  The counts
- * by op, space, flags and outcome go to two tables, two of each in turn
- * so that records of one kind do not wait on one counter; fold_hist
- * turns them into count()'s at the end.
+ * count_raw's loop for accesses, records [p, end) rs bytes apart: their
+ * bytes.  A run in one sector group ORs its sectors and touches once (the
+ * fresh sectors and lines first seen do not depend on how the run's bits
+ * are split); a run of one op, space, flags and size counts once, its
+ * bytes a product (a counter in memory added to per record is a chain of
+ * store-to-load latencies).  Wide lines: touch_range per record.
+ */
+static inline __attribute__((always_inline)) uint64_t
+access_runs(struct stats *s, const unsigned char *p, const unsigned char *end, size_t rs,
+	    unsigned sshift, int wide)
+{
+	uint64_t cg = 0, acc = 0, run = 0, bytes = 0;
+	uint32_t rk = 0, last = 0; /* the run's op, space, flags and size (bytes 0, 1, 3) */
+	for (;; p += rs) {
+		uint32_t w = p < end ? gc_get32(p) & 0xff00ffff : 0; /* 0: the end */
+		if (w != rk) {
+			s->hist_ob[0][(rk >> 6 & 0x3fc) | (rk & 3)] += run;
+			bytes += run * (rk >> 24);
+			rk = w;
+			last = (rk >> 24) - 1; /* sizes are 1 to 255: the reader's check */
+			run = 0;
+		}
+		if (p == end)
+			break;
+		run++;
+		uint64_t a = gc_get64(p + 24), s0 = a >> sshift, s1 = (a + last) >> sshift;
+		if (__builtin_expect((s0 ^ s1) >> 6 != 0 || wide, 0)) {
+			/* two groups, or past 2^64: now (the order is free) */
+			touch_range(s, a, last + 1);
+			continue;
+		}
+		if (s0 >> 6 != cg) {
+			if (acc)
+				touch_run(s, cg, acc);
+			cg = s0 >> 6;
+			acc = 0;
+		}
+		/* sectors s0..s1 of the group: 2^(s1+1) - 2^s0, mod 2^64 */
+		acc |= (UINT64_C(2) << (s1 & 63)) - (UINT64_C(1) << (s0 & 63));
+	}
+	if (acc)
+		touch_run(s, cg, acc);
+	return bytes;
+}
+
+/* access_runs for 32-byte records and sectors (constants), or any. */
+static __attribute__((noinline)) uint64_t count_access_runs(struct stats *s, const unsigned char *p,
+							    const unsigned char *end, size_t rs)
+{
+	if (rs == GC_RECORD_BASE && s->sshift == 5 && !s->wide)
+		return access_runs(s, p, end, GC_RECORD_BASE, 5, 0);
+	return access_runs(s, p, end, rs, s->sshift, s->wide);
+}
+
+/*
+ * count() for n data records as they lie in the stream (rs bytes apart,
+ * time base hi; gc_read_raw): the common case without --by.  The counts
+ * by op, space, flags and outcome go to tables (requests: two of each in
+ * turn, so that records of one kind do not wait on one counter; accesses:
+ * by runs); fold_hist turns them into count()'s at the end.
  */
 static void count_raw(struct stats *s, const unsigned char *p, size_t n, size_t rs, uint64_t hi)
 {
@@ -541,12 +602,7 @@ static void count_raw(struct stats *s, const unsigned char *p, size_t n, size_t 
 	s->records += n;
 	uint64_t bytes = 0;
 	if (s->kind == GC_KIND_ACCESS) {
-		for (size_t i = 0; i < n; i++, p += rs) {
-			uint32_t w = gc_get32(p);
-			s->hist_ob[i & 1][(w >> 6 & 0x3fc) | (w & 3)]++;
-			bytes += w >> 24;
-			touch_range(s, gc_get64(p + 24), w >> 24);
-		}
+		bytes = count_access_runs(s, p, p + n * rs, rs);
 	} else {
 		for (size_t i = 0; i < n; i++, p += rs) {
 			uint32_t w = gc_get32(p);

@@ -272,18 +272,34 @@ void gc_require_kind(const gc_reader *r, int kind)
 		       gc_reader_name(r), gc_progname, gc_kind_name(kind), gc_kind_name(k));
 }
 
-void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
+__attribute__((format(printf, 4, 0)))
+static _Noreturn void die_record(const gc_reader *r, gc_writer *w, uint64_t back,
+				 const char *fmt, va_list ap)
 {
 	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	if (w)
 		gc_writer_free(w);
-	uint64_t n = gc_reader_records(r), rs = gc_reader_header(r)->record_size;
+	/* every record is record_size bytes: record N ends back records
+	 * before the bytes taken */
+	uint64_t n = gc_reader_records(r) - back, rs = gc_reader_header(r)->record_size;
 	gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): %s", gc_reader_name(r),
-	       (unsigned long long)n, (unsigned long long)(gc_reader_bytes(r) - rs), msg);
+	       (unsigned long long)n, (unsigned long long)(gc_reader_bytes(r) - (back + 1) * rs),
+	       msg);
+}
+
+void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	die_record(r, w, 0, fmt, ap);
+}
+
+void gc_die_record_back(const gc_reader *r, gc_writer *w, uint64_t back, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	die_record(r, w, back, fmt, ap);
 }
 
 gc_writer *gc_open_output(const gc_common *c, const gc_header *h)

@@ -111,6 +111,10 @@ void gc_require_kind(const gc_reader *r, int kind);
  * stays detectably truncated, exit 1. */
 _Noreturn void gc_die_record(const gc_reader *r, gc_writer *w, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same for a record `back` records before the last one taken (a
+ * record of a gc_read_raw block that is not its last). */
+_Noreturn void gc_die_record_back(const gc_reader *r, gc_writer *w, uint64_t back,
+				  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Open the output stream for header h (gzip and --force from c) or die;
  * NULL with --emit none (c->emit_none): no stream. */
 gc_writer *gc_open_output(const gc_common *c, const gc_header *h);

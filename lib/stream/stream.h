@@ -54,8 +54,13 @@ size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max);
  * decoding is the caller's), all of one time base: a record's time is
  * *time_hi | its bytes 20-23.  Each has passed gc_read's checks and is
  * taken (counted, the clock set, as gc_read leaves them); the bytes hold
- * until the next call on r.  NULL with *n 0 as gc_read_data returns 0. */
+ * until the next call on r.  NULL with *n 0 as gc_read_data returns 0.
+ * Neither gives 0 (with max > 0) while the next record is one that
+ * gc_read would return as GC_DATA. */
 const unsigned char *gc_read_raw(gc_reader *r, size_t max, size_t *n, uint64_t *time_hi);
+/* A record of gc_read_raw's block, at p with its time_hi, decoded into
+ * rec as gc_read gives it (the kernel the one open). */
+void gc_reader_decode(const gc_reader *r, const unsigned char *p, uint64_t time_hi, gc_rec *rec);
 const gc_kernel *gc_reader_kernel(const gc_reader *r);
 /* The opcode records of the kernel open or last ended (gc-stream(5)
  * "Opcode records"): whole from its GC_KEND until the next GC_KBEGIN
@@ -86,6 +91,15 @@ int gc_writer_failed(const gc_writer *w);
 const char *gc_writer_error(const gc_writer *w);
 /* Each returns 0, or -1 with the message in the handle. */
 int gc_write(gc_writer *w, const gc_rec *rec);
+/* gc_write of n records as they lie in a stream of this writer's kind and
+ * record size, that size apart (gc-stream(5)'s layout: gc_read_raw's
+ * bytes, fields patched in place as a stage needs), all of time base
+ * time_hi: a record's clock is time_hi's high half | its bytes 20-23.
+ * The distance and compute fields are copied when the writer's flags name
+ * them, other bytes past 32 written as 0: the same checks and the same
+ * bytes as gc_write of each record decoded, the writer's state checked
+ * once a run. */
+int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_hi);
 int gc_write_kbegin(gc_writer *w, const gc_kernel *k);
 int gc_write_kend(gc_writer *w, uint32_t kernel);
 /* The opcode table of the open kernel, after its last data record and

@@ -123,6 +123,7 @@ static const check_unit units[] = {
 	{"reader-open", t_reader_open},
 	{"l1wheel", t_l1wheel},
 	{"read-data", t_read_data},
+	{"write-raw", t_write_raw},
 	{"stream-compute", t_stream_compute},
 	{"rng", t_rng},
 	{"rowmap", t_rowmap},

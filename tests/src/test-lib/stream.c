@@ -1016,3 +1016,188 @@ void t_stream_compute(void)
 	}
 	gc_header_free(&h);
 }
+
+/* The bytes of file path (at most max), how many; 0 when unreadable. */
+static size_t file_bytes(const char *path, unsigned char *b, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(b, 1, max, f) : 0;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Copy stream `in` to `out`: its data records by gc_write_raw (raw != 0,
+ * gc_read_raw's runs of up to 7 as they lie) or by gc_write of each
+ * decoded with gc_reader_decode, compared with gc_read's (*bad counts
+ * differences); kernel records through.  The records copied. */
+static uint64_t copy_stream(const char *in, const char *out, int raw, const gc_rec *want,
+			    uint64_t nwant, uint64_t *bad)
+{
+	gc_reader *r = gc_reader_open(in);
+	gc_writer *w = r ? gc_writer_open(out, gc_reader_header(r), 0) : NULL;
+	uint64_t i = 0;
+	int ev = GC_ERR;
+	gc_rec rec;
+	while (w) {
+		size_t n;
+		uint64_t hi;
+		const unsigned char *p = gc_read_raw(r, 7, &n, &hi);
+		if (n && raw) {
+			*bad += gc_write_raw(w, p, n, hi) != 0;
+			i += n;
+		}
+		for (size_t j = 0; !raw && j < n; j++, i++, p += gc_reader_header(r)->record_size) {
+			gc_reader_decode(r, p, hi, &rec);
+			*bad += i >= nwant || !same_rec(&rec, &want[i], GC_KIND_ACCESS) ||
+				rec.dist != want[i].dist || rec.compute != want[i].compute;
+			*bad += gc_write(w, &rec) != 0;
+		}
+		if (n)
+			continue;
+		if ((ev = gc_read(r, &rec)) <= 0)
+			break;
+		*bad += ev == GC_DATA; /* gc_read_raw gives every data record */
+		if (ev == GC_KBEGIN)
+			*bad += gc_write_kbegin(w, gc_reader_kernel(r)) != 0;
+		else if (ev == GC_KEND)
+			*bad += gc_write_kend(w, rec.kernel) != 0;
+	}
+	*bad += ev != GC_EOF || !w || gc_writer_close(w) != 0;
+	gc_writer_free(w);
+	gc_reader_close(r);
+	return i;
+}
+
+/* gc_write_raw writes what gc_write writes of the records decoded (and
+ * gc_reader_decode gives what gc_read gives): 32-byte records and 64-byte
+ * ones with a distance and a compute field and junk in their reserved
+ * bytes (written as 0 both ways), 40000 records over a block (1 MiB) in
+ * two kernels, the clock jumping 2^31 now and then (time-base records
+ * between runs); and its refusals are gc_write's, word for word. */
+void t_write_raw(void)
+{
+	static gc_rec want[40000];
+	static unsigned char a[3 << 20], b[3 << 20];
+	const uint64_t n = 40000;
+	for (int big = 0; big < 2; big++) {
+		const char *path = tmp_file(), *p1 = tmp_file(), *p2 = tmp_file();
+		gc_header h;
+		gc_header_init(&h, GC_KIND_ACCESS);
+		if (big) {
+			h.optional = GC_OPT_DISTANCE | GC_OPT_COMPUTE;
+			h.record_size = 64;
+		}
+		gc_writer *w = gc_writer_open(path, &h, 0);
+		if (!CHECK(w && !gc_writer_failed(w)))
+			return;
+		static gc_kernel k;
+		uint64_t t = 5;
+		for (uint64_t i = 0; i < n; i++) {
+			if (i % 30000 == 0) {
+				if (i)
+					CHECK(gc_write_kend(w, 1) == 0);
+				gc_kernel_init(&k, (uint32_t)(i / 30000 + 1), "raw");
+				CHECK(gc_write_kbegin(w, &k) == 0);
+			}
+			t += i % 3001 == 3000 ? UINT64_C(0x80000000) : i % 3;
+			gc_rec r = mkrec(GC_LOAD + (int)(i % 3), (int)(i % GC_NSPACES), i * 36, t);
+			r.flags = (uint8_t)(i % 4);
+			r.lane = (uint8_t)(i % 32);
+			r.size = (uint16_t)(1 + i % 255);
+			r.sm = (uint16_t)(i % 80);
+			r.warp = (uint16_t)(i % 48);
+			r.block = (uint32_t)(i / 512);
+			r.pc = (uint32_t)(i % 7) * 16;
+			r.seq = (uint32_t)(i / 32);
+			r.dist = big ? i * 3 : GC_DIST_NONE;
+			r.compute = big ? GC_CF_MAKE(i % 100, 1, 0) : 0;
+			CHECK(gc_write(w, &r) == 0);
+		}
+		CHECK(gc_write_kend(w, 2) == 0 && gc_writer_close(w) == 0);
+		gc_writer_free(w);
+		gc_header_free(&h);
+		size_t len = file_bytes(path, a, sizeof a), hs = gc_get32(a + 12);
+		if (!CHECK(len > hs && len < sizeof a))
+			return;
+		if (big) { /* junk in the reserved bytes 48-63 of every record */
+			for (size_t o = hs; o + 64 <= len; o += 64)
+				if (a[o] >= GC_LOAD && a[o] <= GC_ATOMIC)
+					memset(a + o + 48, 0xa5, 16);
+			FILE *f = fopen(path, "wb");
+			CHECK(f && fwrite(a, 1, len, f) == len);
+			if (f)
+				fclose(f);
+		}
+		gc_reader *r = gc_reader_open(path);
+		uint64_t m = 0, bad = 0;
+		gc_rec got;
+		int ev;
+		while (r && (ev = gc_read(r, &got)) > 0)
+			if (ev == GC_DATA && m < n)
+				want[m++] = got;
+		CHECK(r && !gc_reader_failed(r));
+		gc_reader_close(r);
+		CHECK_U64(m, n);
+		CHECK_U64(copy_stream(path, p1, 1, want, n, &bad), n);
+		CHECK_U64(copy_stream(path, p2, 0, want, n, &bad), n);
+		CHECK_U64(bad, 0);
+		size_t l1 = file_bytes(p1, a, sizeof a), l2 = file_bytes(p2, b, sizeof b);
+		CHECK(l1 == l2 && l1 > 1 << 20 && memcmp(a, b, l1) == 0);
+	}
+
+	/* Refusals: an op 0, a space 6, an access of 0 bytes, a clock that
+	 * goes back, outside a kernel; the same words as gc_write's. */
+	const char *names[2] = {tmp_file(), tmp_file()};
+	gc_writer *w[2] = {NULL, NULL};
+	gc_header h;
+	static gc_kernel k;
+	gc_kernel_init(&k, 1, "k");
+	for (int c = 0; c < 6; c++) {
+		gc_rec r = mkrec(GC_STORE, GC_GLOBAL, 0x1000, 100);
+		if (c == 1)
+			r.op = 0;
+		else if (c == 2)
+			r.space = GC_NSPACES;
+		else if (c == 3)
+			r.size = 0;
+		else if (c == 4)
+			r.time = 99;
+		unsigned char q[32] = {0};
+		q[0] = r.op;
+		q[1] = (unsigned char)(r.space | r.flags << 4);
+		q[3] = (unsigned char)r.size;
+		gc_put32(q + 20, (uint32_t)r.time);
+		gc_put64(q + 24, r.addr);
+		for (int i = 0; i < 2; i++) {
+			gc_writer_free(w[i]);
+			gc_header_init(&h, GC_KIND_ACCESS);
+			w[i] = gc_writer_open(names[i], &h, 0);
+			gc_header_free(&h);
+			if (!CHECK(w[i]))
+				break;
+			if (c < 5)
+				CHECK(gc_write_kbegin(w[i], &k) == 0);
+			gc_rec first = mkrec(GC_LOAD, GC_GLOBAL, 0x40, 100);
+			if (c < 5)
+				CHECK(gc_write(w[i], &first) == 0);
+			int rc = i ? gc_write_raw(w[i], q, 1, 0) : gc_write(w[i], &r);
+			CHECK(rc == (c == 0 ? 0 : -1));
+		}
+		/* the messages past the file's name */
+		if (!w[0] || !w[1])
+			break;
+		const char *e0 = gc_writer_error(w[0]), *e1 = gc_writer_error(w[1]);
+		if (c == 0) {
+			CHECK(!e0[0] && !e1[0]);
+			continue;
+		}
+		if (!CHECK(strlen(e0) > strlen(names[0]) && strlen(e1) > strlen(names[1])))
+			continue;
+		if (!CHECK_STR(e1 + strlen(names[1]), e0 + strlen(names[0])))
+			printf("#     case %d\n", c);
+		CHECK(strstr(e1, ": record ") != NULL);
+	}
+	for (int i = 0; i < 2; i++)
+		gc_writer_free(w[i]);
+}
