@@ -334,7 +334,18 @@ void gc_addrmap_decode(const gc_addrmap *m, uint64_t addr, gc_dram_addr *d)
 	d->col = gc_am_packbits(&m->pack[GC_AM_COL], rest);
 	d->burst = gc_am_packbits(&m->pack[GC_AM_BURST], rest);
 	d->sub = index_sub(m, addr, chip, d->bank & (m->subs - 1), hi);
-	d->chip = d->sub / m->subs;
+	d->chip = d->sub >> m->sub_bits;
+}
+
+void gc_addrmap_bank_row(const gc_addrmap *m, uint64_t addr, gc_dram_addr *d)
+{
+	uint64_t rest, hi;
+	unsigned chip = raw_chip(m, addr, &rest, &hi);
+	d->bank = (unsigned)gc_am_packbits(&m->pack[GC_AM_BANK], rest);
+	d->row = gc_am_packbits(&m->pack[GC_AM_ROW], rest);
+	d->col = d->burst = 0;
+	d->sub = index_sub(m, addr, chip, d->bank & (m->subs - 1), hi);
+	d->chip = d->sub >> m->sub_bits;
 }
 
 unsigned gc_addrmap_slice(const gc_addrmap *m, uint64_t addr)

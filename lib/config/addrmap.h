@@ -135,6 +135,9 @@ static inline uint64_t gc_am_packbits(const gc_am_pack *p, uint64_t x)
 /* Every field of addr, the chip and sub-partition after partition
  * indexing. */
 void gc_addrmap_decode(const gc_addrmap *m, uint64_t addr, gc_dram_addr *d);
+/* The chip, sub-partition, bank and row of addr alone, as gc_addrmap_
+ * decode gives them (col and burst 0): what a bank's row buffer needs. */
+void gc_addrmap_bank_row(const gc_addrmap *m, uint64_t addr, gc_dram_addr *d);
 /* The global sub-partition (L2 slice) of addr, 0 .. channels*subs-1. */
 unsigned gc_addrmap_slice(const gc_addrmap *m, uint64_t addr);
 /* Both at once: the slice, and the partition address in *paddr. */

@@ -78,6 +78,11 @@ int gc_writer_failed(const gc_writer *w);
 const char *gc_writer_error(const gc_writer *w);
 /* Each returns 0, or -1 with the message in the handle. */
 int gc_write(gc_writer *w, const gc_rec *rec);
+/* n data records p as gc_read_raw returned them (time base time_hi),
+ * from a reader whose header's kind and record size are the writer's:
+ * the bytes gc_write writes for each decoded (the pass-through of a
+ * stage that changes no record). */
+int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_hi);
 int gc_write_kbegin(gc_writer *w, const gc_kernel *k);
 int gc_write_kend(gc_writer *w, uint32_t kernel);
 /* The opcode table of the open kernel, after its last data record and

@@ -124,6 +124,7 @@ static const check_unit units[] = {
 	{"l1wheel", t_l1wheel},
 	{"read-data", t_read_data},
 	{"stream-compute", t_stream_compute},
+	{"write-raw", t_write_raw},
 	{"rng", t_rng},
 	{"rowmap", t_rowmap},
 	{"counts-64", t_counts64},

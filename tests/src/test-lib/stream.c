@@ -1016,3 +1016,167 @@ void t_stream_compute(void)
 	}
 	gc_header_free(&h);
 }
+
+/* Copy stream `in` to `out` event by event, its data records by
+ * gc_read_raw runs of at most `batch` and gc_write_raw (batch 0: gc_read
+ * and gc_write): 0, or -1. */
+static int copy_stream(const char *in, const char *out, size_t batch)
+{
+	gc_reader *r = gc_reader_open(in);
+	gc_writer *w = r && !gc_reader_failed(r) ? gc_writer_open(out, gc_reader_header(r), 0)
+						  : NULL;
+	int rc = w && !gc_writer_failed(w) ? 0 : -1;
+	gc_rec rec;
+	while (!rc) {
+		size_t n = 0;
+		uint64_t hi = 0;
+		const unsigned char *p = batch ? gc_read_raw(r, batch, &n, &hi) : NULL;
+		if (n) {
+			rc = gc_write_raw(w, p, n, hi);
+			continue;
+		}
+		int ev = gc_read(r, &rec);
+		if (ev == GC_DATA)
+			rc = gc_write(w, &rec);
+		else if (ev == GC_KBEGIN)
+			rc = gc_write_kbegin(w, gc_reader_kernel(r));
+		else if (ev == GC_KEND)
+			rc = gc_write_opcodes(w, gc_reader_opcodes(r)) < 0 ? -1
+									   : gc_write_kend(w, rec.kernel);
+		else if (ev == GC_EOF)
+			break;
+		else
+			rc = -1;
+	}
+	if (!rc)
+		rc = gc_writer_close(w);
+	gc_writer_free(w);
+	gc_reader_close(r);
+	return rc;
+}
+
+/* Whether files a and b hold the same bytes. */
+static int same_file(const char *a, const char *b)
+{
+	FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+	int same = f && g;
+	while (same) {
+		int c = getc(f);
+		same = c == getc(g);
+		if (c == EOF)
+			break;
+	}
+	if (f)
+		fclose(f);
+	if (g)
+		fclose(g);
+	return same;
+}
+
+/* gc_write_raw writes what gc_write writes for the records decoded: a
+ * stream of 40,000 requests over two kernels, the clock jumping 2^31
+ * every 700th (time-base records, the writer's 1 MiB block filled in
+ * the middle of a run), copied in runs of 3 and whole; 64-byte records
+ * whose bytes past the fields hold junk (cleared, the distance and
+ * compute fields kept by the flags); its refusals are gc_write's. */
+void t_write_raw(void)
+{
+	const char *path = tmp_file(), *dec = tmp_file(), *raw = tmp_file();
+	gc_header h;
+	gc_header_init(&h, GC_KIND_REQUEST);
+	gc_writer *w = gc_writer_open(path, &h, 0);
+	if (!CHECK(w))
+		return;
+	static gc_kernel k;
+	uint64_t t = 0, n = 40000;
+	for (uint64_t i = 0; i < n; i++) {
+		if (i % 20000 == 0) {
+			if (i)
+				CHECK(gc_write_kend(w, (uint32_t)(i / 20000)) == 0);
+			gc_kernel_init(&k, (uint32_t)(i / 20000 + 1), "k");
+			CHECK(gc_write_kbegin(w, &k) == 0);
+		}
+		t += i % 700 == 699 ? UINT64_C(0x80000000) + 5 : i % 2;
+		gc_rec r = mkrec(i % 3 ? GC_LOAD : GC_STORE, GC_GLOBAL, i * 128, t);
+		r.mask = (uint8_t)(1 + i % 15);
+		r.size = (uint16_t)(32 * (1 + i % 4));
+		r.flags = (uint8_t)(i % 16);
+		r.sm = (uint16_t)i;
+		r.seq = (uint32_t)i;
+		CHECK(gc_write(w, &r) == 0);
+	}
+	CHECK(gc_write_kend(w, 2) == 0);
+	CHECK(gc_writer_close(w) == 0);
+	gc_writer_free(w);
+	CHECK(copy_stream(path, dec, 0) == 0 && same_file(path, dec));
+	CHECK(copy_stream(path, raw, 3) == 0 && same_file(path, raw));
+	CHECK(copy_stream(path, raw, SIZE_MAX) == 0 && same_file(path, raw));
+
+	/* 64 bytes: junk at 48-63 under distance and compute, at 40-63 under
+	 * the distance alone */
+	h.optional = GC_OPT_COMPUTE | GC_OPT_DISTANCE;
+	h.record_size = 64;
+	for (int flags = 0; flags < 2; flags++) {
+		w = gc_writer_open(path, &h, 0);
+		gc_kernel_init(&k, 1, "k");
+		CHECK(gc_write_kbegin(w, &k) == 0);
+		for (int i = 0; i < 4; i++) {
+			gc_rec r = mkrec(GC_LOAD, GC_GLOBAL, 0x1000 + 128 * (uint64_t)i, (uint64_t)i);
+			r.mask = 1;
+			r.dist = (uint64_t)i + 10;
+			r.compute = GC_CF_MAKE(3, 5, (unsigned)i);
+			CHECK(gc_write(w, &r) == 0);
+		}
+		CHECK(gc_write_kend(w, 1) == 0 && gc_writer_close(w) == 0);
+		gc_writer_free(w);
+		unsigned char b[1024];
+		FILE *f = fopen(path, "rb");
+		size_t len = f ? fread(b, 1, sizeof b, f) : 0;
+		if (f)
+			fclose(f);
+		if (!CHECK_U64(len, 64 + 8 * 64))
+			break;
+		if (flags)
+			gc_put32(b + 24, GC_OPT_DISTANCE);
+		for (int rec = 2; rec < 6; rec++)
+			memset(b + 64 + rec * 64 + (flags ? 40 : 48), 0xab, flags ? 24 : 16);
+		const char *junk = tmp_with(b, len);
+		CHECK(copy_stream(junk, dec, 0) == 0);
+		CHECK(copy_stream(junk, raw, 3) == 0 && same_file(dec, raw));
+		f = fopen(raw, "rb");
+		len = f ? fread(b, 1, sizeof b, f) : 0;
+		if (f)
+			fclose(f);
+		CHECK_U64(len, 64 + 8 * 64);
+		for (int rec = 2; rec < 6; rec++) {
+			CHECK_U64(gc_get64(b + 64 + rec * 64 + 32), (uint64_t)rec - 2 + 10);
+			CHECK_U64(gc_get64(b + 64 + rec * 64 + 40),
+				  flags ? 0 : GC_CF_MAKE(3, 5, (unsigned)rec - 2));
+			for (int i = 48; i < 64; i++)
+				CHECK(b[64 + rec * 64 + i] == 0);
+		}
+	}
+
+	/* outside a kernel, and a clock going back */
+	h.optional = 0;
+	h.record_size = 32;
+	unsigned char p[32] = {GC_LOAD};
+	gc_put32(p + 20, 3);
+	w = gc_writer_open(path, &h, 0);
+	char want[700];
+	CHECK(gc_write_raw(w, p, 1, 0) == -1);
+	snprintf(want, sizeof want, "%s: record 1: data record outside a kernel (a bug in this "
+		 "tool)", path);
+	CHECK_STR(gc_writer_error(w), want);
+	gc_writer_free(w);
+	w = gc_writer_open(path, &h, 0);
+	gc_kernel_init(&k, 1, "k");
+	gc_rec r = mkrec(GC_LOAD, GC_GLOBAL, 0, 5);
+	CHECK(gc_write_kbegin(w, &k) == 0 && gc_write(w, &r) == 0);
+	CHECK(gc_write_raw(w, p, 1, 0) == -1);
+	snprintf(want, sizeof want, "%s: record 4: timestamp 3 is earlier than the previous "
+		 "record's 5 (a bug in this tool)", path);
+	CHECK_STR(gc_writer_error(w), want);
+	gc_writer_free(w);
+	gc_header_free(&h);
+}

@@ -50,6 +50,7 @@ void t_writer_open_checks(void);
 void t_reader_open(void);
 void t_read_data(void);
 void t_stream_compute(void);
+void t_write_raw(void);
 void t_l1wheel(void);
 void t_rng(void);
 void t_rowmap(void);
