@@ -812,35 +812,52 @@ static int read_next(gc_reader *r, const gc_rec *want, const uint64_t *num, uint
 	return 1;
 }
 
-/* gc_read_data gives the records gc_read gives, and each one's number as
- * gc_reader_records says it after gc_read, time-base and kernel records
- * counted between them (every 700th record jumps 2^31 cycles). */
-void t_read_data(void)
+/* A request stream of n loads at path, a kernel every `per` of them,
+ * the clock going up 2^31 + jump every 700th record (a time-base
+ * record); varied: stores too, and mask, size, flags, sm and seq
+ * changing.  The checks count as the caller's. */
+static void write_jumping(const char *path, uint64_t n, uint64_t per, uint64_t jump, int varied)
 {
-	const char *path = tmp_file();
 	gc_header h;
 	gc_header_init(&h, GC_KIND_REQUEST);
 	gc_writer *w = gc_writer_open(path, &h, 0);
 	if (!CHECK(w))
 		return;
 	static gc_kernel k;
-	uint64_t t = 0, n = 5000;
+	uint64_t t = 0;
 	for (uint64_t i = 0; i < n; i++) {
-		if (i % 2000 == 0) {
+		if (i % per == 0) {
 			if (i)
-				CHECK(gc_write_kend(w, (uint32_t)(i / 2000)) == 0);
-			gc_kernel_init(&k, (uint32_t)(i / 2000 + 1), "k");
+				CHECK(gc_write_kend(w, (uint32_t)(i / per)) == 0);
+			gc_kernel_init(&k, (uint32_t)(i / per + 1), "k");
 			CHECK(gc_write_kbegin(w, &k) == 0);
 		}
-		t += i % 700 == 699 ? UINT64_C(0x80000000) : i % 2;
-		gc_rec r = mkrec(GC_LOAD, GC_GLOBAL, i * 128, t);
+		t += i % 700 == 699 ? UINT64_C(0x80000000) + jump : i % 2;
+		gc_rec r = mkrec(varied && i % 3 == 0 ? GC_STORE : GC_LOAD, GC_GLOBAL, i * 128, t);
 		r.mask = 1;
+		if (varied) {
+			r.mask = (uint8_t)(1 + i % 15);
+			r.size = (uint16_t)(32 * (1 + i % 4));
+			r.flags = (uint8_t)(i % 16);
+			r.sm = (uint16_t)i;
+			r.seq = (uint32_t)i;
+		}
 		CHECK(gc_write(w, &r) == 0);
 	}
-	CHECK(gc_write_kend(w, 3) == 0);
+	CHECK(gc_write_kend(w, (uint32_t)((n - 1) / per + 1)) == 0);
 	CHECK(gc_writer_close(w) == 0);
 	gc_writer_free(w);
 	gc_header_free(&h);
+}
+
+/* gc_read_data gives the records gc_read gives, and each one's number as
+ * gc_reader_records says it after gc_read, time-base and kernel records
+ * counted between them (every 700th record jumps 2^31 cycles). */
+void t_read_data(void)
+{
+	const char *path = tmp_file();
+	uint64_t n = 5000;
+	write_jumping(path, n, 2000, 0, 0);
 
 	static gc_rec want[5000], got[8];
 	static uint64_t num[5000];
@@ -927,6 +944,42 @@ static long read_all(const char *path, gc_rec *got, long max, size_t batch)
  * minor version 2, beside the distance at 32-39; zero in control records
  * and in the bytes after it; 0 in the record read from a stream without
  * the flag, whatever the bytes hold. */
+/* The bytes of file path into b, at most max: how many. */
+static size_t file_bytes(const char *path, unsigned char *b, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(b, 1, max, f) : 0;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Four loads at path in 64-byte records, distance and compute (the
+ * distances 10 to 13, the compute fields cf[]); the file's bytes into b
+ * (at most max): how many. */
+static size_t write_wide(const char *path, const uint64_t cf[4], unsigned char *b, size_t max)
+{
+	gc_header h;
+	gc_header_init(&h, GC_KIND_REQUEST);
+	h.optional = GC_OPT_COMPUTE | GC_OPT_DISTANCE;
+	h.record_size = 64;
+	gc_writer *w = gc_writer_open(path, &h, 0);
+	static gc_kernel k;
+	gc_kernel_init(&k, 1, "k");
+	CHECK(w && gc_write_kbegin(w, &k) == 0);
+	for (int i = 0; w && i < 4; i++) {
+		gc_rec r = mkrec(GC_LOAD, GC_GLOBAL, 0x1000 + 128 * (uint64_t)i, (uint64_t)i);
+		r.mask = 1;
+		r.dist = (uint64_t)i + 10;
+		r.compute = cf[i];
+		CHECK(gc_write(w, &r) == 0);
+	}
+	CHECK(w && gc_write_kend(w, 1) == 0 && gc_writer_close(w) == 0);
+	gc_writer_free(w);
+	gc_header_free(&h);
+	return file_bytes(path, b, max);
+}
+
 void t_stream_compute(void)
 {
 	CHECK_U64(gc_stream_minor(0), 0);
@@ -959,26 +1012,8 @@ void t_stream_compute(void)
 
 	/* 64-byte records, distance and compute: bytes 48-63 stay zero. */
 	static const uint64_t cf[4] = {GC_CF_MAKE(3, 5, 1), 0, UINT64_MAX, UINT64_C(0x4000000000000001)};
-	h.optional = GC_OPT_COMPUTE | GC_OPT_DISTANCE;
-	h.record_size = 64;
-	w = gc_writer_open(path, &h, 0);
-	static gc_kernel k;
-	gc_kernel_init(&k, 1, "k");
-	CHECK(gc_write_kbegin(w, &k) == 0);
-	for (int i = 0; i < 4; i++) {
-		gc_rec r = mkrec(GC_LOAD, GC_GLOBAL, 0x1000 + 128 * (uint64_t)i, (uint64_t)i);
-		r.mask = 1;
-		r.dist = (uint64_t)i + 10;
-		r.compute = cf[i];
-		CHECK(gc_write(w, &r) == 0);
-	}
-	CHECK(gc_write_kend(w, 1) == 0 && gc_writer_close(w) == 0);
-	gc_writer_free(w);
 	unsigned char b[1024];
-	FILE *f = fopen(path, "rb");
-	size_t n = f ? fread(b, 1, sizeof b, f) : 0;
-	if (f)
-		fclose(f);
+	size_t n = write_wide(path, cf, b, sizeof b);
 	/* header 64 bytes; kbegin, name, 4 data, kend, end: 8 records of 64 */
 	if (!CHECK_U64(n, 64 + 8 * 64))
 		return;
@@ -1082,58 +1117,18 @@ static int same_file(const char *a, const char *b)
 void t_write_raw(void)
 {
 	const char *path = tmp_file(), *dec = tmp_file(), *raw = tmp_file();
-	gc_header h;
-	gc_header_init(&h, GC_KIND_REQUEST);
-	gc_writer *w = gc_writer_open(path, &h, 0);
-	if (!CHECK(w))
-		return;
-	static gc_kernel k;
-	uint64_t t = 0, n = 40000;
-	for (uint64_t i = 0; i < n; i++) {
-		if (i % 20000 == 0) {
-			if (i)
-				CHECK(gc_write_kend(w, (uint32_t)(i / 20000)) == 0);
-			gc_kernel_init(&k, (uint32_t)(i / 20000 + 1), "k");
-			CHECK(gc_write_kbegin(w, &k) == 0);
-		}
-		t += i % 700 == 699 ? UINT64_C(0x80000000) + 5 : i % 2;
-		gc_rec r = mkrec(i % 3 ? GC_LOAD : GC_STORE, GC_GLOBAL, i * 128, t);
-		r.mask = (uint8_t)(1 + i % 15);
-		r.size = (uint16_t)(32 * (1 + i % 4));
-		r.flags = (uint8_t)(i % 16);
-		r.sm = (uint16_t)i;
-		r.seq = (uint32_t)i;
-		CHECK(gc_write(w, &r) == 0);
-	}
-	CHECK(gc_write_kend(w, 2) == 0);
-	CHECK(gc_writer_close(w) == 0);
-	gc_writer_free(w);
+	write_jumping(path, 40000, 20000, 5, 1);
 	CHECK(copy_stream(path, dec, 0) == 0 && same_file(path, dec));
 	CHECK(copy_stream(path, raw, 3) == 0 && same_file(path, raw));
 	CHECK(copy_stream(path, raw, SIZE_MAX) == 0 && same_file(path, raw));
 
 	/* 64 bytes: junk at 48-63 under distance and compute, at 40-63 under
 	 * the distance alone */
-	h.optional = GC_OPT_COMPUTE | GC_OPT_DISTANCE;
-	h.record_size = 64;
+	static const uint64_t cf[4] = {GC_CF_MAKE(3, 5, 0), GC_CF_MAKE(3, 5, 1),
+				       GC_CF_MAKE(3, 5, 2), GC_CF_MAKE(3, 5, 3)};
 	for (int flags = 0; flags < 2; flags++) {
-		w = gc_writer_open(path, &h, 0);
-		gc_kernel_init(&k, 1, "k");
-		CHECK(gc_write_kbegin(w, &k) == 0);
-		for (int i = 0; i < 4; i++) {
-			gc_rec r = mkrec(GC_LOAD, GC_GLOBAL, 0x1000 + 128 * (uint64_t)i, (uint64_t)i);
-			r.mask = 1;
-			r.dist = (uint64_t)i + 10;
-			r.compute = GC_CF_MAKE(3, 5, (unsigned)i);
-			CHECK(gc_write(w, &r) == 0);
-		}
-		CHECK(gc_write_kend(w, 1) == 0 && gc_writer_close(w) == 0);
-		gc_writer_free(w);
 		unsigned char b[1024];
-		FILE *f = fopen(path, "rb");
-		size_t len = f ? fread(b, 1, sizeof b, f) : 0;
-		if (f)
-			fclose(f);
+		size_t len = write_wide(path, cf, b, sizeof b);
 		if (!CHECK_U64(len, 64 + 8 * 64))
 			break;
 		if (flags)
@@ -1143,26 +1138,23 @@ void t_write_raw(void)
 		const char *junk = tmp_with(b, len);
 		CHECK(copy_stream(junk, dec, 0) == 0);
 		CHECK(copy_stream(junk, raw, 3) == 0 && same_file(dec, raw));
-		f = fopen(raw, "rb");
-		len = f ? fread(b, 1, sizeof b, f) : 0;
-		if (f)
-			fclose(f);
-		CHECK_U64(len, 64 + 8 * 64);
+		CHECK_U64(file_bytes(raw, b, sizeof b), 64 + 8 * 64);
 		for (int rec = 2; rec < 6; rec++) {
 			CHECK_U64(gc_get64(b + 64 + rec * 64 + 32), (uint64_t)rec - 2 + 10);
 			CHECK_U64(gc_get64(b + 64 + rec * 64 + 40),
-				  flags ? 0 : GC_CF_MAKE(3, 5, (unsigned)rec - 2));
+				  flags ? 0 : cf[rec - 2]);
 			for (int i = 48; i < 64; i++)
 				CHECK(b[64 + rec * 64 + i] == 0);
 		}
 	}
 
 	/* outside a kernel, and a clock going back */
-	h.optional = 0;
-	h.record_size = 32;
+	gc_header h;
+	gc_header_init(&h, GC_KIND_REQUEST);
+	static gc_kernel k;
 	unsigned char p[32] = {GC_LOAD};
 	gc_put32(p + 20, 3);
-	w = gc_writer_open(path, &h, 0);
+	gc_writer *w = gc_writer_open(path, &h, 0);
 	char want[700];
 	CHECK(gc_write_raw(w, p, 1, 0) == -1);
 	snprintf(want, sizeof want, "%s: record 1: data record outside a kernel (a bug in this "
