@@ -200,6 +200,7 @@ struct dram {
 	const char *input;    /* its name, for the report */
 	gc_gpu_config gpu;
 	gc_addrmap am;
+	gc_addrmap_tab *tab;  /* am by table, or NULL (not linear) */
 	unsigned channels, banks, bshift, sector, sshift, nsectors;
 	int line_same;        /* a line's sectors share channel, bank and row */
 	struct bank *bk;      /* channels * banks */
@@ -279,6 +280,15 @@ __attribute__((noreturn, cold)) static void bad_mask(const struct dram *d, const
 	       d->nsectors * d->sector);
 }
 
+/* Chip, bank and row of addr. */
+static inline void decode(const struct dram *d, uint64_t addr, gc_dram_addr *a)
+{
+	if (d->tab && !(addr >> 48))
+		gc_addrmap_tab_decode(d->tab, addr, a);
+	else
+		gc_addrmap_bank_row(&d->am, addr, a);
+}
+
 /* A record whose sectors lie in different banks or rows: each sector
  * decoded, the bytes shared out (the first size % k get one more). */
 static void count_sectors(struct dram *d, int write, unsigned mask, uint64_t addr,
@@ -291,7 +301,7 @@ static void count_sectors(struct dram *d, int write, unsigned mask, uint64_t add
 		if (!(mask & 1))
 			continue;
 		uint64_t x = addr + ((uint64_t)i << d->sshift);
-		gc_addrmap_bank_row(&d->am, x, &a);
+		decode(d, x, &a);
 		to_bank(d, a.chip, a.bank, a.row, write, 1, q + (rank < rem));
 		if (d->q || d->ex)
 			timed(d, &a, x, write, time);
@@ -311,7 +321,7 @@ static inline void count(struct dram *d, int write, unsigned mask, uint64_t addr
 	}
 	/* Every sector of the line in one bank and row. */
 	gc_dram_addr a;
-	gc_addrmap_bank_row(&d->am, addr, &a);
+	decode(d, addr, &a);
 	to_bank(d, a.chip, a.bank, a.row, write, pc8(mask), size);
 	for (unsigned m = d->timed ? mask : 0; m; m &= m - 1)
 		timed(d, &a, addr + ((uint64_t)__builtin_ctz(m) << d->sshift), write, time);
@@ -517,6 +527,13 @@ static void setup(struct dram *d, const struct cmdline *cl, const gc_reader *r)
 			    sizeof why) < 0)
 		gc_die(GC_EXIT_USAGE, "%s: %s", cl->scheme ? "--mapping" : "l2.mapping", why);
 	d->channels = l2->channels;
+	d->tab = malloc(sizeof *d->tab);
+	if (!d->tab)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (gc_addrmap_tab_init(d->tab, &d->am) < 0) {
+		free(d->tab);
+		d->tab = NULL;
+	}
 	d->bshift = (unsigned)__builtin_popcountll(d->am.mask[GC_AM_BANK]);
 	d->banks = 1u << d->bshift;
 	d->sector = l2->sector;
@@ -872,6 +889,7 @@ int main(int argc, char **argv)
 		gc_close_text(f, cl.c.stats);
 	}
 	gc_dramq_free(d.q);
+	free(d.tab);
 	free(d.bk);
 	free(d.ch);
 	for (size_t i = 0; i < d.nks; i++)

@@ -356,6 +356,22 @@ unsigned gc_addrmap_slice(const gc_addrmap *m, uint64_t addr)
 	return index_sub(m, addr, chip, local, hi);
 }
 
+int gc_addrmap_tab_init(gc_addrmap_tab *t, const gc_addrmap *m)
+{
+	if (m->gap || !gc_is_pow2(m->channels) || m->chip_bits != gc_log2(m->channels) ||
+	    (m->pindex != GC_PINDEX_CONSECUTIVE && m->pindex != GC_PINDEX_BITWISE_PERMUTATION &&
+	     m->pindex != GC_PINDEX_IPOLY))
+		return -1;
+	for (unsigned k = 0; k < 6; k++)
+		for (unsigned v = 0; v < 256; v++) {
+			gc_dram_addr d;
+			gc_addrmap_bank_row(m, (uint64_t)v << (8 * k), &d);
+			t->t[k][v] = (struct gc_am_entry){d.row, d.bank, d.sub};
+		}
+	t->sub_bits = m->sub_bits;
+	return 0;
+}
+
 unsigned gc_addrmap_row_shift(const gc_addrmap *m)
 {
 	uint64_t sens = m->mask[GC_AM_CHIP] | m->mask[GC_AM_BANK] | m->mask[GC_AM_ROW] | m->sub_mask;
