@@ -13,6 +13,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for one more element at the end of array p (*n used from *head
+ * on, *cap in all, each `size` bytes): the used part moved down when
+ * something before it has gone out, else the array doubled.  Returns
+ * the array. */
+static void *room(gc_l1 *R, void *p, size_t *head, size_t *n, size_t *cap, size_t size)
+{
+	if (*n < *cap)
+		return p;
+	if (*head) {
+		memmove(p, (char *)p + *head * size, (*n - *head) * size);
+		*n -= *head;
+		*head = 0;
+		return p;
+	}
+	*cap = *cap ? 2 * *cap : 256;
+	return l1_alloc(R, p, *cap * size);
+}
+
 /* The entry of the step being taken (R->cur at R->gnow), made on its
  * first record. */
 static struct astep *step_entry(gc_l1 *R)
@@ -20,16 +38,7 @@ static struct astep *step_entry(gc_l1 *R)
 	struct sm *s = R->sms[R->cur];
 	if (R->astep_open)
 		return &s->ast[s->asn - 1];
-	if (s->asn == s->ascap) {
-		if (s->ash) {
-			memmove(s->ast, s->ast + s->ash, (s->asn - s->ash) * sizeof *s->ast);
-			s->asn -= s->ash;
-			s->ash = 0;
-		} else {
-			s->ascap = s->ascap ? 2 * s->ascap : 256;
-			s->ast = l1_alloc(R, s->ast, s->ascap * sizeof *s->ast);
-		}
-	}
+	s->ast = room(R, s->ast, &s->ash, &s->asn, &s->ascap, sizeof *s->ast);
 	if (s->ash == s->asn)
 		l1_oom(R, gc_l1queue_push(&R->aheap, R->gnow, s->id, s->id, 0));
 	struct astep *e = &s->ast[s->asn++];
@@ -43,16 +52,7 @@ gc_rec *l1_ahead_slot(gc_l1 *R)
 {
 	step_entry(R)->nrec++;
 	struct sm *s = R->sms[R->cur];
-	if (s->arn == s->arcap) {
-		if (s->arh) {
-			memmove(s->arec, s->arec + s->arh, (s->arn - s->arh) * sizeof *s->arec);
-			s->arn -= s->arh;
-			s->arh = 0;
-		} else {
-			s->arcap = s->arcap ? 2 * s->arcap : 1024;
-			s->arec = l1_alloc(R, s->arec, s->arcap * sizeof *s->arec);
-		}
-	}
+	s->arec = room(R, s->arec, &s->arh, &s->arn, &s->arcap, sizeof *s->arec);
 	return &s->arec[s->arn++];
 }
 

@@ -1,7 +1,7 @@
 /*
  * model/l1_impl.h - the L1 engine's state, shared by its files (l1.c,
- * l1_class.c, l1_input.c, l1_timing.c) and by nothing else: the API is
- * model/l1.h.
+ * l1_class.c, l1_input.c, l1_timing.c, l1_ahead.c) and by nothing else:
+ * the API is model/l1.h.
  */
 #ifndef GC_MODEL_L1_IMPL_H
 #define GC_MODEL_L1_IMPL_H

@@ -5,8 +5,9 @@
  * lambda_min + |N(0, sigma^2)|, the line arrives when the miss returns, a
  * request to a line still in flight merges with it (a latency miss), and
  * an instruction that finds no free MSHR is cancelled and its warp sent to
- * the back of the queue.  SMs run in one global time order, so the output
- * stays in timestamp order.
+ * the back of the queue.  SMs run in one global (time, SM) order, or
+ * ahead of it where nothing can reach them, their output merged back
+ * into that order (l1_ahead.c).
  */
 #include "base/rng.h"
 #include "model/l1.h"
