@@ -24,6 +24,7 @@
  * DRAMSim3.  --mapping takes Ramulator's scheme names too (gc_addrmap_
  * scheme builds their mapping string).
  */
+#include "base/endian.h"
 #include "config/addrmap.h"
 #include "config/gpu.h"
 #include "model/dramq.h"
@@ -176,9 +177,12 @@ static inline unsigned pc8(unsigned x)
 
 /* ---- counting ------------------------------------------------------------- */
 
+/* A bank's counts as the stream goes (a channel's are their sums:
+ * totals()); one cache line. */
 struct bank {
 	uint64_t open;        /* the open row, or UINT64_MAX */
-	uint64_t reads, writes, hits, conflicts, empty;
+	uint64_t n[2], bytes[2]; /* [write]: transactions, bytes */
+	uint64_t hits, conflicts, empty;
 };
 
 struct chan {
@@ -196,7 +200,8 @@ struct dram {
 	const char *input;    /* its name, for the report */
 	gc_gpu_config gpu;
 	gc_addrmap am;
-	unsigned channels, banks, sector, sshift, nsectors;
+	gc_addrmap_tab *tab;  /* am by table, or NULL (not linear) */
+	unsigned channels, banks, bshift, sector, sshift, nsectors;
 	int line_same;        /* a line's sectors share channel, bank and row */
 	struct bank *bk;      /* channels * banks */
 	struct chan *ch;
@@ -216,23 +221,31 @@ struct dram {
 	double rate;          /* GB/s of the arrivals (not time) */
 	unsigned tburst;
 	uint64_t ntx;         /* transactions so far */
+	int timed;            /* --queueing or --export */
 };
+
+/* One export line (--export). */
+static void export(struct dram *d, uint64_t addr, int write, uint64_t at)
+{
+	if (d->export == EXPORT_RAMULATOR)
+		fprintf(d->ex, "%s 0x%llx\n", write ? "ST" : "LD", (unsigned long long)addr);
+	else
+		fprintf(d->ex, "0x%llx %s %llu\n", (unsigned long long)addr, write ? "WRITE" : "READ",
+			(unsigned long long)at);
+}
 
 /* One transaction to the controller and the export file: its arrival in
  * DRAM cycles, at its record's time or its rank at the arrival rate. */
-static void timed(struct dram *d, const gc_dram_addr *a, uint64_t addr, int write,
-		  uint64_t time)
+static inline void timed(struct dram *d, const gc_dram_addr *a, uint64_t addr, int write,
+			 uint64_t time)
 {
 	double t = d->arrival == ARRIVE_TIME ? (double)time * d->scale : (double)d->ntx * d->scale;
 	uint64_t at = (uint64_t)t;
 	d->ntx++;
 	if (d->q)
 		gc_dramq_add(d->q, a->chip, a->bank, a->row, write, at);
-	if (d->export == EXPORT_RAMULATOR)
-		fprintf(d->ex, "%s 0x%llx\n", write ? "ST" : "LD", (unsigned long long)addr);
-	else if (d->export == EXPORT_DRAMSIM3)
-		fprintf(d->ex, "0x%llx %s %llu\n", (unsigned long long)addr, write ? "WRITE" : "READ",
-			(unsigned long long)at);
+	if (d->export)
+		export(d, addr, write, at);
 }
 
 /* n transactions in a row to one bank: the first meets the open row, the
@@ -240,66 +253,132 @@ static void timed(struct dram *d, const gc_dram_addr *a, uint64_t addr, int writ
 static inline void to_bank(struct dram *d, unsigned chip, unsigned bank, uint64_t row,
 			   int write, unsigned n, unsigned bytes)
 {
-	struct chan *c = &d->ch[chip];
-	struct bank *b = &d->bk[(size_t)chip * d->banks + (bank & (d->banks - 1))];
-	if (write) {
-		c->writes += n;
-		c->write_bytes += bytes;
-		b->writes += n;
+	struct bank *b = &d->bk[((size_t)chip << d->bshift) | (bank & (d->banks - 1))];
+	uint64_t open = b->open;
+	b->n[write] += n;
+	b->bytes[write] += bytes;
+	if (open == row) {
+		b->hits += n;
 	} else {
-		c->reads += n;
-		c->read_bytes += bytes;
-		b->reads += n;
+		b->hits += n - 1;
+		if (open == UINT64_MAX)
+			b->empty++;
+		else
+			b->conflicts++;
+		b->open = row;
 	}
-	if (b->open == row)
-		b->hits++;
-	else if (b->open == UINT64_MAX)
-		b->empty++;
-	else
-		b->conflicts++;
-	b->hits += n - 1;
-	c->hits += (b->open == row) + n - 1;
-	b->open = row;
 }
 
-/* One record: every sector of its mask one transaction. */
-static void count(struct dram *d, const gc_rec *r, const gc_reader *rd)
+/* A mask that is no set of a line's sectors: record `recno` at offset
+ * `off` of rd. */
+__attribute__((noreturn, cold)) static void bad_mask(const struct dram *d, const gc_reader *rd,
+						     unsigned mask, uint64_t recno, uint64_t off)
 {
-	unsigned mask = r->mask;
-	if (!mask || (d->nsectors < 8 && (mask >> d->nsectors)))
-		gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): field mask: 0x%x is not a set "
-		       "of the %u sectors of a %u-byte line", gc_reader_name(rd),
-		       (unsigned long long)gc_reader_records(rd),
-		       (unsigned long long)(gc_reader_bytes(rd) - gc_reader_header(rd)->record_size),
-		       mask, d->nsectors, d->nsectors * d->sector);
+	gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): field mask: 0x%x is not a set "
+	       "of the %u sectors of a %u-byte line", gc_reader_name(rd),
+	       (unsigned long long)recno, (unsigned long long)off, mask, d->nsectors,
+	       d->nsectors * d->sector);
+}
+
+/* Chip, bank and row of addr. */
+static inline void decode(const struct dram *d, uint64_t addr, gc_dram_addr *a)
+{
+	if (d->tab && !(addr >> 48))
+		gc_addrmap_tab_decode(d->tab, addr, a);
+	else
+		gc_addrmap_bank_row(&d->am, addr, a);
+}
+
+/* A record whose sectors lie in different banks or rows: each sector
+ * decoded, the bytes shared out (the first size % k get one more). */
+static void count_sectors(struct dram *d, int write, unsigned mask, uint64_t addr,
+			  unsigned size, uint64_t time)
+{
 	unsigned k = pc8(mask);
-	int write = r->op != GC_LOAD;
-	d->records++;
+	unsigned q = size / k, rem = size % k, rank = 0;
 	gc_dram_addr a;
-	if (d->line_same) {
-		/* Every sector of the line in one bank and row. */
-		gc_addrmap_decode(&d->am, r->addr, &a);
-		to_bank(d, a.chip, a.bank, a.row, write, k, r->size);
-		for (unsigned i = 0; (d->q || d->ex) && mask; i++, mask >>= 1)
-			if (mask & 1)
-				timed(d, &a, r->addr + ((uint64_t)i << d->sshift), write, r->time);
-		return;
-	}
-	unsigned q = r->size / k, rem = r->size % k, rank = 0;
 	for (unsigned i = 0; mask; i++, mask >>= 1) {
 		if (!(mask & 1))
 			continue;
-		uint64_t addr = r->addr + ((uint64_t)i << d->sshift);
-		gc_addrmap_decode(&d->am, addr, &a);
+		uint64_t x = addr + ((uint64_t)i << d->sshift);
+		decode(d, x, &a);
 		to_bank(d, a.chip, a.bank, a.row, write, 1, q + (rank < rem));
 		if (d->q || d->ex)
-			timed(d, &a, addr, write, r->time);
+			timed(d, &a, x, write, time);
 		rank++;
+	}
+}
+
+/* One record, its mask checked: every sector of its mask one
+ * transaction. */
+static inline void count(struct dram *d, int write, unsigned mask, uint64_t addr, unsigned size,
+			 uint64_t time)
+{
+	d->records++;
+	if (!d->line_same) {
+		count_sectors(d, write, mask, addr, size, time);
+		return;
+	}
+	/* Every sector of the line in one bank and row. */
+	gc_dram_addr a;
+	decode(d, addr, &a);
+	to_bank(d, a.chip, a.bank, a.row, write, pc8(mask), size);
+	for (unsigned m = d->timed ? mask : 0; m; m &= m - 1)
+		timed(d, &a, addr + ((uint64_t)__builtin_ctz(m) << d->sshift), write, time);
+}
+
+/* A mask the line has room for: not empty, no sector past the line's. */
+static inline int mask_ok(const struct dram *d, unsigned mask)
+{
+	return mask && !(d->nsectors < 8 && (mask >> d->nsectors));
+}
+
+/* Record r, just read from rd. */
+static void count_rec(struct dram *d, const gc_rec *r, const gc_reader *rd)
+{
+	if (!mask_ok(d, r->mask))
+		bad_mask(d, rd, r->mask, gc_reader_records(rd),
+			 gc_reader_bytes(rd) - gc_reader_header(rd)->record_size);
+	count(d, r->op != GC_LOAD, r->mask, r->addr, r->size, r->time);
+}
+
+/* n records as gc_read_raw gives them (gc-stream(5)'s layout, rs bytes
+ * apart, time base hi), the last just taken from rd: byte 0 the
+ * operation, 3 the mask, 20-23 the clock's low half, 24-29 the address
+ * and 30-31 the size. */
+static void count_raw(struct dram *d, const unsigned char *p, size_t n, size_t rs, uint64_t hi,
+		      const gc_reader *rd)
+{
+	for (size_t i = 0; i < n; i++, p += rs) {
+		uint64_t a = gc_get64(p + 24);
+		if (!mask_ok(d, p[3]))
+			bad_mask(d, rd, p[3], gc_reader_records(rd) - (n - i) + 1,
+				 gc_reader_bytes(rd) - (n - i) * rs);
+		count(d, p[0] != GC_LOAD, p[3], a & GC_ADDR48_MAX, (unsigned)(a >> 48),
+		      hi | gc_get32(p + 20));
+	}
+}
+
+/* The channels' counts, the sums of their banks'. */
+static void chan_totals(struct dram *d)
+{
+	for (unsigned c = 0; c < d->channels; c++) {
+		struct chan *p = &d->ch[c];
+		memset(p, 0, sizeof *p);
+		for (unsigned k = 0; k < d->banks; k++) {
+			const struct bank *b = &d->bk[((size_t)c << d->bshift) | k];
+			p->reads += b->n[0];
+			p->writes += b->n[1];
+			p->read_bytes += b->bytes[0];
+			p->write_bytes += b->bytes[1];
+			p->hits += b->hits;
+		}
 	}
 }
 
 static void totals(struct dram *d)
 {
+	chan_totals(d);
 	for (unsigned c = 0; c < d->channels; c++) {
 		d->reads += d->ch[c].reads;
 		d->writes += d->ch[c].writes;
@@ -337,15 +416,15 @@ static double ratio(uint64_t n, uint64_t t)
 
 /* ---- kernels ------------------------------------------------------------------ */
 
-/* The totals so far, over the channels. */
+/* The totals so far, over the banks. */
 static void kernel_totals(const struct dram *d, struct kstat *t)
 {
 	memset(t, 0, sizeof *t);
-	for (unsigned c = 0; c < d->channels; c++) {
-		t->reads += d->ch[c].reads;
-		t->writes += d->ch[c].writes;
-		t->read_bytes += d->ch[c].read_bytes;
-		t->write_bytes += d->ch[c].write_bytes;
+	for (size_t i = 0; i < (size_t)d->channels * d->banks; i++) {
+		t->reads += d->bk[i].n[0];
+		t->writes += d->bk[i].n[1];
+		t->read_bytes += d->bk[i].bytes[0];
+		t->write_bytes += d->bk[i].bytes[1];
 	}
 }
 
@@ -422,6 +501,7 @@ static void setup_timed(struct dram *d, const struct cmdline *cl, const gc_reade
 	d->export = cl->export;
 	if (cl->export)
 		d->ex = gc_open_text(cl->export_file);
+	d->timed = d->q || d->ex;
 }
 
 static void setup(struct dram *d, const struct cmdline *cl, const gc_reader *r)
@@ -447,7 +527,15 @@ static void setup(struct dram *d, const struct cmdline *cl, const gc_reader *r)
 			    sizeof why) < 0)
 		gc_die(GC_EXIT_USAGE, "%s: %s", cl->scheme ? "--mapping" : "l2.mapping", why);
 	d->channels = l2->channels;
-	d->banks = 1u << __builtin_popcountll(d->am.mask[GC_AM_BANK]);
+	d->tab = malloc(sizeof *d->tab);
+	if (!d->tab)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	if (gc_addrmap_tab_init(d->tab, &d->am) < 0) {
+		free(d->tab);
+		d->tab = NULL;
+	}
+	d->bshift = (unsigned)__builtin_popcountll(d->am.mask[GC_AM_BANK]);
+	d->banks = 1u << d->bshift;
 	d->sector = l2->sector;
 	unsigned line = l2->line;
 	const char *v = gc_header_get(gc_reader_header(r), "sector_size");
@@ -711,8 +799,8 @@ static void json(FILE *f, const struct dram *d, const char *input)
 			const struct bank *q = &d->bk[(size_t)c * d->banks + k];
 			gc_json_obj(&j, NULL);
 			gc_json_u64(&j, "bank", k);
-			gc_json_u64(&j, "reads", q->reads);
-			gc_json_u64(&j, "writes", q->writes);
+			gc_json_u64(&j, "reads", q->n[0]);
+			gc_json_u64(&j, "writes", q->n[1]);
 			gc_json_u64(&j, "row_hits", q->hits);
 			gc_json_u64(&j, "row_conflicts", q->conflicts);
 			gc_json_u64(&j, "row_empty", q->empty);
@@ -747,10 +835,23 @@ int main(int argc, char **argv)
 	 * none (gc(7): the output rule). */
 	gc_writer *w = gc_open_output(&cl.c, gc_reader_header(r));
 
+	size_t rs = gc_reader_header(r)->record_size;
 	for (;;) {
+		/* Data records a block at a time, passed on as they are. */
+		size_t n;
+		uint64_t hi;
+		const unsigned char *p = gc_read_raw(r, SIZE_MAX, &n, &hi);
+		if (n) {
+			count_raw(&d, p, n, rs, hi, r);
+			if (w && gc_write_raw(w, p, n, hi) < 0)
+				die_write(w);
+			if (cl.c.progress)
+				gc_progress_reader_block(1, r);
+			continue;
+		}
 		int ev = gc_read(r, &rec);
 		if (ev == GC_DATA) {
-			count(&d, &rec, r);
+			count_rec(&d, &rec, r);
 			if (w && gc_write(w, &rec) < 0)
 				die_write(w);
 		} else if (ev == GC_KBEGIN) {
@@ -788,6 +889,7 @@ int main(int argc, char **argv)
 		gc_close_text(f, cl.c.stats);
 	}
 	gc_dramq_free(d.q);
+	free(d.tab);
 	free(d.bk);
 	free(d.ch);
 	for (size_t i = 0; i < d.nks; i++)

@@ -607,7 +607,8 @@ static void issue(struct sched *s, unsigned smi, uint64_t t)
 			i = b->next[i];
 		} while (i == first + n && gc_get32(b->raw + (size_t)i * rs + 16) == seq);
 		if (write) {
-			if (s->w && gc_write_raw(s->w, b->raw + (size_t)first * rs, n, t) < 0)
+			if (s->w && gc_write_raw(s->w, b->raw + (size_t)first * rs, n,
+						  t & ~UINT64_C(0xffffffff)) < 0)
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
 			s->ks.written += n;
 		} else {

@@ -334,7 +334,18 @@ void gc_addrmap_decode(const gc_addrmap *m, uint64_t addr, gc_dram_addr *d)
 	d->col = gc_am_packbits(&m->pack[GC_AM_COL], rest);
 	d->burst = gc_am_packbits(&m->pack[GC_AM_BURST], rest);
 	d->sub = index_sub(m, addr, chip, d->bank & (m->subs - 1), hi);
-	d->chip = d->sub / m->subs;
+	d->chip = d->sub >> m->sub_bits;
+}
+
+void gc_addrmap_bank_row(const gc_addrmap *m, uint64_t addr, gc_dram_addr *d)
+{
+	uint64_t rest, hi;
+	unsigned chip = raw_chip(m, addr, &rest, &hi);
+	d->bank = (unsigned)gc_am_packbits(&m->pack[GC_AM_BANK], rest);
+	d->row = gc_am_packbits(&m->pack[GC_AM_ROW], rest);
+	d->col = d->burst = 0;
+	d->sub = index_sub(m, addr, chip, d->bank & (m->subs - 1), hi);
+	d->chip = d->sub >> m->sub_bits;
 }
 
 unsigned gc_addrmap_slice(const gc_addrmap *m, uint64_t addr)
@@ -343,6 +354,22 @@ unsigned gc_addrmap_slice(const gc_addrmap *m, uint64_t addr)
 	unsigned chip = raw_chip(m, addr, &rest, &hi);
 	unsigned local = (unsigned)gc_am_packbits(&m->subpack, rest);
 	return index_sub(m, addr, chip, local, hi);
+}
+
+int gc_addrmap_tab_init(gc_addrmap_tab *t, const gc_addrmap *m)
+{
+	if (m->gap || !gc_is_pow2(m->channels) || m->chip_bits != gc_log2(m->channels) ||
+	    (m->pindex != GC_PINDEX_CONSECUTIVE && m->pindex != GC_PINDEX_BITWISE_PERMUTATION &&
+	     m->pindex != GC_PINDEX_IPOLY))
+		return -1;
+	for (unsigned k = 0; k < 6; k++)
+		for (unsigned v = 0; v < 256; v++) {
+			gc_dram_addr d;
+			gc_addrmap_bank_row(m, (uint64_t)v << (8 * k), &d);
+			t->t[k][v] = (struct gc_am_entry){d.row, d.bank, d.sub};
+		}
+	t->sub_bits = m->sub_bits;
+	return 0;
 }
 
 unsigned gc_addrmap_row_shift(const gc_addrmap *m)

@@ -135,6 +135,42 @@ static inline uint64_t gc_am_packbits(const gc_am_pack *p, uint64_t x)
 /* Every field of addr, the chip and sub-partition after partition
  * indexing. */
 void gc_addrmap_decode(const gc_addrmap *m, uint64_t addr, gc_dram_addr *d);
+/* The chip, sub-partition, bank and row of addr alone, as gc_addrmap_
+ * decode gives them (col and burst 0): what a bank's row buffer needs. */
+void gc_addrmap_bank_row(const gc_addrmap *m, uint64_t addr, gc_dram_addr *d);
+/* gc_addrmap_bank_row by table, where it is linear over GF(2) (no gap,
+ * a power-of-two channel count, consecutive, bitwise-permutation or
+ * IPOLY indexing: every field a selection of address bits, the indexing
+ * an XOR of them): the sub-partition, bank and row of an address below
+ * 2^48 are the XOR of one entry per byte, each entry the decode of its
+ * byte alone.  Built from gc_addrmap_bank_row itself. */
+typedef struct gc_addrmap_tab {
+	struct gc_am_entry {
+		uint64_t row;
+		uint32_t bank, sub;
+	} t[6][256];
+	unsigned sub_bits;
+} gc_addrmap_tab;
+
+/* 0, or -1 when m's decode is not linear (decode without the table). */
+int gc_addrmap_tab_init(gc_addrmap_tab *t, const gc_addrmap *m);
+
+static inline void gc_addrmap_tab_decode(const gc_addrmap_tab *t, uint64_t addr, gc_dram_addr *d)
+{
+	struct gc_am_entry e = t->t[0][addr & 0xff];
+	for (int k = 1; k < 6; k++) {
+		const struct gc_am_entry *x = &t->t[k][(addr >> (8 * k)) & 0xff];
+		e.row ^= x->row;
+		e.bank ^= x->bank;
+		e.sub ^= x->sub;
+	}
+	d->row = e.row;
+	d->bank = e.bank;
+	d->sub = e.sub;
+	d->chip = e.sub >> t->sub_bits;
+	d->col = d->burst = 0;
+}
+
 /* The global sub-partition (L2 slice) of addr, 0 .. channels*subs-1. */
 unsigned gc_addrmap_slice(const gc_addrmap *m, uint64_t addr);
 /* Both at once: the slice, and the partition address in *paddr. */

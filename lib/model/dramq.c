@@ -24,6 +24,9 @@
 #define NONE UINT64_MAX
 #define NIL UINT32_MAX
 #define EXACT 65536u /* latencies below this are counted one by one */
+/* A command cycle's parts, inlined into the loops that run them (their
+ * calls cost as much as what they do). */
+#define HOT static inline __attribute__((always_inline))
 
 struct req {
 	uint64_t arrival, enq, row; /* enq: when it entered the queue */
@@ -66,7 +69,9 @@ struct chan {
 	unsigned n;        /* requests queued */
 	uint64_t seq;
 	uint64_t now;      /* the command clock: next cycle a command may issue */
-	uint64_t last_act, wdata_end; /* + 1; 0: none yet */
+	uint64_t last_act;  /* + 1; 0: none yet */
+	uint64_t rd_ok;     /* the end of the last write data + tCDLR (0: no
+			     * write yet): no read before */
 	uint64_t prev;     /* the last arrival */
 	uint64_t wake;     /* no command may issue before this cycle; 0: unknown */
 	int any;
@@ -76,6 +81,11 @@ struct chan {
 struct gc_dramq {
 	unsigned channels, banks, groups, cap, words;
 	gc_dramq_timing t;
+	/* by the column command's kind (0 read, 1 write): cycles from it to
+	 * the end of its data, to the bank's earliest precharge, and to the
+	 * next column command of each kind (tCCD after it, and the data bus
+	 * free when the next one's data would start) */
+	unsigned data[2], pre[2], after[2][2];
 	struct chan *ch;
 	uint64_t *hist[2];   /* [write][latency < EXACT] */
 	uint64_t big[2][64]; /* [write][log2 latency] at and above EXACT */
@@ -106,6 +116,14 @@ gc_dramq *gc_dramq_new(unsigned channels, unsigned banks, unsigned bank_groups,
 	q->cap = queue;
 	q->words = (banks + 63) / 64;
 	q->t = *t;
+	unsigned lat[2] = {t->tcl, t->twl};
+	for (int w = 0; w < 2; w++) {
+		q->data[w] = lat[w] + t->tburst;
+		for (int n = 0; n < 2; n++)
+			q->after[w][n] = q->data[w] > lat[n] + t->tccd ? q->data[w] - lat[n] : t->tccd;
+	}
+	q->pre[0] = t->trtpl;
+	q->pre[1] = q->data[1] + t->twr;
 	q->ch = calloc(channels, sizeof *q->ch);
 	q->hist[0] = calloc(EXACT, sizeof *q->hist[0]);
 	q->hist[1] = calloc(EXACT, sizeof *q->hist[1]);
@@ -152,7 +170,7 @@ void gc_dramq_free(gc_dramq *q)
 	free(q);
 }
 
-static void count_latency(gc_dramq *q, int w, uint64_t lat)
+static inline void count_latency(gc_dramq *q, int w, uint64_t lat)
 {
 	if (lat < EXACT) {
 		q->hist[w][lat]++;
@@ -176,7 +194,7 @@ static void miss(struct chan *h, unsigned bi, int on)
 /* Bank bi's oldest hit: the first request to its open row from slot i
  * on, slot p before it (NIL: i is the head); its key (seq * 2 + write),
  * NONE when there is none. */
-static uint64_t seek_hit(struct chan *h, unsigned bi, uint32_t p, uint32_t i)
+HOT uint64_t seek_hit(struct chan *h, unsigned bi, uint32_t p, uint32_t i)
 {
 	struct bank *b = &h->bk[bi];
 	while (i != NIL && h->slot[i].row != b->open) {
@@ -190,7 +208,7 @@ static uint64_t seek_hit(struct chan *h, unsigned bi, uint32_t p, uint32_t i)
 
 /* The column command, now, of the oldest hit of candidate i, ready
  * now. */
-static void column(gc_dramq *q, struct chan *h, unsigned i)
+HOT void column(gc_dramq *q, struct chan *h, unsigned i)
 {
 	unsigned bi = h->cand[i].bank;
 	const gc_dramq_timing *t = &q->t;
@@ -198,36 +216,27 @@ static void column(gc_dramq *q, struct chan *h, unsigned i)
 	uint32_t k = b->hit, p = b->hprev;
 	const struct req *r = &h->slot[k];
 	unsigned g = h->cand[i].group;
+	unsigned w = r->write;
 	uint64_t col = h->now;
-	unsigned lat = r->write ? t->twl : t->tcl;
-	uint64_t end = col + lat + t->tburst;
+	uint64_t end = col + q->data[w];
+	uint64_t lat = end - r->arrival;
 	h->bg_ok[g] = col + t->tccdl;
-	if (r->write) {
-		b->pre_ok = max64(b->pre_ok, end + t->twr);
-		h->wdata_end = end + 1;
+	b->pre_ok = max64(b->pre_ok, col + q->pre[w]);
+	if (w) {
+		h->rd_ok = end + t->tcdlr;
 		h->st.writes++;
-		h->st.write_latency += end - r->arrival;
+		h->st.write_latency += lat;
 	} else {
-		b->pre_ok = max64(b->pre_ok, col + t->trtpl);
 		h->st.reads++;
-		h->st.read_latency += end - r->arrival;
+		h->st.read_latency += lat;
 	}
-	count_latency(q, (int)r->write, end - r->arrival);
+	count_latency(q, (int)w, lat);
 	h->st.queued += col - r->enq;
 	h->st.busy += t->tburst;
 	h->st.last = max64(h->st.last, end);
-	/* the channel's part of the next column command's readiness: tCCD
-	 * after this one, the data bus free when its data would start, a
-	 * read tCDLR after the end of write data */
-	for (int w = 0; w < 2; w++) {
-		uint64_t c = col + t->tccd;
-		unsigned l = w ? t->twl : t->tcl;
-		if (!w && h->wdata_end)
-			c = max64(c, h->wdata_end - 1 + t->tcdlr);
-		if (end > c + l)
-			c = end - l;
-		h->col_ok[w] = c;
-	}
+	/* the channel's part of the next column command's readiness */
+	h->col_ok[0] = max64(col + q->after[w][0], h->rd_ok);
+	h->col_ok[1] = col + q->after[w][1];
 	/* out of the bank's list, into the free slots */
 	uint32_t x = r->next;
 	if (p == NIL)
@@ -294,7 +303,7 @@ static void activate(gc_dramq *q, struct chan *h, unsigned bi)
  * with no hit queued opens its row; else the clock moves to the first
  * cycle a hit may go, and the oldest hit ready then goes.  A bank's
  * candidate hit is its oldest. */
-static int step(gc_dramq *q, struct chan *h, uint64_t limit)
+HOT int step(gc_dramq *q, struct chan *h, uint64_t limit)
 {
 	uint64_t next = NONE, mseq = NONE;
 	unsigned ni = 0, mb = 0;
@@ -309,10 +318,9 @@ static int step(gc_dramq *q, struct chan *h, uint64_t limit)
 			h->now++;
 			return 1;
 		}
-		if (c < next) {
-			next = c;
-			ni = i;
-		}
+		/* no branch: which is the soonest is no pattern */
+		ni = c < next ? i : ni;
+		next = c < next ? c : next;
 	}
 	for (unsigned w = 0; w < q->words; w++) {
 		for (uint64_t m = h->miss[w]; m; m &= m - 1) {
@@ -376,7 +384,8 @@ void gc_dramq_add(gc_dramq *q, unsigned chan, unsigned bank, uint64_t row, int w
 	/* What the newcomer changes of the wake-up time: a miss to an empty
 	 * bank may go now, a hit when its column command may; a miss behind
 	 * a bank's hits changes nothing. */
-	if ((!b->n && b->open != row) || (b->open == row && b->col_ok < h->wake))
+	int hit = b->open == row;
+	if ((!b->n & !hit) | (hit & (b->col_ok < h->wake)))
 		h->wake = 0;
 	if (!b->n)
 		miss(h, bi, b->open != row);

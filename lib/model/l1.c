@@ -195,6 +195,7 @@ gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 	R->cur = -1;
 	R->last_warp = R->stage_warp = NONE32;
 	gc_l1queue_init(&R->smheap);
+	gc_l1queue_init(&R->aheap);
 	if (configure(R, err, len) < 0) {
 		gc_l1_free(R);
 		return NULL;
@@ -234,6 +235,7 @@ void gc_l1_free(gc_l1 *L)
 	gc_kunits_free(&L->ksms);
 	l1_input_free(L);
 	gc_l1queue_free(&L->smheap);
+	gc_l1queue_free(&L->aheap);
 	free(L);
 }
 
@@ -555,6 +557,10 @@ int gc_l1_kernel_begin(gc_l1 *R, const gc_kernel *k)
 		l1_fail(R, "out of memory");
 	sum_counters(R, &R->kbase);
 	R->inst_valid = 0;
+	/* the timing model steps an SM ahead only when its blocks have all
+	 * their warps: a kernel that does not say how many has none ahead */
+	uint64_t tpb = k ? gc_kernel_threads_per_block(k) : 0;
+	R->wpb = tpb ? (uint32_t)((tpb + R->gpu.sm.warp_size - 1) / R->gpu.sm.warp_size) : UINT32_MAX;
 	if (R->pf_on) {
 		/* mta numbers the warps of an SM block after block */
 		uint64_t wpb = k ? (gc_kernel_threads_per_block(k) + R->gpu.sm.warp_size - 1) /

@@ -1,7 +1,7 @@
 /*
  * model/l1_impl.h - the L1 engine's state, shared by its files (l1.c,
- * l1_class.c, l1_input.c, l1_timing.c) and by nothing else: the API is
- * model/l1.h.
+ * l1_class.c, l1_input.c, l1_timing.c, l1_ahead.c) and by nothing else:
+ * the API is model/l1.h.
  */
 #ifndef GC_MODEL_L1_IMPL_H
 #define GC_MODEL_L1_IMPL_H
@@ -137,6 +137,21 @@ struct sm {
 	unsigned resident;  /* resident blocks */
 	uint32_t pend_head, pend_tail; /* blocks waiting for a slot */
 	int inheap;
+	unsigned inc_res;   /* resident blocks that may still get warps */
+	/* run-ahead (l1_ahead.c): what its steps ahead of the global order
+	 * emitted, not yet merged, and the last such step */
+	gc_rec *arec;
+	size_t arh, arn, arcap;
+	struct astep *ast;
+	size_t ash, asn, ascap;
+	uint64_t ahead_t;   /* time of its last step ahead + 1, 0: none */
+};
+
+/* One step of an SM taken ahead: its time, the records it emitted, the
+ * records it issued. */
+struct astep {
+	uint64_t t;
+	uint32_t nrec, issued;
 };
 
 /* Where a request goes: looked up in L1, nowhere (shared memory), to L2. */
@@ -215,6 +230,11 @@ struct gc_l1 {
 	uint64_t gnow;        /* the current global time */
 	uint64_t buffered, peak_buffered;
 	int cur;              /* the SM being stepped, -1: none */
+	uint64_t tmax;        /* the latest time stepped */
+	uint32_t wpb;         /* warps per block of the kernel, UINT32_MAX: unknown */
+	int ahead;            /* the SM being stepped is ahead of the global order */
+	int astep_open;       /* it has an entry for this step */
+	gc_l1queue aheap;     /* SMs with steps ahead, by their first one's (time, SM) */
 
 	/* the prefetcher (l1_prefetch.c) */
 	int pf_on;
@@ -267,6 +287,14 @@ void l1_read_one(gc_l1 *R);
 void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k);
 void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
 void l1_input_free(gc_l1 *R);
+
+/* ---- l1_ahead.c: SMs stepped ahead of the global order ------------- */
+
+gc_rec *l1_ahead_slot(gc_l1 *R);
+void l1_ahead_issued(gc_l1 *R, unsigned k);
+/* What steps ahead up to (t, id) emitted goes out (t UINT64_MAX: all). */
+void l1_ahead_flush(gc_l1 *R, uint64_t t, uint64_t id);
+void l1_ahead_free(struct sm *s);
 
 /* ---- l1_prefetch.c: the prefetcher ------------------------------------ */
 
@@ -338,6 +366,8 @@ static inline unsigned sector_bytes(const gc_l1 *R, uint8_t mask)
 /* The next record to emit, filled in by the caller. */
 static inline gc_rec *out_slot(gc_l1 *R)
 {
+	if (R->ahead)
+		return l1_ahead_slot(R);
 	if (R->nout == OUTBUF)
 		l1_emit_flush(R);
 	return &R->out[R->nout++];

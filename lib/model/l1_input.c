@@ -134,6 +134,17 @@ static _Noreturn void late_record(gc_l1 *R, const gc_rec *r)
 		r->warp, (unsigned long long)R->p.window);
 }
 
+/* A warp of a block that already had as many as its kernel's threads
+ * make, on an SM stepped ahead on the word that it had them all. */
+static _Noreturn void surplus_warp(gc_l1 *R, const gc_rec *r, const struct sm *s)
+{
+	l1_fail(R, "%s: record %llu: block %u has more warps than its kernel's threads per "
+		"block make (%u), and SM %u ran ahead taking that number; "
+		"GC_L1_IN_ORDER=1 runs without running ahead",
+		R->p.input ? R->p.input : "input", (unsigned long long)R->recno, r->block,
+		R->wpb, s->id);
+}
+
 /* A new block's slot. */
 static uint32_t new_block(gc_l1 *R)
 {
@@ -201,6 +212,11 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 		}
 	} else if (b->resident) {
 		/* a warp of a running block seen for the first time */
+		if (b->nwarps == R->wpb)
+			s->inc_res--; /* the block has all its warps */
+		else if (b->nwarps > R->wpb && s->ahead_t &&
+			 (s->ahead_t - 1 > R->gnow || (s->ahead_t - 1 == R->gnow && R->cur >= 0 && s->id > R->cur)))
+			surplus_warp(R, r, s);
 		l1_sm_arrive(R, s);
 		R->warps[widx].state = W_QUEUED;
 		l1_queue_warp(R, s, widx);
@@ -271,6 +287,7 @@ void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx)
 	/* First done, first served: the block's slot on the SM goes to the
 	 * SM's next pending block. */
 	s->resident--;
+	s->inc_res -= b->nwarps < R->wpb;
 	if (s->pend_head != NONE32) {
 		uint32_t next = s->pend_head;
 		s->pend_head = R->blocks[next].next_pending;

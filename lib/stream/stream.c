@@ -683,7 +683,6 @@ struct gc_writer {
 	unsigned rs;
 	int dist;         /* GC_OPT_DISTANCE: rec->dist at byte 32 */
 	int compute;      /* GC_OPT_COMPUTE: rec->compute at byte 40 */
-	uint32_t size_min; /* accesses: 2^24, bytes 0-3 of a record with a size; else 0 */
 	uint64_t nrec, ndata, kdata;
 	int in_kernel;    /* 0 outside, 1 in a kernel, 2 after its opcode records */
 	uint32_t kid;
@@ -770,7 +769,6 @@ gc_writer *gc_writer_open(const char *path, const gc_header *h, int flags)
 	w->dist = (h->optional & GC_OPT_DISTANCE) != 0;
 	w->compute = (h->optional & GC_OPT_COMPUTE) != 0;
 	w->opcodes = (h->required & GC_REQ_OPCODES) != 0;
-	w->size_min = h->kind == GC_KIND_ACCESS ? UINT32_C(1) << 24 : 0;
 	w->fd = -1;
 	snprintf(w->name, sizeof w->name, "%s", !path || strcmp(path, "-") == 0 ? "stdout" : path);
 	/* The header asked for must be one this writer can honour; checked
@@ -955,80 +953,51 @@ int gc_write(gc_writer *w, const gc_rec *rec)
 	return 0;
 }
 
-/* gc_write_raw's rare cases, as write_slow is gc_write's: a refusal, a
- * time-base record first, a full block flushed, records past 32 bytes. */
-__attribute__((noinline)) static int write_raw_slow(gc_writer *w, const unsigned char *p,
-						   uint64_t time)
-{
-	uint32_t w0 = gc_get32(p);
-	/* gc_write's checks on the bytes: the flags (4 bits) and a request's
-	 * line address (48 bits) cannot be out of range here. */
-	if (w->failed || w->in_kernel != 1 || time < w->last_time ||
-	    (w0 & 0xffu) - GC_LOAD > GC_ATOMIC - GC_LOAD || (w0 >> 8 & 15u) >= GC_NSPACES ||
-	    (w->kind == GC_KIND_ACCESS && w0 >> 24 == 0)) {
-		gc_rec rec = {.op = (uint8_t)w0, .space = w0 >> 8 & 15u, .flags = w0 >> 12 & 15u,
-			      .size = (uint16_t)(w0 >> 24), .time = time};
-		return write_refused(w, &rec);
-	}
-	if ((time & ~LOW32) != w->time_hi && write_time(w, time) < 0)
-		return -1;
-	if (w->len + w->rs > IOBUF && flush_buf(w, 0) < 0)
-		return -1;
-	unsigned char *q = w->buf + w->len;
-	memcpy(q, p, GC_RECORD_BASE);
-	if (w->rs > GC_RECORD_BASE) {
-		/* as gc_write: the fields this writer's flags name, the rest 0 */
-		memset(q + GC_RECORD_BASE, 0, w->rs - GC_RECORD_BASE);
-		if (w->dist)
-			memcpy(q + 32, p + 32, 8);
-		if (w->compute)
-			memcpy(q + 40, p + 40, 8);
-	}
-	w->len += w->rs;
-	w->nrec++;
-	w->ndata++;
-	w->kdata++;
-	w->last_time = time;
-	return 0;
-}
-
+/*
+ * n data records as gc_read_raw gives them, passed on as gc_write would
+ * write each one decoded: the same bytes (a request's size above bit 48,
+ * the address below, time-base records where the clock's high half
+ * changes), the distance and compute fields kept as the header has them
+ * and the other bytes past the first 32 cleared.  The reader's checks
+ * hold for them (their kind and record size are the writer's, one run
+ * of one time base, in time order); the writer's own order is checked.
+ */
 int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_hi)
 {
-	time_hi &= ~LOW32;
+	size_t rs = w->rs;
+	if (w->failed)
+		return -1;
+	if (!n)
+		return 0;
+	gc_rec first = {.op = p[0], .time = time_hi | gc_get32(p + 20)};
+	if (w->in_kernel != 1 || first.time < w->last_time)
+		return write_refused(w, &first);
+	if (time_hi != w->time_hi && write_time(w, first.time) < 0)
+		return -1;
+	w->ndata += n;
+	w->kdata += n;
+	w->last_time = time_hi | gc_get32(p + (n - 1) * rs + 20);
 	while (n) {
-		/* The writer's state checked once a run: then each record's
-		 * own checks (gc_write's on the bytes) and a copy. */
-		size_t k = (IOBUF - w->len) / GC_RECORD_BASE;
-		if (w->failed || w->in_kernel != 1 || w->rs != GC_RECORD_BASE ||
-		    time_hi != w->time_hi || !k) {
-			if (write_raw_slow(w, p, time_hi | gc_get32(p + 20)) < 0)
-				return -1;
-			p += w->rs;
-			n--;
-			continue;
-		}
-		k = k < n ? k : n;
+		if (w->len + rs > IOBUF && flush_buf(w, 0) < 0)
+			return -1;
+		size_t k = (IOBUF - w->len) / rs;
+		if (k > n)
+			k = n;
 		unsigned char *q = w->buf + w->len;
-		uint32_t low = w->last_time < time_hi ? 0 : (uint32_t)w->last_time;
-		size_t i = 0;
-		for (; i < k; i++, p += GC_RECORD_BASE, q += GC_RECORD_BASE) {
-			uint32_t w0 = gc_get32(p), t = gc_get32(p + 20);
-			if ((w0 & 0xffu) - GC_LOAD > GC_ATOMIC - GC_LOAD ||
-			    (w0 >> 8 & 15u) >= GC_NSPACES || w0 < w->size_min || t < low)
-				break;
-			memcpy(q, p, GC_RECORD_BASE);
-			low = t;
+		memcpy(q, p, k * rs);
+		for (size_t i = 0; rs > GC_RECORD_BASE && i < k; i++, q += rs) {
+			/* as write_slow fills them */
+			uint64_t dist = gc_get64(q + 32), compute = w->compute ? gc_get64(q + 40) : 0;
+			memset(q + GC_RECORD_BASE, 0, rs - GC_RECORD_BASE);
+			if (w->dist)
+				gc_put64(q + 32, dist);
+			if (w->compute)
+				gc_put64(q + 40, compute);
 		}
-		if (i) {
-			w->len += i * GC_RECORD_BASE;
-			w->nrec += i;
-			w->ndata += i;
-			w->kdata += i;
-			w->last_time = time_hi | low;
-		}
-		n -= i;
-		if (i < k) /* refused: write_raw_slow says why */
-			return write_raw_slow(w, p, time_hi | gc_get32(p + 20));
+		w->len += k * rs;
+		w->nrec += k;
+		p += k * rs;
+		n -= k;
 	}
 	return 0;
 }

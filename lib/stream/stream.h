@@ -91,14 +91,10 @@ int gc_writer_failed(const gc_writer *w);
 const char *gc_writer_error(const gc_writer *w);
 /* Each returns 0, or -1 with the message in the handle. */
 int gc_write(gc_writer *w, const gc_rec *rec);
-/* gc_write of n records as they lie in a stream of this writer's kind and
- * record size, that size apart (gc-stream(5)'s layout: gc_read_raw's
- * bytes, fields patched in place as a stage needs), all of time base
- * time_hi: a record's clock is time_hi's high half | its bytes 20-23.
- * The distance and compute fields are copied when the writer's flags name
- * them, other bytes past 32 written as 0: the same checks and the same
- * bytes as gc_write of each record decoded, the writer's state checked
- * once a run. */
+/* n data records p as gc_read_raw returned them (time base time_hi),
+ * from a reader whose header's kind and record size are the writer's:
+ * the bytes gc_write writes for each decoded (the pass-through of a
+ * stage that changes no record). */
 int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_hi);
 int gc_write_kbegin(gc_writer *w, const gc_kernel *k);
 int gc_write_kend(gc_writer *w, uint32_t kernel);

@@ -7,7 +7,9 @@
  *       the mapping string of a Ramulator scheme (gc_addrmap_scheme)
  *   addrmap-test decode MAPPING CHANNELS SUBS PINDEX [-s INDEX:SETS] ADDR...
  *       per address: chip, sub-partition, bank, row, col, burst, the
- *       partition address and (with -s) the L2 set of that address
+ *       partition address and (with -s) the L2 set of that address;
+ *       gc_addrmap_bank_row and (where it applies) the table decode must
+ *       agree with gc_addrmap_decode, or it fails
  *
  * PINDEX is a gc-config(5) name (consecutive, bitwise-permutation, ipoly,
  * random, ipoly-modulo); INDEX a set-index name (linear, xor, fermi, ipoly).
@@ -71,6 +73,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "decode") != 0)
 		gc_die(2, "unknown command '%s'", argv[1]);
+	static gc_addrmap_tab tab;
+	int linear = gc_addrmap_tab_init(&tab, &m) == 0;
 	int a = 6, fn = -1;
 	unsigned sets = 0;
 	if (a + 1 < argc && strcmp(argv[a], "-s") == 0) {
@@ -94,6 +98,16 @@ int main(int argc, char **argv)
 		uint64_t pa2;
 		if (gc_addrmap_slice_paddr(&m, addr, &pa2) != d.sub || pa2 != pa)
 			gc_die(1, "0x%llx: gc_addrmap_slice_paddr disagrees", (unsigned long long)addr);
+		gc_dram_addr e[2];
+		gc_addrmap_bank_row(&m, addr, &e[0]);
+		e[1] = e[0];
+		if (linear && !(addr >> 48))
+			gc_addrmap_tab_decode(&tab, addr, &e[1]);
+		for (int i = 0; i < 2; i++)
+			if (e[i].chip != d.chip || e[i].sub != d.sub || e[i].bank != d.bank ||
+			    e[i].row != d.row)
+				gc_die(1, "0x%llx: %s disagrees", (unsigned long long)addr,
+				       i ? "the table decode" : "gc_addrmap_bank_row");
 		if (gc_addrmap_slice(&m, addr) != d.sub)
 			gc_die(1, "0x%llx: slice %u but decode %u", (unsigned long long)addr,
 			       gc_addrmap_slice(&m, addr), d.sub);
