@@ -78,6 +78,12 @@ int gc_writer_failed(const gc_writer *w);
 const char *gc_writer_error(const gc_writer *w);
 /* Each returns 0, or -1 with the message in the handle. */
 int gc_write(gc_writer *w, const gc_rec *rec);
+/* The records of one warp instruction's active lanes: rec with, for each
+ * lane of mask in order, that lane and its address, addr[lane], or when
+ * addr is NULL rec->addr + k * stride for the k-th active lane (the same
+ * bytes as gc_write of each). */
+int gc_write_lanes(gc_writer *w, const gc_rec *rec, uint32_t mask, const uint64_t *addr,
+		   uint64_t stride);
 int gc_write_kbegin(gc_writer *w, const gc_kernel *k);
 int gc_write_kend(gc_writer *w, uint32_t kernel);
 /* The opcode table of the open kernel, after its last data record and
