@@ -6,6 +6,11 @@
 #   make check        install missing Debian packages, run every test
 #   make bench        throughput figures against their targets
 #   make fuzz         every libFuzzer target of tests/fuzz for SECONDS each
+#   make fuzz-build   build the fuzz targets only (clang; FUZZ_OPT=-O0 is
+#                     make check's build, into build-fuzz-O0/)
+#   make unit-asan    the library's unit tests under clang's ASan and UBSan
+#                     (build-fuzz-O0/tests; make check runs them)
+#   make check-lib    the library's unit tests (SANITIZE=1: gcc's ASan)
 #   make check-long   more than 2^32 records through gc-gen | gc-stats
 #   make check-valgrind  a short chain of every stage under memcheck
 #   make install      PREFIX, DESTDIR, BINDIR, MANDIR, DATADIR honoured

@@ -20,6 +20,7 @@
 #include "prog/prog.h"
 #include "report/json.h"
 #include "report/pcreport.h"
+#include "report/sweeptab.h"
 #include "report/unitjson.h"
 #include "stream/stream.h"
 
@@ -741,22 +742,6 @@ static void sweep_check(const gc_waysweep *S, int rc)
 		gc_die(rc == -2 ? GC_EXIT_USAGE : GC_EXIT_DATA, "%s", gc_waysweep_error(S));
 }
 
-/* The counts of one associativity (or of one kernel at it) as JSON. */
-static void sweep_json_counts(gc_json *j, const gc_waysweep_counts *c)
-{
-	gc_json_u64(j, "requests", c->requests);
-	gc_json_u64(j, "hits", c->hits);
-	gc_json_u64(j, "misses", c->misses);
-	gc_json_u64(j, "sector_misses", c->sector_misses);
-	gc_json_num(j, "hit_rate", ratio(c->hits, c->hits + c->misses));
-	gc_json_obj(j, "sectors");
-	gc_json_u64(j, "requested", c->sec_requested);
-	gc_json_u64(j, "hits", c->sec_hits);
-	gc_json_u64(j, "misses", c->sec_requested - c->sec_hits);
-	gc_json_close(j);
-	gc_json_num(j, "sector_hit_rate", ratio(c->sec_hits, c->sec_requested));
-}
-
 static void sweep_json(FILE *f, const char *input, const struct cmdline *cl,
 		       const gc_gpu_config *gpu, const gc_waysweep_stats *st)
 {
@@ -773,43 +758,8 @@ static void sweep_json(FILE *f, const char *input, const struct cmdline *cl,
 	gc_json_u64(&j, "atomics", st->atomics);
 	gc_json_u64(&j, "bypasses", st->bypassed);
 	gc_json_u64(&j, "shared", st->shared);
-	gc_json_arr(&j, "sweep");
-	for (size_t i = 0; i < st->nways; i++) {
-		gc_json_obj(&j, NULL);
-		gc_json_u64(&j, "ways", st->ways[i]);
-		gc_json_u64(&j, "size", (uint64_t)st->sets * st->ways[i] * st->line);
-		sweep_json_counts(&j, &st->total[i]);
-		gc_json_arr(&j, "kernels");
-		for (size_t k = 0; k < st->nkernels; k++) {
-			gc_json_obj(&j, NULL);
-			gc_json_u64(&j, "id", st->kernels[k].id);
-			gc_json_str(&j, "name", st->kernels[k].name);
-			sweep_json_counts(&j, &st->kernels[k].n[i]);
-			gc_json_close(&j);
-		}
-		gc_json_close(&j);
-		gc_json_close(&j);
-	}
-	gc_json_close(&j);
+	gc_sweeptab_json(&j, st);
 	gc_json_end(&j);
-}
-
-/* The table on stdout (or -o FILE): a row per associativity. */
-static void sweep_csv(FILE *f, const gc_waysweep_stats *st)
-{
-	fprintf(f, "ways,size,requests,hits,misses,sector_misses,hit_rate,"
-		"sectors.requested,sectors.hits,sectors.misses,sector_hit_rate\n");
-	for (size_t i = 0; i < st->nways; i++) {
-		const gc_waysweep_counts *c = &st->total[i];
-		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu,%.6g,%llu,%llu,%llu,%.6g\n", st->ways[i],
-			(unsigned long long)st->sets * st->ways[i] * st->line,
-			(unsigned long long)c->requests, (unsigned long long)c->hits,
-			(unsigned long long)c->misses, (unsigned long long)c->sector_misses,
-			ratio(c->hits, c->hits + c->misses), (unsigned long long)c->sec_requested,
-			(unsigned long long)c->sec_hits,
-			(unsigned long long)(c->sec_requested - c->sec_hits),
-			ratio(c->sec_hits, c->sec_requested));
-	}
 }
 
 struct sweep_of {
@@ -830,20 +780,7 @@ static void sweep_report(FILE *f, const void *ctx)
 	fprintf(f, "%s: requests %llu: bypassed %llu, shared %llu\n", p,
 		(unsigned long long)st->requests, (unsigned long long)st->bypassed,
 		(unsigned long long)st->shared);
-	for (size_t i = 0; i < st->nways; i++) {
-		const gc_waysweep_counts *c = &st->total[i];
-		fprintf(f, "%s: %u ways: hits %llu, misses %llu (sector misses %llu); hit rate %.4f\n",
-			p, st->ways[i], (unsigned long long)c->hits, (unsigned long long)c->misses,
-			(unsigned long long)c->sector_misses, ratio(c->hits, c->hits + c->misses));
-	}
-	for (size_t k = 0; k < st->nkernels; k++) {
-		const gc_waysweep_kernel *K = &st->kernels[k];
-		fprintf(f, "%s: kernel %u %s: ways hits misses:", p, K->id, K->name[0] ? K->name : "-");
-		for (size_t i = 0; i < st->nways; i++)
-			fprintf(f, "%s %u %llu %llu", i ? "," : "", st->ways[i],
-				(unsigned long long)K->n[i].hits, (unsigned long long)K->n[i].misses);
-		fprintf(f, "\n");
-	}
+	gc_sweeptab_text(f, p, st);
 }
 
 /* --ways-sweep: the records through the sweep engine, kernel by kernel
@@ -898,7 +835,7 @@ static void run_sweep(const struct cmdline *cl, const gc_gpu_config *gpu, gc_rea
 	gc_progress_end(cl->c.progress);
 	const gc_waysweep_stats *st = gc_waysweep_stats_get(S);
 	FILE *f = gc_open_text(cl->c.out);
-	sweep_csv(f, st);
+	gc_sweeptab_csv(f, st);
 	gc_close_text(f, cl->c.out);
 	if (cl->c.stats) {
 		f = gc_open_text(cl->c.stats);

@@ -27,10 +27,12 @@
 #include "model/cache.h"
 #include "model/prefetch.h"
 #include "model/pending.h"
+#include "model/waysweep.h"
 #include "prog/gpuopt.h"
 #include "prog/prog.h"
 #include "report/json.h"
 #include "report/pcreport.h"
+#include "report/sweeptab.h"
 #include "report/unitjson.h"
 #include "stream/stream.h"
 
@@ -49,6 +51,8 @@ static const char help[] =
 	"      --sector N          sector bytes (l2.sector)\n"
 	"      --sets N            sets per slice (l2.sets)\n"
 	"      --ways N            ways (l2.ways)\n"
+	"      --ways-sweep LIST   every associativity of LIST (1..32, 1,2,4,8) in one\n"
+	"                          pass: a CSV table, no stream\n"
 	"      --slice-size N      bytes per slice (l2.slice_size)\n"
 	"      --index FN          set index: linear, xor, fermi, ipoly, fibonacci (l2.index)\n"
 	"      --replacement P     lru, fifo, random (l2.replacement)\n"
@@ -112,6 +116,7 @@ enum {
 	OPT_FLUSH,
 	OPT_WARM,
 	OPT_TOP,
+	OPT_SWEEP,
 };
 
 /* Options that set a GPU key, in the order they are applied. */
@@ -145,6 +150,9 @@ struct cmdline {
 	int flush;                    /* 1 --flush, 0 --warm, -1 the preset */
 	int emit_all;
 	int top;                      /* --top: rows of the per-PC table (0: all) */
+	int emits;                    /* --emit given */
+	unsigned sweep[GC_WAYSWEEP_MAX]; /* --ways-sweep: the associativities */
+	size_t nsweep;
 };
 
 static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -175,9 +183,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"warm", no_argument, NULL, OPT_WARM},
 		GC_REPORT_LONGOPTS,
 		{"top", required_argument, NULL, OPT_TOP},
+		{"ways-sweep", required_argument, NULL, OPT_SWEEP},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
+	char why[160];
 	memset(cl, 0, sizeof *cl);
 	cl->flush = -1; /* the preset's l2.kernel_flush */
 	cl->top = 10;
@@ -195,6 +205,11 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		}
 		switch (c) {
 		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
+		case OPT_SWEEP:
+			cl->nsweep = gc_waysweep_parse(optarg, cl->sweep, why, sizeof why);
+			if (!cl->nsweep)
+				gc_usage_error("--ways-sweep: %s", why);
+			break;
 		case OPT_BOUNDARY: cl->flush = gc_kernel_boundary(optarg); break;
 		case OPT_FLUSH:
 			gc_warn("--flush is deprecated: use --kernel-boundary flush");
@@ -207,12 +222,18 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case GC_OPT_EMIT: {
 			static const char *const emits[] = {"dram", "all", NULL};
 			cl->emit_all = gc_emit_option(&cl->c, optarg, emits);
+			cl->emits++;
 			break;
 		}
 		default: gc_usage_error("unexpected option");
 		}
 	}
 	cl->input = gc_one_input(argc, argv);
+	const char *ways = cl->keyval[gc_gpu_keyopt_find(keyopts, NKEYOPTS, OPT_WAYS)];
+	const char *pf = cl->keyval[gc_gpu_keyopt_find(keyopts, NKEYOPTS, OPT_PREFETCH)];
+	if (cl->nsweep && (cl->emits || ways || pf))
+		gc_usage_error("--ways-sweep is the L2 of every associativity, with no stream: "
+			       "not with %s", cl->emits ? "--emit" : ways ? "--ways" : "--prefetch");
 }
 
 /* Sectors in a mask (no popcount instruction is assumed). */
@@ -722,6 +743,20 @@ struct event {
 	gc_optab ops; /* GC_KEND: this slot's copy of the kernel's opcodes */
 };
 
+/* A request's mask checked, as it is read (the reader still points at
+ * it), and its slice and set found. */
+static void place(const struct l2 *m, const gc_reader *r, struct event *e)
+{
+	uint8_t mask = e->rec.mask;
+	if (!mask || (mask >> m->nsectors))
+		gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): field mask: 0x%x is not a set "
+		       "of the %u sectors of a %u-byte line", gc_reader_name(r),
+		       (unsigned long long)gc_reader_records(r),
+		       (unsigned long long)(gc_reader_bytes(r) - gc_reader_header(r)->record_size),
+		       mask, m->nsectors, m->line);
+	e->set = locate(m, e->rec.addr & ~(uint64_t)(m->line - 1), &e->slice);
+}
+
 static void read_event(struct l2 *m, gc_reader *r, struct event *e)
 {
 	e->ev = gc_read(r, &e->rec);
@@ -731,17 +766,8 @@ static void read_event(struct l2 *m, gc_reader *r, struct event *e)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (e->ev != GC_DATA)
 		return;
-	/* Checked as it is read, while the reader still points at it. */
-	uint8_t mask = e->rec.mask;
-	if (!mask || (mask & ~m->c.full_mask))
-		gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): field mask: 0x%x is not a set "
-		       "of the %u sectors of a %u-byte line", gc_reader_name(r),
-		       (unsigned long long)gc_reader_records(r),
-		       (unsigned long long)(gc_reader_bytes(r) - gc_reader_header(r)->record_size),
-		       mask, m->nsectors, m->line);
-	uint64_t addr = e->rec.addr & ~(uint64_t)(m->line - 1);
-	e->set = locate(m, addr, &e->slice);
-	gc_cache_prefetch(&m->c, addr, e->set);
+	place(m, r, e);
+	gc_cache_prefetch(&m->c, e->rec.addr & ~(uint64_t)(m->line - 1), e->set);
 	if (m->lazy)
 		__builtin_prefetch(m->pbytes + (size_t)e->set * m->c.g.ways * m->nsectors, 1);
 }
@@ -880,6 +906,27 @@ static void size_from_total(gc_gpu_config *c, const struct cmdline *cl)
 	gc_gpu_config_option(c, "--size", "l2.slice_size", buf);
 }
 
+/* What the input's header says: whether its times are cycles, and that
+ * it is a stream gc-l2 takes. */
+static void check_input(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
+{
+	/* Times are cycles when gc-l1's timing model wrote them. */
+	const char *model = gc_header_get(gc_reader_header(r), "l1.model");
+	if (model && strcmp(model, "timing") == 0 && m->gpu.perf.dram_latency) {
+		m->miss_latency = m->gpu.perf.dram_latency;
+		if (!cl->nsweep &&
+		    gc_pending_init(&m->pend, gc_cache_nlines(&m->c), m->nsectors) < 0)
+			gc_die(GC_EXIT_DATA, "out of memory");
+	}
+	const char *e = gc_header_get(gc_reader_header(r), "l1.emit");
+	if (e && strcmp(e, "all") == 0)
+		gc_die(GC_EXIT_DATA, "%s: header key l1.emit=all: this stream holds every request "
+		       "gc-l1 saw, L1 hits too; gc-l2 reads what gc-l1 sends on (gc-l1 without "
+		       "--emit all)", gc_reader_name(r));
+	check_geometry(r, "line_size", m->line, "l2.line");
+	check_geometry(r, "sector_size", m->sector, "l2.sector");
+}
+
 static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 {
 	char why[256];
@@ -887,6 +934,11 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	gc_gpu_for_stream(&m->gpu, cl->c.gpu, gc_reader_header(r));
 	gc_gpu_keyopts_apply(&m->gpu, keyopts, NKEYOPTS, cl->keyval);
 	size_from_total(&m->gpu, cl);
+	if (cl->nsweep) { /* checked at its largest associativity; the sets stay */
+		char max[16];
+		snprintf(max, sizeof max, "%u", cl->sweep[cl->nsweep - 1]);
+		gc_gpu_config_option(&m->gpu, "--ways-sweep", "l2.ways", max);
+	}
 	gc_gpu_config_finish(&m->gpu);
 
 	const gc_gpu_cache *g = &m->gpu.l2;
@@ -926,6 +978,12 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 		.line = g->line, .sector = g->sector, .sets = m->nslices * m->sets,
 		.ways = g->ways, .index = GC_INDEX_LINEAR, .repl = g->repl, .seed = 1,
 	};
+	if (cl->nsweep) { /* the sweep keeps its own stacks */
+		if (gc_cache_geom_check(&geom, why, sizeof why) < 0)
+			gc_die(GC_EXIT_USAGE, "L2: %s", why);
+		check_input(m, cl, r);
+		return;
+	}
 	if (gc_cache_init(&m->c, &geom, why, sizeof why) < 0)
 		gc_die(GC_EXIT_USAGE, "L2: %s", why);
 	if (m->lazy) {
@@ -944,20 +1002,7 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	for (unsigned i = 0; i < m->nslices; i++)
 		m->sl[i].op = ops + 4 * (size_t)i;
 	gc_kunits_init(&m->kslices, GC_KU_WIDTH);
-	/* Times are cycles when gc-l1's timing model wrote them. */
-	const char *model = gc_header_get(gc_reader_header(r), "l1.model");
-	if (model && strcmp(model, "timing") == 0 && m->gpu.perf.dram_latency) {
-		m->miss_latency = m->gpu.perf.dram_latency;
-		if (gc_pending_init(&m->pend, gc_cache_nlines(&m->c), m->nsectors) < 0)
-			gc_die(GC_EXIT_DATA, "out of memory");
-	}
-	const char *e = gc_header_get(gc_reader_header(r), "l1.emit");
-	if (e && strcmp(e, "all") == 0)
-		gc_die(GC_EXIT_DATA, "%s: header key l1.emit=all: this stream holds every request "
-		       "gc-l1 saw, L1 hits too; gc-l2 reads what gc-l1 sends on (gc-l1 without "
-		       "--emit all)", gc_reader_name(r));
-	check_geometry(r, "line_size", m->line, "l2.line");
-	check_geometry(r, "sector_size", m->sector, "l2.sector");
+	check_input(m, cl, r);
 }
 
 static void set_header(gc_header *h, const struct l2 *m, const struct cmdline *cl,
@@ -1079,34 +1124,45 @@ static void json_kernels(gc_json *j, const struct l2 *m)
 	gc_json_close(j);
 }
 
+/* The summary's head: tool, input, gpu and config (a sweep's without
+ * the ways and the sizes they set). */
+static void json_head(gc_json *j, FILE *f, const struct l2 *m, const char *input, int sweep)
+{
+	char buf[160];
+	gc_json_begin(j, f);
+	gc_json_str(j, "tool", "gc-l2");
+	gc_json_str(j, "input", input);
+	gc_json_str(j, "gpu", m->gpu.name);
+	gc_json_obj(j, "config");
+	gc_json_u64(j, "slices", m->nslices);
+	gc_json_u64(j, "channels", m->gpu.l2.channels);
+	gc_json_u64(j, "sub_partitions", m->gpu.l2.sub_partitions);
+	if (!sweep) {
+		gc_json_u64(j, "slice_size", m->gpu.l2.size);
+		gc_json_u64(j, "size", m->gpu.l2.total);
+	}
+	gc_json_u64(j, "sets", m->sets);
+	if (!sweep)
+		gc_json_u64(j, "ways", m->gpu.l2.ways);
+	gc_json_u64(j, "line", m->line);
+	gc_json_u64(j, "sector", m->sector);
+	static const char *const keys[] = {"l2.index", "l2.replacement", "l2.write",
+					   "l2.write_alloc", "l2.partition_index", "l2.mapping"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		gc_gpu_format(&m->gpu, gc_gpu_key_find(keys[i]), buf, sizeof buf);
+		gc_json_str(j, keys[i] + 3, buf);
+	}
+	gc_json_str(j, "kernel_boundary", m->flush ? "flush" : "keep");
+	gc_json_u64(j, "miss_latency", m->miss_latency);
+	gc_json_close(j);
+}
+
 static void json(FILE *f, const struct l2 *m, const char *input, int top)
 {
 	const struct stats *s = &m->s;
 	gc_json j;
 	char buf[160];
-	gc_json_begin(&j, f);
-	gc_json_str(&j, "tool", "gc-l2");
-	gc_json_str(&j, "input", input);
-	gc_json_str(&j, "gpu", m->gpu.name);
-	gc_json_obj(&j, "config");
-	gc_json_u64(&j, "slices", m->nslices);
-	gc_json_u64(&j, "channels", m->gpu.l2.channels);
-	gc_json_u64(&j, "sub_partitions", m->gpu.l2.sub_partitions);
-	gc_json_u64(&j, "slice_size", m->gpu.l2.size);
-	gc_json_u64(&j, "size", m->gpu.l2.total);
-	gc_json_u64(&j, "sets", m->sets);
-	gc_json_u64(&j, "ways", m->gpu.l2.ways);
-	gc_json_u64(&j, "line", m->line);
-	gc_json_u64(&j, "sector", m->sector);
-	static const char *const keys[] = {"l2.index", "l2.replacement", "l2.write",
-					   "l2.write_alloc", "l2.partition_index", "l2.mapping"};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		gc_gpu_format(&m->gpu, gc_gpu_key_find(keys[i]), buf, sizeof buf);
-		gc_json_str(&j, keys[i] + 3, buf);
-	}
-	gc_json_str(&j, "kernel_boundary", m->flush ? "flush" : "keep");
-	gc_json_u64(&j, "miss_latency", m->miss_latency);
-	gc_json_close(&j);
+	json_head(&j, f, m, input, 0);
 	gc_json_u64(&j, "kernel_count", s->kernels);
 	gc_json_u64(&j, "requests", s->requests);
 	gc_json_u64(&j, "hits", s->results[GC_R_HIT]);
@@ -1209,6 +1265,92 @@ static void summary(FILE *f, const void *ctx)
 	free(rows);
 }
 
+/* ---- --ways-sweep: every associativity in one pass ------------------------------ */
+
+static void sweep_check(const gc_waysweep *S, int rc)
+{
+	if (rc < 0)
+		gc_die(rc == -2 ? GC_EXIT_USAGE : GC_EXIT_DATA, "%s", gc_waysweep_error(S));
+}
+
+struct sweep_of {
+	const struct l2 *m;
+	const gc_waysweep_stats *st;
+};
+
+/* -v and --report: a line per associativity, a line per kernel. */
+static void sweep_report(FILE *f, const void *ctx)
+{
+	const struct sweep_of *of = ctx;
+	const gc_waysweep_stats *st = of->st;
+	fprintf(f, "gc-l2: %s, %u slices of %u sets x %u to %u ways (%zu associativities) x %u B, "
+		"one pass: %llu requests\n", of->m->gpu.name, st->units, st->sets, st->ways[0],
+		st->ways[st->nways - 1], st->nways, st->line, (unsigned long long)st->requests);
+	gc_sweeptab_text(f, "gc-l2", st);
+}
+
+/* --stats FILE of a sweep: the head, the counts every associativity
+ * shares, the list. */
+static void sweep_json(const struct l2 *m, const gc_waysweep_stats *st, const char *input,
+		       const char *path)
+{
+	gc_json j;
+	FILE *f = gc_open_text(path);
+	json_head(&j, f, m, input, 1);
+	gc_json_u64(&j, "requests", st->requests);
+	gc_json_u64(&j, "reads", st->loads);
+	gc_json_u64(&j, "writes", st->stores);
+	gc_json_u64(&j, "atomics", st->atomics);
+	gc_sweeptab_json(&j, st);
+	gc_json_end(&j);
+	gc_close_text(f, path);
+}
+
+/* --ways-sweep: the requests through the sweep engine, in the slices and
+ * sets gc-l2 gives them, kernel by kernel; the table, --stats and the
+ * report. */
+static void run_sweep(const struct l2 *m, const struct cmdline *cl, gc_reader *r)
+{
+	const gc_waysweep_params p = {.gpu = &m->gpu, .level = 2, .slices = m->nslices,
+				      .timed = m->miss_latency != 0, .ways = cl->sweep,
+				      .nways = cl->nsweep, .flush = m->flush,
+				      .input = gc_reader_name(r)};
+	char err[400];
+	int refused;
+	gc_waysweep *S = gc_waysweep_new(&p, &refused, err, sizeof err);
+	if (!S) /* a configuration or input the sweep refuses: a usage error */
+		gc_die(refused ? GC_EXIT_USAGE : GC_EXIT_DATA, "%s", err);
+	struct event e;
+	for (;;) {
+		e.ev = gc_read(r, &e.rec);
+		if (e.ev == GC_DATA) {
+			place(m, r, &e);
+			sweep_check(S, gc_waysweep_access_l2(S, &e.rec, e.set, gc_reader_records(r)));
+		} else if (e.ev == GC_KBEGIN) {
+			sweep_check(S, gc_waysweep_kernel_begin(S, gc_reader_kernel(r)));
+		} else if (e.ev == GC_KEND) {
+			sweep_check(S, gc_waysweep_kernel_end(S));
+		} else if (e.ev == GC_EOF) {
+			break;
+		} else {
+			gc_progress_end(cl->c.progress);
+			gc_die(GC_EXIT_DATA, "%s", gc_reader_error(r));
+		}
+		if (cl->c.progress)
+			gc_progress_reader(1, r);
+	}
+	gc_progress_end(cl->c.progress);
+	const gc_waysweep_stats *st = gc_waysweep_stats_get(S);
+	if (cl->c.stats)
+		sweep_json(m, st, gc_reader_name(r), cl->c.stats);
+	FILE *f = gc_open_text(cl->c.out);
+	gc_sweeptab_csv(f, st);
+	gc_close_text(f, cl->c.out);
+	const struct sweep_of of = {m, st};
+	gc_write_report(&cl->c, sweep_report, &of);
+	gc_waysweep_free(S);
+}
+
 /* ---- main -------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -1222,6 +1364,13 @@ int main(int argc, char **argv)
 	gc_reader *r = gc_open_stream(cl.input);
 	gc_require_kind(r, GC_KIND_REQUEST);
 	setup(&m, &cl, r);
+	if (cl.nsweep) {
+		run_sweep(&m, &cl, r);
+		gc_pctab_free(&m.pcs);
+		gc_opmap_free(&m.ops);
+		gc_reader_close(r);
+		return 0;
+	}
 	set_header(&h, &m, &cl, r);
 	m.w = gc_open_output(&cl.c, &h);
 

@@ -57,12 +57,14 @@ setup() {
 	run_status 2 "$SWEEP" --bogus traces configs
 }
 
-@test "sweep: a gc-l1 --ways-sweep configuration gives a row per associativity, as --ways runs do" {
+@test "sweep: a gc-l1 or gc-l2 --ways-sweep configuration gives a row per associativity, as --ways runs do" {
 	cd "$T"
 	printf 'ws gc-coalesce | gc-l1 --write-alloc write-allocate --ways-sweep 1,2,4\nw2 gc-coalesce | gc-l1 --write-alloc write-allocate --ways 2\n' >wcfg
+	# the Fermi L2's 10 slices of 2 sets (write-back, write-allocate)
+	printf 'ls gc-coalesce | gc-l1 | gc-l2 --sets 2 --ways-sweep 1,2\nl1 gc-coalesce | gc-l1 | gc-l2 --sets 2 --ways 1\n' >>wcfg
 	printf 'mm %s\n' "$T/m.gcs.gz" >mm
 	run_status 0 "$SWEEP" --front '' -j 2 mm wcfg
-	expect_eq "$(cut -d, -f2 sweep.out/results.csv | tr '\n' ' ')" "config ws-w1 ws-w2 ws-w4 w2 "
+	expect_eq "$(cut -d, -f2 sweep.out/results.csv | tr '\n' ' ')" "config ws-w1 ws-w2 ws-w4 w2 ls-w1 ls-w2 l1 "
 	# the sweep's 2-way row has the values of the --ways 2 run
 	for k in gc-l1.config.ways gc-l1.config.size gc-l1.hits gc-l1.misses gc-l1.sectors.hits gc-coalesce.requests; do
 		col=$(head -1 sweep.out/results.csv | tr , '\n' | grep -nx "$k" | cut -d: -f1)
@@ -74,4 +76,15 @@ setup() {
 	# row finds the line a first one left partly written, a write hit)
 	col=$(head -1 sweep.out/results.csv | tr , '\n' | grep -nx gc-l1.misses | cut -d: -f1)
 	expect_eq "$(sed -n '2,4p' sweep.out/results.csv | cut -d, -f"$col" | tr '\n' ' ')" "346 221 96 "
+	# the gc-l2 sweep's 1-way row has the values of the --ways 1 run:
+	# gc-l2's from its table, gc-l1's from its --stats; 2 ways hit more
+	for k in gc-l2.config.ways gc-l2.config.size gc-l2.hits gc-l2.line_misses gc-l2.sectors.hits \
+		gc-l2.write_hits gc-l2.dram_reads gc-l1.misses; do
+		col=$(head -1 sweep.out/results.csv | tr , '\n' | grep -nx "$k" | cut -d: -f1)
+		[ -n "$col" ]
+		expect_eq "$(sed -n 6p sweep.out/results.csv | cut -d, -f"$col")" \
+			"$(sed -n 8p sweep.out/results.csv | cut -d, -f"$col")" "$k"
+	done
+	col=$(head -1 sweep.out/results.csv | tr , '\n' | grep -nx gc-l2.hits | cut -d: -f1)
+	expect_eq "$(sed -n '6,7p' sweep.out/results.csv | cut -d, -f"$col" | tr '\n' ' ')" "8 32 "
 }

@@ -628,3 +628,122 @@ randreq() {
 	sh_status 2 "gc-l2 --emit l2 '$T/r.gcs'"
 	expect_eq "$(head -1 "$T/err")" "gc-l2: --emit: 'l2' is not dram, all or none"
 }
+
+# --ways-sweep (lib/model/waysweep.c) against separate runs: the totals
+# (L2TOT, the CSV's columns) and each kernel's counts (L2KER, the JSON's),
+# as lines "W total ..." and "W kernel ID ...", sorted.
+L2TOT="hits misses sector_misses line_misses sectors.hits read_hits write_hits atomic_hits dram_reads"
+L2KER="hits misses sectors.hits dram_reads"
+
+# l2sep FILE OPTS...: separate gc-l2 runs of 1, 2, 3 and 8 ways.
+l2sep() {
+	local f=$1 w
+	shift
+	for w in 1 2 3 8; do
+		gc-l2 "$@" --ways $w --emit none -o /dev/null --stats "$T/sep$w.json" "$f" || echo "failed $w"
+	done
+	{
+		gc-stats --merge "$T"/sep[1-8].json | awk -F, -v k="$L2TOT" '
+			BEGIN { n = split(k, K, " ") }
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ s = $c["config.ways"] " total"; for (i = 1; i <= n; i++) s = s " " $c[K[i]]; print s }'
+		gc-stats --merge --long "$T"/sep[1-8].json | awk -F, -v k="$L2KER" '
+			BEGIN { n = split(k, K, " ") }
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ w = $1; sub(/.*sep/, "", w); sub(/\.json$/, "", w)
+			  s = w " kernel " $c["kernel"]; for (i = 1; i <= n; i++) s = s " " $c[K[i]]; print s }'
+	} | sort
+}
+
+# l2one FILE OPTS...: the sweep of the same, in the same form.
+l2one() {
+	local f=$1
+	shift
+	gc-l2 "$@" --ways-sweep 1..3,8 --stats "$T/sw.json" "$f" >"$T/sw.csv" || echo failed
+	{
+		awk -F, -v k="$L2TOT" 'BEGIN { n = split(k, K, " ") }
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ s = $c["ways"] " total"; for (i = 1; i <= n; i++) s = s " " $c[K[i]]; print s }' "$T/sw.csv"
+		gc-stats --merge --arrays "$T/sw.json" | awk -F, -v k="$L2KER" '
+			BEGIN { n = split(k, K, " ") }
+			NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
+			{ for (i = 1; i <= NF; i++) v[h[i]] = $i }
+			END { for (s = 0; ("sweep." s ".ways") in v; s++)
+				for (j = 0; ("sweep." s ".kernels." j ".id") in v; j++) {
+					p = "sweep." s ".kernels." j "."
+					o = v["sweep." s ".ways"] " kernel " v[p "id"]
+					for (i = 1; i <= n; i++) o = o " " v[p K[i]]
+					print o } }'
+	} | sort
+}
+
+@test "gc-l2 --ways-sweep: equal to separate runs of 1, 2, 3 and 8 ways, per kernel, on BFS, gc-gen and random streams, under every policy it takes" {
+	# BFS through the V100's L1 to 16 slices of 16 sets: write-back and
+	# write-validate (the preset), kept across kernels; write-through and
+	# write-allocate, flushed
+	gc-import "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" 2>/dev/null |
+		gc-sched --gpu volta-v100 2>/dev/null | gc-coalesce | gc-l1 >"$T/bfs.gcs"
+	o="--channels 8 --sub-partitions 2 --sets 16"
+	for p in "--kernel-boundary keep" \
+		"--write write-through --write-alloc write-allocate --kernel-boundary flush"; do
+		# shellcheck disable=SC2086
+		l2sep "$T/bfs.gcs" $o $p >"$T/bfs.sep"
+		# shellcheck disable=SC2086
+		l2one "$T/bfs.gcs" $o $p >"$T/bfs.one"
+		expect_same "$T/bfs.sep" "$T/bfs.one"
+	done
+	# 4 associativities: a total and 16 kernels each, and the ways matter
+	expect_eq "$(wc -l <"$T/bfs.one")" 68
+	expect_eq "$(awk '$2 == "total" { print $3 }' "$T/bfs.one" | sort -u | wc -l)" 4
+	# a transpose through the V100's write-back L1 (its write-backs are
+	# whole lines), to 4 slices of 16 sets, write-validate
+	gc-gen transpose -n 256 --gpu volta-v100 | gc-sched | gc-coalesce |
+		gc-l1 --write write-back --write-alloc write-allocate >"$T/tr.gcs"
+	o="--channels 2 --sub-partitions 2 --partition-index consecutive --sets 16"
+	# shellcheck disable=SC2086
+	expect_same <(l2sep "$T/tr.gcs" $o) <(l2one "$T/tr.gcs" $o)
+	# loads, full and partial stores and atomics at random over 32 lines
+	# in 2 sets of one slice: write-validate's partial sectors;
+	# fetch-on-write's reads under local-write-back
+	randreq 4000 13 4096 | gc-import >"$T/r.gcs"
+	o="--gpu volta-v100 --channels 1 --sub-partitions 1 --partition-index consecutive --sets 2 --index linear"
+	for p in "--write-alloc lazy-fetch-on-read" "--write local-write-back --write-alloc fetch-on-write"; do
+		# shellcheck disable=SC2086
+		expect_same <(l2sep "$T/r.gcs" $o $p) <(l2one "$T/r.gcs" $o $p)
+	done
+}
+
+@test "gc-l2 --ways-sweep: what breaks the stack property is refused, saying why (exit 2)" {
+	randreq 400 3 4096 | gc-import >"$T/r.gcs"
+	o="--gpu volta-v100 --channels 1 --sub-partitions 1 --partition-index consecutive --sets 2 --index linear"
+	# a store under write-evict or no-write-allocate, the first at record
+	# 5 (the kernel's begin and name, two loads); nothing on stdout
+	sh_status 2 "gc-l2 $o --write write-evict --ways-sweep 1..4 '$T/r.gcs'"
+	expect_match "$(cat "$T/err")" "r.gcs: record 5: --ways-sweep refuses this store: .*only in the caches that hold it \(write-evict\)"
+	expect_empty "$(cat "$T/out")"
+	sh_status 2 "gc-l2 $o --write-alloc no-write-allocate --ways-sweep 1..4 '$T/r.gcs'"
+	expect_match "$(cat "$T/err")" "record 5: .*hold one of its sectors \(no-write-allocate\)"
+	expect_empty "$(cat "$T/out")"
+	# shellcheck disable=SC2086
+	run_status 2 gc-l2 $o --replacement fifo --ways-sweep 1..4 "$T/r.gcs"
+	expect_match "$output" "not LRU"
+	# the preset's L2 prefetcher; timed input (sectors in flight)
+	{ cat "$GC_ROOT/share/gpus/volta-v100.gpu"; echo "l2.prefetch = stream"; } >"$T/pf.gpu"
+	run_status 2 gc-l2 --gpu "$T/pf.gpu" --ways-sweep 1..4 "$T/r.gcs"
+	expect_match "$output" "the L2 prefetcher fills the lines a cache lacks"
+	gc-gen transpose -n 32 --gpu volta-v100 | gc-sched | gc-coalesce | gc-l1 --timing >"$T/t.gcs"
+	run_status 2 gc-l2 --ways-sweep 1..4 "$T/t.gcs"
+	expect_match "$output" "times are cycles \(gc-l1 --timing\)"
+	for x in "--ways 4" "--emit none" "--prefetch none"; do
+		# shellcheck disable=SC2086
+		run_status 2 gc-l2 --ways-sweep 1..4 $x "$T/r.gcs"
+	done
+	for bad in 0 4..2 1..1025 x; do
+		run_status 2 gc-l2 --ways-sweep "$bad" "$T/r.gcs"
+	done
+	# loads and atomics are fine under either
+	randreq 400 3 4096 1 | gc-import >"$T/l.gcs"
+	# shellcheck disable=SC2086
+	run_status 0 gc-l2 $o --write write-evict --write-alloc no-write-allocate --ways-sweep 1,4 "$T/l.gcs"
+	expect_eq "$(echo "$output" | wc -l)" 3
+}

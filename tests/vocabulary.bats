@@ -23,6 +23,8 @@ setup_file() {
 	gc-l1 --timing --stats gc-l1.2.json c.gcs >/dev/null
 	gc-l2 --stats gc-l2.1.json r.gcs >d.gcs
 	gc-l2 --emit all r.gcs >all.gcs
+	gc-l1 --ways-sweep 1,4 --stats gc-l1.5.json c.gcs >/dev/null
+	gc-l2 --ways-sweep 1,4 --stats gc-l2.3.json r.gcs >/dev/null
 	gc-l1 --prefetch mta --timing --stats gc-l1.3.json c.gcs >/dev/null
 	gc-l1 --prefetch stride --stats gc-l1.4.json c.gcs >p.gcs
 	gc-l2 --prefetch stream --stats gc-l2.2.json p.gcs >/dev/null

@@ -3,6 +3,7 @@
  */
 #include "base/kunits.h"
 
+#include "base/grow.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,26 +25,21 @@ int gc_kunits_unit(gc_kunits *u, uint32_t unit, const uint64_t *now)
 {
 	size_t w = u->width;
 	if (unit >= u->nbase) {
-		size_t n = u->nbase ? u->nbase : 16;
-		while (n <= unit)
-			n *= 2;
-		uint64_t *b = realloc(u->base, n * w * sizeof *b);
+		size_t was = u->nbase;
+		uint64_t *b = gc_grow(u->base, &u->nbase, (size_t)unit + 1, w * sizeof *b, 16);
 		if (!b)
 			return -1;
-		memset(b + u->nbase * w, 0, (n - u->nbase) * w * sizeof *b);
+		memset(b + was * w, 0, (u->nbase - was) * w * sizeof *b);
 		u->base = b;
-		u->nbase = n;
 	}
 	uint64_t *base = u->base + (size_t)unit * w;
 	if (memcmp(base, now, w * sizeof *now) == 0)
 		return 0;
 	if (u->n == u->cap) {
-		size_t cap = u->cap ? 2 * u->cap : 64;
-		uint64_t *r = realloc(u->rows, cap * (w + 1) * sizeof *r);
+		uint64_t *r = gc_grow(u->rows, &u->cap, u->n + 1, (w + 1) * sizeof *r, 64);
 		if (!r)
 			return -1;
 		u->rows = r;
-		u->cap = cap;
 	}
 	uint64_t *row = u->rows + u->n++ * (w + 1);
 	row[0] = unit;
@@ -62,12 +58,10 @@ static int by_unit(const void *a, const void *b)
 int gc_kunits_kernel_end(gc_kunits *u)
 {
 	if (u->nk + 1 >= u->kcap) {
-		size_t cap = u->kcap ? 2 * u->kcap : 16;
-		size_t *f = realloc(u->first, cap * sizeof *f);
+		size_t *f = gc_grow(u->first, &u->kcap, u->nk + 2, sizeof *f, 16);
 		if (!f)
 			return -1;
 		u->first = f;
-		u->kcap = cap;
 	}
 	size_t start = u->nk ? u->first[u->nk] : 0;
 	if (!u->nk)

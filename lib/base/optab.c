@@ -1,5 +1,6 @@
 /* optab.c - SASS opcode names by PC (optab.h). */
 #include "base/optab.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,12 +40,10 @@ int gc_optab_set(gc_optab *t, uint32_t pc, const char *name, size_t len)
 		return 0;
 	}
 	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		gc_opent *e = realloc(t->e, cap * sizeof *e);
+		gc_opent *e = gc_grow(t->e, &t->cap, t->n + 1, sizeof *e, 64);
 		if (!e)
 			return -1;
 		t->e = e;
-		t->cap = cap;
 	}
 	memmove(t->e + i + 1, t->e + i, (t->n - i) * sizeof *t->e);
 	if (len > GC_OPCODE_MAX)

@@ -1,5 +1,6 @@
 /* pctab.c - the per-PC table keyed by (kernel name, PC) (pctab.h). */
 #include "base/pctab.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,14 +54,12 @@ long gc_names_id(gc_names *t, const char *name)
 			continue;
 		}
 		if (t->n == t->cap) {
-			size_t cap = t->cap ? 2 * t->cap : 16;
-			char **p = realloc(t->name, cap * sizeof *p);
+			char **p = gc_grow(t->name, &t->cap, t->n + 1, sizeof *p, 16);
 			if (!p) {
 				gc_hmap_del(&t->byhash, h);
 				return -1;
 			}
 			t->name = p;
-			t->cap = cap;
 		}
 		char *copy = strdup(name);
 		if (!copy) {

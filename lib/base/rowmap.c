@@ -1,5 +1,6 @@
 /* rowmap.c - rows of the caller's type by a uint64_t key (rowmap.h). */
 #include "base/rowmap.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +27,10 @@ static int room(gc_rowmap *m)
 {
 	if (m->n < m->cap)
 		return 0;
-	size_t cap = m->cap ? 2 * m->cap : m->first_cap;
-	if (cap < m->cap || cap > SIZE_MAX / (m->size ? m->size : 1))
-		return -1;
-	char *p = realloc(m->rows, cap * m->size);
+	char *p = gc_grow(m->rows, &m->cap, m->n + 1, m->size ? m->size : 1, m->first_cap);
 	if (!p)
 		return -1;
 	m->rows = p;
-	m->cap = cap;
 	return 0;
 }
 

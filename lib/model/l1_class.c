@@ -4,8 +4,8 @@
  * unless params.classify is set.
  *
  * The three Cs as Hill and Smith define them: compulsory, a missing
- * sector never requested since the last flush (a map line -> sectors,
- * consulted on misses); otherwise capacity when a fully associative cache
+ * sector never requested since the last flush (a map of runs of lines
+ * -> their sectors, consulted on misses); otherwise capacity when a fully associative cache
  * of the same lines, sectors, replacement policy and write rules, fed
  * every reference the L1 looks up, misses the reference too, conflict
  * when it hits.  That cache is the SM's shadow (`fa`, a gc_cache of one
@@ -116,14 +116,28 @@ int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, i
 	return !absent;
 }
 
+/* The word of the seen map that holds line tag's requested sectors, and
+ * where in it (*shift): a word packs the sector masks of 64 / b lines in
+ * a row (b, the line's sectors rounded up to a power of two), since a
+ * GPU's lines are used in dense runs; one slot (16 bytes) then serves 16
+ * lines of 4 sectors, where a slot a line cost 21-43 bytes a line with
+ * the map's spare room. */
+static uint64_t *seen_word(gc_l1 *R, struct sm *s, uint64_t tag, unsigned *shift)
+{
+	unsigned lb = R->nsectors <= 1 ? 0 : R->nsectors <= 2 ? 1 : R->nsectors <= 4 ? 2 : 3;
+	unsigned per = 6 - lb; /* log2 of the lines a word holds */
+	uint64_t *w = gc_hmap_put(&s->seen, tag >> per, NULL);
+	if (!w)
+		l1_fail(R, "out of memory");
+	*shift = (unsigned)(tag & ((UINT64_C(1) << per) - 1)) << lb;
+	return w;
+}
+
 /* Sectors `want` of line `tag` have been requested. */
 void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want)
 {
-	int added;
-	uint64_t *seen = gc_hmap_put(&s->seen, tag, &added);
-	if (!seen)
-		l1_fail(R, "out of memory");
-	*seen |= want;
+	unsigned shift;
+	*seen_word(R, s, tag, &shift) |= (uint64_t)want << shift;
 }
 
 /* The class of a miss of sectors `want` of line `tag`, of which `missing`
@@ -132,12 +146,10 @@ void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want)
 int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t missing,
 		uint8_t partial, int fa_hit)
 {
-	int added;
-	uint64_t *seen = gc_hmap_put(&s->seen, tag, &added);
-	if (!seen)
-		l1_fail(R, "out of memory");
-	int first = (missing & ~(uint8_t)*seen) != 0;
-	*seen |= want;
+	unsigned shift;
+	uint64_t *w = seen_word(R, s, tag, &shift);
+	int first = (missing & ~(uint8_t)(*w >> shift)) != 0;
+	*w |= (uint64_t)want << shift;
 	if (first)
 		return GC_C_COMPULSORY;
 	if (partial)

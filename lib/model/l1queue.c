@@ -1,5 +1,6 @@
 /* l1queue.c - the timed event heap and timing wheel (l1queue.h). */
 #include "model/l1queue.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 
@@ -23,12 +24,10 @@ void gc_l1queue_free(gc_l1queue *q)
 int gc_l1queue_push(gc_l1queue *q, uint64_t time, uint64_t order, uint32_t item, uint32_t kind)
 {
 	if (q->n == q->cap) {
-		size_t cap = q->cap ? 2 * q->cap : 64;
-		gc_l1event *ev = realloc(q->ev, cap * sizeof *ev);
+		gc_l1event *ev = gc_grow(q->ev, &q->cap, q->n + 1, sizeof *ev, 64);
 		if (!ev)
 			return -1;
 		q->ev = ev;
-		q->cap = cap;
 	}
 	gc_l1event e = {time, order, item, kind};
 	size_t i = q->n++;

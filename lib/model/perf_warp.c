@@ -12,6 +12,7 @@
  */
 #include "model/perf.h"
 
+#include "base/grow.h"
 #include "base/rowmap.h"
 #include "stream/format.h"
 
@@ -86,14 +87,12 @@ int gc_perf_kernel_add(gc_perf_kernel *k, const gc_perf_req *r, char *err, size_
 		return 0;
 	}
 	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 16;
-		gc_perf_inst *p = realloc(w->inst, cap * sizeof *p);
+		gc_perf_inst *p = gc_grow(w->inst, &w->cap, w->n + 1, sizeof *p, 16);
 		if (!p) {
 			snprintf(err, len, "out of memory");
 			return -1;
 		}
 		w->inst = p;
-		w->cap = cap;
 	}
 	gc_perf_inst *in = &w->inst[w->n++];
 	memset(in, 0, sizeof *in);

@@ -5,6 +5,7 @@
 #include "model/rdprof.h"
 
 #include "base/bits.h"
+#include "base/grow.h"
 #include "model/cache.h"
 #include "model/sdcm.h"
 
@@ -226,12 +227,10 @@ void gc_rdprof_free(gc_rdprof *x)
 static gc_rdp_stack *new_stack(gc_rdprof *x)
 {
 	if (x->nstacks == x->scap) {
-		size_t cap = x->scap ? 2 * x->scap : 64;
-		gc_rdp_stack *s = realloc(x->stacks, cap * sizeof *x->stacks);
+		gc_rdp_stack *s = gc_grow(x->stacks, &x->scap, x->nstacks + 1, sizeof *s, 64);
 		if (!s)
 			return NULL;
 		x->stacks = s;
-		x->scap = cap;
 	}
 	gc_rdp_stack *s = &x->stacks[x->nstacks++];
 	gc_rd_init(&s->s.st);
@@ -367,12 +366,10 @@ int gc_rdprof_kernel(gc_rdprof *x, const gc_kernel *k)
 	if ((x->flush || remade) && x->records && reset_stacks(x) < 0)
 		return fail(x, "out of memory");
 	if (x->nl == x->lcap) {
-		size_t cap = x->lcap ? 2 * x->lcap : 16;
-		gc_rdp_launch *lv = realloc(x->lv, cap * sizeof *x->lv);
+		gc_rdp_launch *lv = gc_grow(x->lv, &x->lcap, x->nl + 1, sizeof *lv, 16);
 		if (!lv)
 			return fail(x, "out of memory");
 		x->lv = lv;
-		x->lcap = cap;
 	}
 	char *name = strdup(k->name);
 	if (!name)

@@ -1,7 +1,9 @@
 /*
- * waysweep.c - every associativity of an LRU L1 in one pass (waysweep.h).
+ * waysweep.c - every associativity of an LRU L1 or L2 in one pass
+ * (waysweep.h).
  *
- * Per SM and set, the stack is an array of at most MAX entries, most
+ * Per unit (an SM's L1; the L2, all its slices' sets in one) and set,
+ * the stack is an array of at most MAX entries, most
  * recent first: a reference scans it for its line (its depth d), moves
  * it to the front and updates its sectors' needs.  Thresholds run from 1
  * to MAX + 1 (NEVER: in no cache swept); three histograms count, per
@@ -9,7 +11,9 @@
  * present from it on (line) and the sectors valid from it on (sec).  A
  * store looks at `held` instead of `need`: the least W with the sector
  * valid or left by a partial store (l1_store's held sectors, which a
- * store hits and a load misses).
+ * store hits and a load misses; the L2's partial sectors).  Three more
+ * count the loads' and the stores' hits (rhit, whit) and the sectors a
+ * request would fetch from DRAM by the least W with them valid (fetch).
  */
 #include "model/waysweep.h"
 #include "model/cache.h"
@@ -25,24 +29,32 @@ struct entry {
 	uint16_t held[GC_CACHE_SECTORS_MAX]; /* least W with it valid or partly written */
 };
 
-/* One SM's L1: sets stacks of up to MAX entries. */
+/* One SM's L1, or the L2: sets stacks of up to MAX entries. */
 struct sm {
 	struct entry *e;   /* sets * max, set-major */
 	uint16_t *n;       /* per set: entries in use */
 };
 
-enum { H_HIT, H_LINE, H_SEC, NHIST };
+enum { H_HIT, H_LINE, H_SEC, H_FETCH, H_RHIT, H_WHIT, NHIST };
+/* Counts that are the same for every W, kept with the histograms (their
+ * values at the kernel's begin in kbase): requests, lookups, their
+ * sectors, the sectors that fetch where not valid, lookups by operation. */
+enum { C_REQ, C_LOOKUPS, C_SECTORS, C_FETCHABLE, C_READS, C_WRITES, C_ATOMICS, NCNT };
+/* Which partial stores fetch their sectors that are not valid (L2). */
+enum { FETCH_NONE, FETCH_PARTIAL, FETCH_ALL };
 
 struct gc_waysweep {
 	gc_waysweep_params p;
 	unsigned ways[GC_WAYSWEEP_MAX];
 	unsigned max, never;       /* the largest W; max + 1 */
+	int l2;                    /* level 2 */
 	unsigned sets, line, sector, nsectors, line_shift;
 	int index, fast;           /* set index; linear over a power of two */
 	uint64_t set_mask;
 	int refuse_stores;         /* the policy's reason, or 0 */
 	const char *why_stores;
 	uint8_t walloc_fetch;      /* fetch-on-write: a partial store validates */
+	uint8_t store_fetch;       /* L2: FETCH_*, the stores that read DRAM */
 	uint8_t maskmap[256];      /* stream sectors -> L1 sectors */
 	gc_l1_routes route;
 	struct sm **sms;           /* by SM number, 65536 */
@@ -51,11 +63,9 @@ struct gc_waysweep {
 
 	uint64_t *hist[NHIST];     /* [never + 1]: counts by threshold */
 	uint64_t *base[NHIST];     /* the histograms at the kernel's begin */
-	uint64_t lookups, sectors; /* looked up: requests, their sectors */
-	uint64_t klookups, ksectors;
+	uint64_t cnt[NCNT], kbase[NCNT];
 	gc_waysweep_counts *total;
-	uint64_t requests, loads, stores, atomics, bypassed, shared;
-	uint64_t kreq;             /* requests at the kernel's begin */
+	uint64_t loads, stores, atomics, bypassed, shared;
 	gc_waysweep_kernel *ks;
 	size_t nks, kscap;
 	int open;                  /* a kernel has begun and not ended */
@@ -107,47 +117,61 @@ bad:
 /* ---- configuration ------------------------------------------------------- */
 
 /* Why this configuration is no stack algorithm, or NULL. */
-static const char *refusal(const gc_gpu_config *gpu)
+static const char *refusal(const gc_waysweep_params *p, const gc_gpu_cache *c)
 {
-	if (gpu->l1.repl != GC_REPL_LRU)
+	if (c->repl != GC_REPL_LRU)
 		return "the replacement is not LRU: FIFO and random replacement have no stack "
 		       "property (a larger cache can miss more); use separate runs";
-	if (gpu->sm.carveout == GC_CARVEOUT_ADAPTIVE)
+	if (p->level != 2 && p->gpu->sm.carveout == GC_CARVEOUT_ADAPTIVE)
 		return "the adaptive carve-out sets the L1's geometry per kernel; give "
 		       "--carveout none or fixed";
+	if (p->level == 2 && c->prefetch != GC_PF_NONE)
+		return "the L2 prefetcher fills the lines a cache lacks, which differ per "
+		       "associativity; give --prefetch none or use separate runs";
+	if (p->level == 2 && p->timed)
+		return "the input's times are cycles (gc-l1 --timing): a sector still in flight "
+		       "from DRAM is merged, not a hit, and when each cache fetched it differs "
+		       "per associativity; use separate runs";
 	return NULL;
 }
 
 /* Why a store breaks the stack property under this policy, or NULL. */
-static const char *store_refusal(const gc_gpu_config *gpu)
+static const char *store_refusal(const gc_waysweep_params *p, const gc_gpu_cache *c)
 {
-	if (gpu->l1.write == GC_WRITE_EVICT || gpu->l1.write == GC_WRITE_READ_ONLY)
-		return "a store invalidates its line only in the caches that hold it "
-		       "(write-evict), so the caches' LRU orders part";
-	if (gpu->l1.walloc == GC_WALLOC_NONE)
-		return "a store refreshes its line only in the caches that hold it "
-		       "(no-write-allocate), so the caches' LRU orders part";
+	if (c->write == GC_WRITE_EVICT || c->write == GC_WRITE_READ_ONLY)
+		return p->level == 2 ? "a store invalidates its sectors, and its line once none "
+				       "is left, only in the caches that hold it (write-evict), so "
+				       "the caches' LRU orders part"
+				     : "a store invalidates its line only in the caches that hold "
+				       "it (write-evict), so the caches' LRU orders part";
+	if (c->walloc == GC_WALLOC_NONE)
+		return p->level == 2 ? "a store refreshes its line only in the caches that hold "
+				       "one of its sectors (no-write-allocate), so the caches' LRU "
+				       "orders part"
+				     : "a store refreshes its line only in the caches that hold it "
+				       "(no-write-allocate), so the caches' LRU orders part";
 	return NULL;
 }
 
 gc_waysweep *gc_waysweep_new(const gc_waysweep_params *p, int *refused, char *err, size_t len)
 {
-	const gc_gpu_cache *l1 = &p->gpu->l1;
+	int l2 = p->level == 2;
+	const gc_gpu_cache *l1 = l2 ? &p->gpu->l2 : &p->gpu->l1;
 	*refused = 0;
-	const char *why = refusal(p->gpu);
+	const char *why = refusal(p, l1);
 	if (why) {
 		*refused = 1;
 		snprintf(err, len, "--ways-sweep: %s", why);
 		return NULL;
 	}
 	char buf[160];
-	if (gc_set_index_check(l1->index, l1->sets, l1->line, buf, sizeof buf) < 0) {
+	if (!l2 && gc_set_index_check(l1->index, l1->sets, l1->line, buf, sizeof buf) < 0) {
 		*refused = 1;
 		snprintf(err, len, "L1: %s", buf);
 		return NULL;
 	}
-	unsigned in_line = p->in_line ? p->in_line : l1->line;
-	unsigned in_sector = p->in_sector ? p->in_sector : in_line < 32 ? in_line : 32;
+	unsigned in_line = p->in_line && !l2 ? p->in_line : l1->line;
+	unsigned in_sector = l2 ? l1->sector : p->in_sector ? p->in_sector : in_line < 32 ? in_line : 32;
 	if (in_line != l1->line) {
 		snprintf(err, len, "%s: the stream's lines are %u bytes, the L1's %u "
 			 "(give gc-coalesce and gc-l1 the same line size)",
@@ -166,7 +190,8 @@ gc_waysweep *gc_waysweep_new(const gc_waysweep_params *p, int *refused, char *er
 	S->p.ways = S->ways;
 	S->max = p->ways[p->nways - 1];
 	S->never = S->max + 1;
-	S->sets = l1->sets;
+	S->l2 = l2;
+	S->sets = l2 ? p->slices * l1->sets : l1->sets;
 	S->line = l1->line;
 	S->sector = l1->sector;
 	S->nsectors = l1->line / l1->sector;
@@ -175,8 +200,11 @@ gc_waysweep *gc_waysweep_new(const gc_waysweep_params *p, int *refused, char *er
 	S->index = l1->index;
 	S->fast = l1->index == GC_INDEX_LINEAR && !(l1->sets & (l1->sets - 1));
 	S->set_mask = l1->sets - 1;
-	S->why_stores = store_refusal(p->gpu);
+	S->why_stores = store_refusal(p, l1);
 	S->walloc_fetch = l1->walloc == GC_WALLOC_FETCH_ON_WRITE;
+	S->store_fetch = l1->walloc == GC_WALLOC_WRITE      ? FETCH_ALL
+			 : l1->walloc == GC_WALLOC_FETCH_ON_WRITE ? FETCH_PARTIAL
+								  : FETCH_NONE;
 	gc_cache_sector_map(S->maskmap, in_sector, S->sector, in_line);
 	gc_l1_route_table(S->route, l1->skip_global);
 	S->sms = calloc(65536, sizeof *S->sms);
@@ -249,9 +277,11 @@ static struct sm *get_sm(gc_waysweep *S, uint16_t id)
 
 /* A lookup of line `tag` in `set` for sectors m; `v`: the sectors it
  * leaves valid (m, or none for a partial store that fetches nothing);
- * `store`: a store, which hits held sectors and leaves its sectors held. */
+ * `store`: a store, which hits held sectors and leaves its sectors held;
+ * `op`: its operation (the hits by operation); `fetch`: its sectors not
+ * valid are read from DRAM. */
 static void reference(gc_waysweep *S, struct sm *m, unsigned set, uint64_t tag, uint8_t sec,
-		      uint8_t v, int store)
+		      uint8_t v, int store, int op, int fetch)
 {
 	struct entry *e = m->e + (size_t)set * S->max;
 	unsigned n = m->n[set], d = 0;
@@ -259,7 +289,7 @@ static void reference(gc_waysweep *S, struct sm *m, unsigned set, uint64_t tag, 
 		d++;
 	uint16_t never = (uint16_t)S->never;
 	unsigned ns = S->nsectors;
-	uint64_t *hs = S->hist[H_SEC];
+	uint64_t *hs = S->hist[H_SEC], *hf = S->hist[H_FETCH];
 	struct entry x;
 	unsigned line, hit;
 	if (d < n) {
@@ -272,6 +302,7 @@ static void reference(gc_waysweep *S, struct sm *m, unsigned set, uint64_t tag, 
 			if (sec & (1u << j)) {
 				unsigned u = store ? th : t;
 				hs[u]++;
+				hf[t] += (unsigned)fetch;
 				hit = u > hit ? u : hit;
 			}
 			x.need[j] = (v & (1u << j)) ? 1 : (uint16_t)t;
@@ -281,6 +312,7 @@ static void reference(gc_waysweep *S, struct sm *m, unsigned set, uint64_t tag, 
 	} else {
 		line = hit = never;
 		hs[never] += (unsigned)__builtin_popcount(sec);
+		hf[never] += fetch ? (unsigned)__builtin_popcount(sec) : 0;
 		x.tag = tag;
 		for (unsigned j = 0; j < GC_CACHE_SECTORS_MAX; j++) {
 			x.need[j] = (v & (1u << j)) ? 1 : never;
@@ -293,6 +325,22 @@ static void reference(gc_waysweep *S, struct sm *m, unsigned set, uint64_t tag, 
 	e[0] = x;
 	S->hist[H_HIT][hit]++;
 	S->hist[H_LINE][line]++;
+	S->hist[H_RHIT][hit] += op == GC_LOAD;
+	S->hist[H_WHIT][hit] += op == GC_STORE;
+	S->cnt[C_LOOKUPS]++;
+	S->cnt[C_SECTORS] += (unsigned)__builtin_popcount(sec);
+	S->cnt[C_FETCHABLE] += fetch ? (unsigned)__builtin_popcount(sec) : 0;
+	S->cnt[op == GC_LOAD ? C_READS : op == GC_STORE ? C_WRITES : C_ATOMICS]++;
+}
+
+/* The refusal of record recno, a store the policy makes size-dependent
+ * (why): -2. */
+static int refuse_store(gc_waysweep *S, uint64_t recno, const char *why)
+{
+	snprintf(S->err, sizeof S->err,
+		 "%s: record %llu: --ways-sweep refuses this store: %s; use separate runs",
+		 S->p.input ? S->p.input : "input", (unsigned long long)recno, why);
+	return -2;
 }
 
 static unsigned set_of(const gc_waysweep *S, uint64_t addr)
@@ -306,7 +354,7 @@ int gc_waysweep_access(gc_waysweep *S, const gc_rec *rec, const uint64_t *recno,
 {
 	for (size_t i = 0; i < n; i++) {
 		const gc_rec *r = &rec[i];
-		S->requests++;
+		S->cnt[C_REQ]++;
 		S->loads += r->op == GC_LOAD;
 		S->stores += r->op == GC_STORE;
 		S->atomics += r->op == GC_ATOMIC;
@@ -326,13 +374,8 @@ int gc_waysweep_access(gc_waysweep *S, const gc_rec *rec, const uint64_t *recno,
 			if (!why && !sec)
 				why = "a store of no sector hits whether or not its line is "
 				      "present, and refreshes it only where it is";
-			if (why) {
-				snprintf(S->err, sizeof S->err,
-					 "%s: record %llu: --ways-sweep refuses this store: %s; "
-					 "use separate runs", S->p.input ? S->p.input : "input",
-					 (unsigned long long)recno[i], why);
-				return -2;
-			}
+			if (why)
+				return refuse_store(S, recno[i], why);
 			unsigned bytes = (unsigned)__builtin_popcount(sec) * S->sector;
 			if (r->size < bytes && !S->walloc_fetch)
 				v = 0; /* partly written, not fetched: no sector valid */
@@ -343,35 +386,71 @@ int gc_waysweep_access(gc_waysweep *S, const gc_rec *rec, const uint64_t *recno,
 			return -1;
 		}
 		uint64_t addr = r->addr & ~(uint64_t)(S->line - 1);
-		reference(S, m, set_of(S, addr), addr >> S->line_shift, sec, v, r->op != GC_LOAD);
-		S->lookups++;
-		S->sectors += (unsigned)__builtin_popcount(sec);
+		reference(S, m, set_of(S, addr), addr >> S->line_shift, sec, v, r->op != GC_LOAD,
+			  r->op, r->op == GC_LOAD);
 	}
+	return 0;
+}
+
+int gc_waysweep_access_l2(gc_waysweep *S, const gc_rec *r, unsigned set, uint64_t recno)
+{
+	S->cnt[C_REQ]++;
+	S->loads += r->op == GC_LOAD;
+	S->stores += r->op == GC_STORE;
+	S->atomics += r->op == GC_ATOMIC;
+	uint8_t sec = r->mask, v = sec;
+	int fetch = 1;
+	if (r->op == GC_STORE) {
+		if (S->why_stores)
+			return refuse_store(S, recno, S->why_stores);
+		unsigned k = (unsigned)__builtin_popcount(sec);
+		int full = !r->size || r->size >= S->sector * k;
+		/* gc-l2: write-allocate reads what is not valid, fetch-on-write
+		 * that of a partial store; write-validate leaves a partial
+		 * store's sectors partly written, not valid */
+		fetch = S->store_fetch == FETCH_ALL || (S->store_fetch == FETCH_PARTIAL && !full);
+		if (!full && S->store_fetch == FETCH_NONE)
+			v = 0;
+	}
+	struct sm *m = get_sm(S, 0);
+	if (!m) {
+		snprintf(S->err, sizeof S->err, "out of memory");
+		return -1;
+	}
+	reference(S, m, set, r->addr >> S->line_shift, sec, v, r->op == GC_STORE, r->op, fetch);
 	return 0;
 }
 
 /* ---- kernels and results ------------------------------------------------------ */
 
-/* The counts of every associativity from histograms h (minus b, when
- * given), lookups and sectors, and requests. */
+/* The counts of every associativity from histograms h and counts n
+ * (minus b and nb, when given). */
 static void counts(const gc_waysweep *S, uint64_t *const h[NHIST], uint64_t *const b[NHIST],
-		   uint64_t lookups, uint64_t sectors, uint64_t requests, gc_waysweep_counts *out)
+		   const uint64_t n[NCNT], const uint64_t *nb, gc_waysweep_counts *out)
 {
-	uint64_t hit = 0, line = 0, sec = 0;
+	uint64_t at[NHIST] = {0}, c[NCNT];
+	for (int i = 0; i < NCNT; i++)
+		c[i] = n[i] - (nb ? nb[i] : 0);
 	size_t k = 0;
 	for (unsigned w = 1; w <= S->max && k < S->p.nways; w++) {
-		hit += h[H_HIT][w] - (b ? b[H_HIT][w] : 0);
-		line += h[H_LINE][w] - (b ? b[H_LINE][w] : 0);
-		sec += h[H_SEC][w] - (b ? b[H_SEC][w] : 0);
+		for (int i = 0; i < NHIST; i++)
+			at[i] += h[i][w] - (b ? b[i][w] : 0);
 		if (w != S->ways[k])
 			continue;
-		gc_waysweep_counts *c = &out[k++];
-		c->requests = requests;
-		c->hits = hit;
-		c->misses = lookups - hit;
-		c->sector_misses = line - hit; /* line present, a sector missing */
-		c->sec_requested = sectors;
-		c->sec_hits = sec;
+		gc_waysweep_counts *o = &out[k++];
+		o->requests = c[C_REQ];
+		o->hits = at[H_HIT];
+		o->misses = c[C_LOOKUPS] - at[H_HIT];
+		o->sector_misses = at[H_LINE] - at[H_HIT]; /* line present, a sector missing */
+		o->sec_requested = c[C_SECTORS];
+		o->sec_hits = at[H_SEC];
+		o->reads = c[C_READS];
+		o->read_hits = at[H_RHIT];
+		o->writes = c[C_WRITES];
+		o->write_hits = at[H_WHIT];
+		o->atomics = c[C_ATOMICS];
+		o->atomic_hits = at[H_HIT] - at[H_RHIT] - at[H_WHIT];
+		o->dram_reads = c[C_FETCHABLE] - at[H_FETCH];
 	}
 }
 
@@ -403,9 +482,7 @@ int gc_waysweep_kernel_begin(gc_waysweep *S, const gc_kernel *k)
 	}
 	for (int h = 0; h < NHIST; h++)
 		memcpy(S->base[h], S->hist[h], (S->never + 1) * sizeof(uint64_t));
-	S->klookups = S->lookups;
-	S->ksectors = S->sectors;
-	S->kreq = S->requests;
+	memcpy(S->kbase, S->cnt, sizeof S->kbase);
 	S->open = 1;
 	return 0;
 }
@@ -418,21 +495,22 @@ int gc_waysweep_kernel_end(gc_waysweep *S)
 	if (!S->open)
 		return 0;
 	S->open = 0;
-	counts(S, S->hist, S->base, S->lookups - S->klookups, S->sectors - S->ksectors,
-	       S->requests - S->kreq, S->ks[S->nks - 1].n);
+	counts(S, S->hist, S->base, S->cnt, S->kbase, S->ks[S->nks - 1].n);
 	return 0;
 }
 
 const gc_waysweep_stats *gc_waysweep_stats_get(gc_waysweep *S)
 {
-	counts(S, S->hist, NULL, S->lookups, S->sectors, S->requests, S->total);
+	counts(S, S->hist, NULL, S->cnt, NULL, S->total);
 	gc_waysweep_stats *st = &S->st;
+	st->l2 = S->l2;
 	st->line = S->line;
 	st->sector = S->sector;
-	st->sets = S->sets;
+	st->units = S->l2 ? S->p.slices : 1;
+	st->sets = S->l2 ? S->sets / S->p.slices : S->sets;
 	st->ways = S->ways;
 	st->nways = S->p.nways;
-	st->requests = S->requests;
+	st->requests = S->cnt[C_REQ];
 	st->loads = S->loads;
 	st->stores = S->stores;
 	st->atomics = S->atomics;

@@ -1,6 +1,7 @@
 /*
- * waysweep.h - the functional L1 of every associativity in one pass:
- * gc-l1 --ways-sweep.
+ * waysweep.h - a functional cache of every associativity in one pass:
+ * gc-l1 --ways-sweep (an SM's L1) and gc-l2 --ways-sweep (the L2's
+ * slices).
  *
  * For LRU caches of one set count and line size, the lines a W-way set
  * holds are the W most recently used lines of that set (Mattson et al.'s
@@ -21,8 +22,8 @@
  * those thresholds in histograms gives the hits, misses and sector misses
  * of every W by prefix sums, at the end of each kernel.
  *
- * What keeps the stack property, and what the engine refuses (-2 from
- * gc_waysweep_new or gc_waysweep_access, with the reason):
+ * What keeps the stack property in the L1, and what the engine refuses
+ * (-2 from gc_waysweep_new or gc_waysweep_access, with the reason):
  *   - LRU only: FIFO and random replacement are no stack algorithms
  *     (a larger FIFO cache can miss more, Belady's anomaly);
  *   - the functional model only: the timing model's MSHRs and warp
@@ -38,6 +39,24 @@
  *     (a stream without stores is fine under any policy).
  * A kernel-end flush empties every cache alike: the stacks are emptied.
  *
+ * The L2 (level 2: gc-l2's rules, gpu->l2): the caller gives each
+ * request's set among all slices' (gc-l2's locate), the tag is the whole
+ * line address.  Loads and atomics read (a sector is present when
+ * valid); a store's sector is present when valid or partly written.
+ * Under write-allocate and fetch-on-write a store leaves its sectors
+ * valid, under lazy-fetch-on-read (write-validate) a partial store
+ * leaves them partly written (held, not valid): the L1's two thresholds.
+ * Every policy but two allocates or touches the line in every cache
+ * alike; write-evict (a store invalidates its sectors, and its line when
+ * none is left, only where it is present) and no-write-allocate (a store
+ * touches its line only where one of its sectors is present) refuse the
+ * first store.  Refused too: FIFO and random replacement, the L2
+ * prefetcher (it fills the lines a cache lacks, which differ per W) and
+ * timed input (a sector in flight is merged, not a hit, and when a
+ * cache fetched it differs per W).  DRAM reads are the sectors fetched:
+ * a load's or atomic's sectors not valid, a store's not valid under
+ * write-allocate and, for a partial store, fetch-on-write.
+ *
  * Requests are routed as gc-l1 routes them (gc_l1_route): shared memory,
  * bypassed requests and atomics are counted, not looked up.  The counts
  * equal those of separate gc-l1 runs, one per associativity (tests/
@@ -46,6 +65,7 @@
 #ifndef GC_MODEL_WAYSWEEP_H
 #define GC_MODEL_WAYSWEEP_H
 
+#include "base/waycounts.h"
 #include "config/gpu.h"
 #include "stream/format.h"
 
@@ -57,37 +77,17 @@
 typedef struct gc_waysweep gc_waysweep;
 
 typedef struct gc_waysweep_params {
-	const gc_gpu_config *gpu; /* finished: the L1's line, sector, sets, policies */
-	unsigned in_line;         /* the stream's line bytes (must be the L1's) */
-	unsigned in_sector;       /* the stream's sector bytes (0: min(32, line)) */
+	const gc_gpu_config *gpu; /* finished: the cache's line, sector, sets, policies */
+	int level;                /* 1 (0 too): gc-l1's L1; 2: gc-l2's L2 */
+	unsigned in_line;         /* L1: the stream's line bytes (must be the L1's) */
+	unsigned in_sector;       /* L1: the stream's sector bytes (0: min(32, line)) */
+	unsigned slices;          /* L2: the slices (sets: l2.sets of each) */
+	int timed;                /* L2: the input's times are cycles (refused) */
 	const unsigned *ways;     /* the associativities, ascending, 1..MAX */
 	size_t nways;
 	int flush;                /* empty the caches at each kernel end */
 	const char *input;        /* for messages */
 } gc_waysweep_params;
-
-/* Counts of one associativity: gc-l1's keys. */
-typedef struct gc_waysweep_counts {
-	uint64_t requests, hits, misses, sector_misses;
-	uint64_t sec_requested, sec_hits;
-} gc_waysweep_counts;
-
-typedef struct gc_waysweep_kernel {
-	uint32_t id;
-	char name[64];
-	gc_waysweep_counts *n; /* one per associativity */
-} gc_waysweep_kernel;
-
-typedef struct gc_waysweep_stats {
-	unsigned line, sector, sets;
-	const unsigned *ways;
-	size_t nways;
-	/* the same for every associativity */
-	uint64_t requests, loads, stores, atomics, bypassed, shared;
-	const gc_waysweep_counts *total; /* one per associativity */
-	const gc_waysweep_kernel *kernels;
-	size_t nkernels;
-} gc_waysweep_stats;
 
 /* Parse a list of associativities, "1..32" or "1,2,4,8" or both mixed
  * ("1..4,8,16"), into ways[] ascending without repeats; the count, or 0
@@ -104,6 +104,9 @@ const char *gc_waysweep_error(const gc_waysweep *S);
  * message).  0; -1 out of memory; -2 refused (a store the policy makes
  * size-dependent, see above). */
 int gc_waysweep_access(gc_waysweep *S, const gc_rec *rec, const uint64_t *recno, size_t n);
+/* Level 2: request r (record recno), its line in `set` of all the
+ * slices' (slice * l2.sets + its set in the slice); the same returns. */
+int gc_waysweep_access_l2(gc_waysweep *S, const gc_rec *r, unsigned set, uint64_t recno);
 int gc_waysweep_kernel_begin(gc_waysweep *S, const gc_kernel *k);
 int gc_waysweep_kernel_end(gc_waysweep *S);
 /* The statistics as of now (the totals brought up to date). */

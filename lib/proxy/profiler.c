@@ -33,6 +33,7 @@
  */
 #include "proxy/profiler.h"
 
+#include "base/grow.h"
 #include "base/hash.h"
 #include "proxy/profiler_impl.h"
 
@@ -219,16 +220,10 @@ static int oom(gc_profiler *p)
  * memory. */
 static int grow(void **a, size_t *cap, size_t n, size_t sz)
 {
-	if (n <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 64;
-	while (c < n)
-		c *= 2;
-	void *q = realloc(*a, c * sz);
+	void *q = gc_grow(*a, cap, n, sz, 64);
 	if (!q)
 		return -1;
 	*a = q;
-	*cap = c;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
  */
 #include "report/metrics.h"
 #include "report/jsonflat.h"
+#include "base/grow.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -792,12 +793,10 @@ static int csv_row(struct csv *c)
 	char *o = c->buf;
 	for (;;) {
 		if (c->nf == c->fcap) {
-			size_t n = c->fcap ? 2 * c->fcap : 32;
-			char **f = realloc(c->field, n * sizeof *f);
+			char **f = gc_grow(c->field, &c->fcap, c->nf + 1, sizeof *f, 32);
 			if (!f)
 				goto oom;
 			c->field = f;
-			c->fcap = n;
 		}
 		c->field[c->nf++] = o;
 		if (c->s < c->end && *c->s == '"') {
@@ -938,12 +937,10 @@ static struct meas *kernel_of(struct csv *c, struct cmp *m, const char *idtext,
 		if (m->k[i].id == id)
 			return &m->k[i];
 	if (m->n == m->cap) {
-		size_t n = m->cap ? 2 * m->cap : 16;
-		struct meas *k = realloc(m->k, n * sizeof *k);
+		struct meas *k = gc_grow(m->k, &m->cap, m->n + 1, sizeof *k, 16);
 		if (!k)
 			goto oom;
 		m->k = k;
-		m->cap = n;
 	}
 	struct meas *k = &m->k[m->n];
 	memset(k, 0, sizeof *k);

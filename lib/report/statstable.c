@@ -7,6 +7,7 @@
  */
 #include "report/statstable.h"
 #include "report/jsonflat.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +37,10 @@ struct gc_statstable {
 static int grow(void *pp, size_t n, size_t *cap, size_t sz)
 {
 	void **p = pp;
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? 2 * *cap : 64;
-	void *q = realloc(*p, c * sz);
+	void *q = gc_grow(*p, cap, n + 1, sz, 64);
 	if (!q)
 		return -1;
 	*p = q;
-	*cap = c;
 	return 0;
 }
 
@@ -82,15 +79,12 @@ static struct srow *new_row(gc_statstable *T)
 static char **val_slot(struct srow *r, size_t col)
 {
 	if (col >= r->nvals) {
-		size_t n = r->nvals ? r->nvals : 64;
-		while (n <= col)
-			n *= 2;
-		char **v = realloc(r->vals, n * sizeof *v);
+		size_t was = r->nvals;
+		char **v = gc_grow(r->vals, &r->nvals, col + 1, sizeof *v, 64);
 		if (!v)
 			return NULL;
-		memset(v + r->nvals, 0, (n - r->nvals) * sizeof *v);
+		memset(v + was, 0, (r->nvals - was) * sizeof *v);
 		r->vals = v;
-		r->nvals = n;
 	}
 	return &r->vals[col];
 }

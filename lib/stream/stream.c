@@ -21,10 +21,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define IOBUF (1u << 20)
+#define IOBUF GC_WRITE_BLOCK
 #define RBUF (IOBUF + GC_HEADER_MAX + GC_RECORD_MAX)
 #define LOW32 UINT64_C(0xffffffff)
-#define READ_CHUNK (128u << 10) /* bytes a read asks for (the header aside) */
+#define READ_CHUNK GC_READ_CHUNK
 
 static const unsigned char magic[8] = {0x89, 'G', 'C', 'S', '\r', '\n', 0x1a, '\n'};
 

@@ -16,6 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The sizes a stage moves a stream in (tests/src/pipe-floor, the bench's
+ * floor, moves it in the same): the reader asks read(2) for
+ * GC_READ_CHUNK bytes at a time (the header aside), small enough for the
+ * block to stay in the cache its records are checked from; the writer
+ * gathers records into a block of GC_WRITE_BLOCK bytes, one write(2). */
+#define GC_READ_CHUNK (128u << 10)
+#define GC_WRITE_BLOCK (1u << 20)
+
 /* ---- reading ---------------------------------------------------------- */
 
 enum gc_event { GC_ERR = -1, GC_EOF = 0, GC_DATA = 1, GC_KBEGIN = 2, GC_KEND = 3 };

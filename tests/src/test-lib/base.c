@@ -3,6 +3,7 @@
  * generator, rows by key, the wheel against the heap.
  */
 #include "base/endian.h"
+#include "base/grow.h"
 #include "base/rng.h"
 #include "base/rowmap.h"
 #include "import/import.h"
@@ -169,4 +170,40 @@ void t_rowmap(void)
 	r = gc_rowmap_row(&m, 7, &added);
 	CHECK(r && added && r->hits == 0);
 	gc_rowmap_free(&m);
+}
+
+/* gc_grow: the first size, doubling until the need fits, the contents
+ * kept, nothing done when it already fits, and NULL with the array as it
+ * was when the bytes would overflow. */
+void t_grow(void)
+{
+	size_t cap = 0;
+	uint32_t *a = gc_grow(NULL, &cap, 1, sizeof *a, 16);
+	if (!CHECK(a != NULL))
+		return;
+	CHECK_U64(cap, 16);
+	for (uint32_t i = 0; i < 16; i++)
+		a[i] = i * 7;
+	CHECK(gc_grow(a, &cap, 16, sizeof *a, 16) == a);
+	CHECK_U64(cap, 16);
+	uint32_t *b = gc_grow(a, &cap, 17, sizeof *b, 16);
+	if (!CHECK(b != NULL))
+		return free(a);
+	a = b;
+	CHECK_U64(cap, 32);
+	b = gc_grow(a, &cap, 100, sizeof *b, 16); /* 32 -> 64 -> 128 */
+	if (!CHECK(b != NULL))
+		return free(a);
+	a = b;
+	CHECK_U64(cap, 128);
+	CHECK_U64(a[15], 105);
+	CHECK(gc_grow(a, &cap, SIZE_MAX / 2, sizeof *a, 16) == NULL);
+	CHECK(gc_grow(a, &cap, SIZE_MAX, 1, 16) == NULL);
+	CHECK_U64(cap, 128);
+	CHECK_U64(a[15], 105);
+	free(a);
+	size_t c0 = 0;
+	char *c = gc_grow(NULL, &c0, 3, 1, 0); /* no first size: from 1 */
+	CHECK_U64(c0, 4);
+	free(c);
 }

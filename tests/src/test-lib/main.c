@@ -127,6 +127,7 @@ static const check_unit units[] = {
 	{"stream-compute", t_stream_compute},
 	{"rng", t_rng},
 	{"rowmap", t_rowmap},
+	{"grow", t_grow},
 	{"counts-64", t_counts64},
 };
 #define NUNITS CHECK_NUNITS(units)

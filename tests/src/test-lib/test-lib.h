@@ -54,6 +54,7 @@ void t_stream_compute(void);
 void t_l1wheel(void);
 void t_rng(void);
 void t_rowmap(void);
+void t_grow(void);
 void t_counts64(void); /* wide.c */
 
 #endif
