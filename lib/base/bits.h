@@ -1,4 +1,4 @@
-/* bits.h - powers of two and logarithms, decimal widths. */
+/* bits.h - powers of two and logarithms, decimal widths, bits set. */
 #ifndef GC_BITS_H
 #define GC_BITS_H
 
@@ -24,6 +24,15 @@ static inline int gc_digits(uint64_t v)
 		n++;
 	}
 	return n;
+}
+
+/* The bits set in x, without the library call __builtin_popcount becomes
+ * where the target has no popcount instruction. */
+static inline unsigned gc_popcount32(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
 #endif

@@ -12,6 +12,7 @@
 #ifndef GC_ACCELSIM_IMPL_H
 #define GC_ACCELSIM_IMPL_H
 
+#include "base/bits.h"
 #include "import/import.h"
 #include "stream/lines.h"
 
@@ -26,6 +27,7 @@
 #define SPILL_BUF (1u << 20)
 #define OPC_SLOTS 256
 #define OPC_LEN 47
+#define PCSEEN_SLOTS 512
 
 enum { L_UNKNOWN, L_TRACEG, L_RAW };
 enum { S_NONE, S_HEADER, S_BODY };
@@ -114,6 +116,10 @@ typedef struct parser {
 	char *sbuf;
 	size_t slen;
 	opcache opc[OPC_SLOTS];
+	/* Second pass: PCs whose opcode the kernel's table has (pc + 1 at
+	 * pc % PCSEEN_SLOTS; 0: none), so that a loop's instructions are not
+	 * looked up in it again and again. */
+	uint64_t pcseen[PCSEEN_SLOTS];
 } parser;
 
 /* ---- the tokenizer ------------------------------------------------------ */
@@ -201,12 +207,6 @@ static inline int tok_x(char **ps, uint64_t *v)
 	return 1;
 }
 
-static inline int popcount32(uint32_t x)
-{
-	x = x - ((x >> 1) & 0x55555555u);
-	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-	return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
-}
 
 static inline int starts(const char *s, const char *p)
 {

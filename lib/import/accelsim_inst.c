@@ -56,7 +56,7 @@ static int payload(parser *p, char *t, minst *m)
 {
 	kstate *c = &p->c;
 	char b[64];
-	int n = popcount32(m->mask), want = 0, v5 = c->ver >= 5;
+	int n = (int)gc_popcount32(m->mask), want = 0, v5 = c->ver >= 5;
 	uint64_t base, a;
 	int64_t d;
 	char *list;
@@ -367,7 +367,7 @@ static void inst_plain(parser *p, iline *l, int raw)
 	if (l->iv)
 		iv_issue(p, l, opcode(p, l->op, l->ol)->cls, raw);
 	c->insts++;
-	c->tinsts += (uint64_t)popcount32(l->mask);
+	c->tinsts += (uint64_t)gc_popcount32(l->mask);
 }
 
 /* A memory instruction to its warp's records.  A raw trace drops the
@@ -408,6 +408,9 @@ static void inst_commit(parser *p, const minst *m, const iline *l, int raw)
  * bad, so --lenient skips it as it skips any other. */
 static int lanes_below48(parser *p, const minst *m, unsigned size)
 {
+	if (gc_import_lanes_below48(m->mask, m->strided ? NULL : m->addr, m->base,
+				    m->strided ? (uint64_t)m->stride : 0, size))
+		return 1;
 	uint64_t k = 0;
 	for (uint32_t mk = m->mask; mk; mk &= mk - 1, k++) {
 		unsigned lane = (unsigned)__builtin_ctz(mk);
@@ -440,7 +443,7 @@ static void inst_memory(parser *p, iline *l, int raw)
 		if (l->iv)
 			iv_issue(p, l, o->cls, raw);
 		c->insts++;
-		c->tinsts += (uint64_t)popcount32(l->mask);
+		c->tinsts += (uint64_t)gc_popcount32(l->mask);
 		return;
 	}
 	unsigned size = o->size ? o->size : (unsigned)l->mw;
@@ -451,8 +454,10 @@ static void inst_memory(parser *p, iline *l, int raw)
 	}
 	if (!lanes_below48(p, &m, size))
 		return;
-	if (p->pass == 2)
+	if (p->pass == 2 && p->pcseen[l->pc % PCSEEN_SLOTS] != (uint64_t)l->pc + 1) {
+		p->pcseen[l->pc % PCSEEN_SLOTS] = (uint64_t)l->pc + 1;
 		gc_import_opcode(p->im, l->pc, l->op, l->ol);
+	}
 	m.op = o->op;
 	m.space = o->space;
 	m.flags = o->flags;

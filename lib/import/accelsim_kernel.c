@@ -115,6 +115,7 @@ void as_body_start(parser *p)
 		gc_kernel_set_attr(k, GC_A_LOCAL_BASE, c->lbase);
 	gc_kernel_set_attr(k, GC_A_THREAD_INSTS, p->kc[p->ki].tinsts);
 	im->thread_insts += p->kc[p->ki].tinsts;
+	memset(p->pcseen, 0, sizeof p->pcseen); /* gc_import_kbegin empties the table */
 	gc_import_kbegin(p->im, k);
 }
 
@@ -124,7 +125,7 @@ void as_commit(parser *p, const minst *m, uint32_t *seq, uint32_t block, uint32_
 {
 	kstate *c = &p->c;
 	c->mem++;
-	c->tinsts += (uint64_t)popcount32(m->mask);
+	c->tinsts += (uint64_t)gc_popcount32(m->mask);
 	uint32_t s = (*seq)++;
 	if (p->pass != 2 || !m->mask)
 		return;
@@ -153,21 +154,9 @@ void as_commit(parser *p, const minst *m, uint32_t *seq, uint32_t block, uint32_
 		else
 			r.space = GC_GLOBAL;
 	}
-	if (m->strided) {
-		r.addr = m->base;
-		for (uint32_t mk = m->mask; mk; mk &= mk - 1) {
-			r.lane = (uint8_t)__builtin_ctz(mk);
-			gc_import_access(p->im, &r);
-			r.addr += (uint64_t)m->stride;
-		}
-		return;
-	}
-	for (uint32_t mk = m->mask; mk; mk &= mk - 1) {
-		unsigned lane = (unsigned)__builtin_ctz(mk);
-		r.lane = (uint8_t)lane;
-		r.addr = m->addr[lane];
-		gc_import_access(p->im, &r);
-	}
+	r.addr = m->base;
+	gc_import_lanes(p->im, &r, m->mask, m->strided ? NULL : m->addr,
+			m->strided ? (uint64_t)m->stride : 0);
 }
 
 void as_flush_pending(parser *p)

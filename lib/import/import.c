@@ -1,5 +1,6 @@
 /* import.c - what every trace parser shares: output, errors, SASS rules. */
 #include "import/import.h"
+#include "base/bits.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -143,11 +144,6 @@ void gc_import_addr48_msg(char *buf, size_t len, uint64_t addr, unsigned size)
 		 "has memory", (unsigned long long)addr, size);
 }
 
-int gc_import_below48(uint64_t addr, unsigned size)
-{
-	return addr <= GC_ADDR48_MAX - (size ? size - 1 : 0);
-}
-
 int gc_import_addr48(gc_import *im, gc_lines *in, int lane, uint64_t addr, unsigned size)
 {
 	if (gc_import_below48(addr, size))
@@ -194,6 +190,27 @@ void gc_import_access(gc_import *im, const gc_rec *r)
 	if (im->w)
 		check(im, gc_write(im->w, r));
 	im->accesses++;
+}
+
+void gc_import_lanes(gc_import *im, const gc_rec *r, uint32_t mask, const uint64_t *addr,
+		     uint64_t stride)
+{
+	if (im->restore || im->h.kind != GC_KIND_ACCESS ||
+	    !gc_import_lanes_below48(mask, addr, r->addr, stride, r->size)) {
+		/* One at a time: gc_import_access's rule and its message. */
+		gc_rec x = *r;
+		uint64_t a = r->addr;
+		for (; mask; mask &= mask - 1, a += stride) {
+			unsigned lane = (unsigned)__builtin_ctz(mask);
+			x.lane = (uint8_t)lane;
+			x.addr = addr ? addr[lane] : a;
+			gc_import_access(im, &x);
+		}
+		return;
+	}
+	if (im->w)
+		check(im, gc_write_lanes(im->w, r, mask, addr, stride));
+	im->accesses += gc_popcount32(mask);
 }
 
 void gc_import_opcode(gc_import *im, uint32_t pc, const char *name, size_t len)

@@ -10,6 +10,7 @@
 #ifndef GC_IMPORT_H
 #define GC_IMPORT_H
 
+#include "base/bits.h"
 #include "import/intervals.h"
 #include "stream/lines.h"
 #include "stream/stream.h"
@@ -128,6 +129,12 @@ uint32_t gc_import_next_id(gc_import *im);
 void gc_import_text(gc_import *im, gc_lines *in);
 void gc_import_kbegin(gc_import *im, const gc_kernel *k);
 void gc_import_access(gc_import *im, const gc_rec *r);
+/* The accesses of a warp instruction's active lanes: r with, for each lane
+ * of mask in order, that lane and its address, addr[lane], or when addr is
+ * NULL r->addr + k * stride for the k-th active lane (what
+ * gc_import_access of each would write, in one go). */
+void gc_import_lanes(gc_import *im, const gc_rec *r, uint32_t mask, const uint64_t *addr,
+		     uint64_t stride);
 void gc_import_kend(gc_import *im);
 /* The SASS opcode of a memory instruction at pc (name: len bytes), for
  * the opcode records written before the kernel's end; ignored unless a
@@ -145,7 +152,33 @@ int gc_import_junk_match(const gc_import *im, uint64_t addr);
 int gc_import_junk(gc_import *im, uint64_t addr);
 /* 1 when the bytes addr..addr+size-1 (size 1 to 255) lie below 2^48,
  * where every request line fits. */
-int gc_import_below48(uint64_t addr, unsigned size);
+static inline int gc_import_below48(uint64_t addr, unsigned size)
+{
+	return addr <= GC_ADDR48_MAX - (size ? size - 1 : 0);
+}
+/* 1 when every active lane's bytes lie below 2^48: those of mask, at
+ * addr[lane], or when addr is NULL at base + k * stride for the k-th
+ * active lane (stride a two's complement step); 0 when one does not. */
+static inline int gc_import_lanes_below48(uint32_t mask, const uint64_t *addr, uint64_t base,
+					  uint64_t stride, unsigned size)
+{
+	const uint64_t lim = GC_ADDR48_MAX - (size ? size - 1 : 0);
+	if (addr) {
+		uint64_t over = 0;
+		for (; mask; mask &= mask - 1)
+			over |= addr[__builtin_ctz(mask)] > lim;
+		return !over;
+	}
+	if (!mask || base > lim)
+		return !mask;
+	/* The lanes' addresses run from base to base + (n - 1) * stride
+	 * without wrapping when the step's magnitude times n - 1 stays
+	 * within what lies between base and the end it runs to. */
+	uint64_t n1 = gc_popcount32(mask) - 1;
+	int up = (int64_t)stride >= 0;
+	uint64_t mag = up ? stride : 0 - stride, room = up ? lim - base : base;
+	return n1 == 0 || mag <= room / n1;
+}
 /* 0 when the bytes addr..addr+size-1 lie below 2^48; else the line is
  * reported through im->bad (with the lane's index) and -1 is returned. */
 int gc_import_addr48(gc_import *im, gc_lines *in, int lane, uint64_t addr, unsigned size);

@@ -17,8 +17,8 @@
  * last LAUNCH line before its first access line; LAUNCH lines with no
  * access lines of their own become empty kernels.  A kernel is kept in
  * memory until it ends, because its begin record carries its number of
- * warp instructions: about 8 bytes per access plus 32 per warp instruction
- * of the largest kernel.
+ * warp instructions: its accesses delta-coded (spool.h), about two bytes
+ * an access of consecutive words, up to nine for scattered ones.
  *
  * The warp field is %warpid, the hardware warp slot in the SM.  A warp keeps
  * its slot for its lifetime and the warps of one CTA hold distinct slots, so
@@ -27,6 +27,7 @@
  */
 #include "base/hash.h"
 #include "import/formats.h"
+#include "import/spool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,17 +56,8 @@ struct warp {
 
 struct cta {
 	uint32_t x, y, z;
-	uint32_t linear; /* set when the kernel is written */
 	uint32_t n, cap;
 	struct warp *w;
-};
-
-/* One warp instruction, kept until its kernel is written. */
-struct inst {
-	uint64_t first; /* index of its first address in addr[] */
-	uint32_t cta, seq, lanes;
-	uint16_t warp;
-	uint8_t op, space, flags, size;
 };
 
 struct nv {
@@ -76,12 +68,12 @@ struct nv {
 	int64_t id; /* its grid launch id (NO_ID in the old layout) */
 	int has_desc;
 	struct launch desc;
-	struct inst *inst;
-	size_t ninst, cinst;
-	uint64_t *addr;
-	size_t naddr, caddr;
+	gc_spool acc;   /* its accesses, block: the CTA's index in cta[] */
+	uint64_t ninst; /* its warp instructions */
 	struct cta *cta;
 	size_t ncta, ccta;
+	uint32_t *linear; /* the CTAs' linear block ids (when written) */
+	size_t clinear;
 	gc_hmap ctamap; /* packed x,y,z -> index into cta[] */
 	uint32_t max[3];
 	uint32_t maxwarps;
@@ -175,6 +167,7 @@ static void write_kernel(struct nv *s, const struct launch *d, int body)
 	if (d && d->has_stream)
 		gc_kernel_set_attr(&k, GC_A_STREAM, d->stream);
 	/* Linear block ids, x fastest. */
+	s->linear = gc_import_grow(im, s->linear, &s->clinear, s->ncta, sizeof *s->linear);
 	for (size_t i = 0; i < s->ncta; i++) {
 		struct cta *c = &s->cta[i];
 		uint64_t lin = c->x + grid[0] * (c->y + grid[1] * c->z);
@@ -185,31 +178,14 @@ static void write_kernel(struct nv *s, const struct launch *d, int body)
 				 c->x, c->y, c->z, k.id, (unsigned long long)lin);
 			im->fatal(im, msg);
 		}
-		c->linear = (uint32_t)lin;
+		s->linear[i] = (uint32_t)lin;
 	}
 	gc_import_kbegin(im, &k);
 	if (body) {
 		gc_rec r;
 		memset(&r, 0, sizeof r);
 		r.kernel = k.id;
-		for (size_t i = 0; i < s->ninst; i++) {
-			const struct inst *t = &s->inst[i];
-			const uint64_t *a = s->addr + t->first;
-			r.op = t->op;
-			r.space = t->space;
-			r.flags = t->flags;
-			r.size = t->size;
-			r.block = s->cta[t->cta].linear;
-			r.warp = t->warp;
-			r.seq = t->seq;
-			for (unsigned l = 0; l < LANES; l++) {
-				if (!(t->lanes >> l & 1))
-					continue;
-				r.lane = (uint8_t)l;
-				r.addr = *a++;
-				gc_import_access(im, &r);
-			}
-		}
+		gc_spool_emit(im, &s->acc, &r, s->linear);
 	}
 	gc_import_kend(im);
 }
@@ -224,7 +200,9 @@ static void close_kernel(struct nv *s)
 		s->im->fatal(s->im, "out of memory");
 	for (size_t i = 0; i < s->ncta; i++)
 		free(s->cta[i].w);
-	s->ncta = s->ninst = s->naddr = 0;
+	s->ncta = 0;
+	s->ninst = 0;
+	gc_spool_clear(&s->acc);
 	gc_hmap_clear(&s->ctamap);
 	memset(s->max, 0, sizeof s->max);
 	s->maxwarps = 0;
@@ -562,31 +540,31 @@ static void parse_access(struct nv *s, const char *p)
 			op = GC_STORE, space = GC_SHARED, flags = 0;
 		w->ldgsts ^= 1;
 	}
-	uint32_t lanes = 0;
-	size_t first = s->naddr;
-	s->addr = gc_import_grow(im, s->addr, &s->caddr, s->naddr + LANES, sizeof *s->addr);
+	gc_rec r;
+	memset(&r, 0, sizeof r);
+	r.op = op;
+	r.space = space;
+	r.flags = flags;
+	r.size = (uint16_t)width;
+	r.block = (uint32_t)(c - s->cta);
+	r.warp = warp;
+	r.seq = w->seq;
+	int any = 0;
 	for (int l = 0; l < LANES; l++) {
 		if (addr[l] == 0)
 			continue; /* inactive */
 		/* Shared-memory offsets are small by nature: never junk. */
 		if (space != GC_SHARED && gc_import_junk(im, addr[l]))
 			continue;
-		lanes |= UINT32_C(1) << l;
-		s->addr[s->naddr++] = addr[l];
+		r.lane = (uint8_t)l;
+		r.addr = addr[l];
+		gc_spool_put(im, &s->acc, &r);
+		any = 1;
 	}
-	if (!lanes)
+	if (!any)
 		return; /* no active lane, no instruction */
-	s->inst = gc_import_grow(im, s->inst, &s->cinst, s->ninst + 1, sizeof *s->inst);
-	struct inst *t = &s->inst[s->ninst++];
-	t->first = first;
-	t->cta = (uint32_t)(c - s->cta);
-	t->seq = w->seq++;
-	t->lanes = lanes;
-	t->warp = warp;
-	t->op = op;
-	t->space = space;
-	t->flags = flags;
-	t->size = (uint8_t)width;
+	w->seq++;
+	s->ninst++;
 }
 
 /* ---- the format --------------------------------------------------------- */
@@ -629,6 +607,7 @@ int gc_nvbit_import(gc_import *im, gc_lines *in)
 	s.im = im;
 	s.in = in;
 	s.id = NO_ID;
+	gc_spool_init(&s.acc);
 	if (!gc_header_get(&im->h, "warp_size"))
 		gc_header_set(&im->h, "warp_size", "32");
 	while (gc_lines_next(in, &line) >= 0) {
@@ -665,8 +644,8 @@ int gc_nvbit_import(gc_import *im, gc_lines *in)
 		close_kernel(&s);
 		flush_pending(&s, 0);
 	}
-	free(s.inst);
-	free(s.addr);
+	gc_spool_free(&s.acc);
+	free(s.linear);
 	free(s.cta);
 	free(s.pend);
 	gc_hmap_free(&s.ctamap);

@@ -24,9 +24,18 @@
  * reads a thread's k-th line as its k-th access, whatever the file's
  * order; a file written thread by thread is read so, its records sorted
  * into the order Ocelot would have written (thread_order, read_by_thread).
+ *
+ * The accesses wait for the kernel's begin record (its grid and warp
+ * instructions are known at the end) delta-coded in a spool (spool.h),
+ * 2 to 4 bytes each.  The array of struct acc that the thread order needs
+ * (40 bytes an access) is kept only while the file may still be in thread
+ * order: with --order auto, until a thread comes back after another
+ * thread's line, which in Ocelot's order happens at a block's second
+ * instruction.
  */
 #include "base/hash.h"
 #include "import/formats.h"
+#include "import/spool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,9 +105,16 @@ struct trc {
 	uint64_t bdim[3], threads, ws;
 	const uint64_t *g; /* the grid of --grid, or NULL */
 	uint64_t gd[3], nblocks;
-	struct acc *a;
+	struct acc *a; /* while keep_array: the accesses, for the thread order */
 	size_t na, ca;
+	int keep_array, keep_spool;
+	gc_spool spool;   /* while keep_spool: the accesses */
+	/* --order auto: whether the accesses so far are in thread order. */
+	gc_hset seen;     /* the threads seen */
+	int contiguous, repeats;
+	uint64_t last_gid;
 	gc_hmap warps; /* block << 16 | warp -> last instruction << 32 | next seq */
+	uint64_t wkey, *w; /* the last warp looked up (w NULL: none) */
 	uint64_t ninst, event, maxbid;
 	uint64_t prev_bid, prev_t;
 	int prev_op, prev_size, any;
@@ -170,7 +186,52 @@ static int64_t place_block(gc_import *im, gc_lines *in, const struct trc *f, uin
 	return (int64_t)(bx + g[0] * (by + g[1] * bz));
 }
 
-/* One access line, kept in f->a (a bad one is reported and skipped). */
+/* Follow thread_order over the accesses as they come: once a thread comes
+ * back, the file is not in thread order and f->a is let go. */
+static void follow_order(gc_import *im, struct trc *f, uint64_t gid)
+{
+	if (f->na && gid == f->last_gid) {
+		f->repeats = 1;
+		return;
+	}
+	f->last_gid = gid;
+	int added = gc_hset_add(&f->seen, gid);
+	if (added < 0)
+		im->fatal(im, "out of memory");
+	if (!added) {
+		f->contiguous = 0;
+		f->keep_array = 0;
+		free(f->a);
+		f->a = NULL;
+		f->na = f->ca = 0;
+		gc_hset_free(&f->seen);
+	}
+}
+
+/* One access into f->a (and for --order auto, followed). */
+static void keep(gc_import *im, gc_lines *in, struct trc *f, uint64_t gid, uint64_t block,
+		 uint32_t seq, uint16_t warp, uint64_t t, int op, uint64_t bytes, uint64_t addr)
+{
+	if (im->order == GC_ORDER_AUTO) {
+		follow_order(im, f, gid);
+		if (!f->keep_array)
+			return;
+	}
+	f->a = gc_import_grow(im, f->a, &f->ca, f->na + 1, sizeof *f->a);
+	struct acc *e = &f->a[f->na++];
+	e->addr = addr;
+	e->gid = gid;
+	e->line = gc_lines_number(in);
+	e->block = (uint32_t)block;
+	e->seq = seq;
+	e->warp = warp;
+	e->lane = (uint8_t)(t % f->ws);
+	e->op = (uint8_t)op;
+	e->size = (uint8_t)bytes;
+}
+
+/* One access line, spooled and (while the thread order may need it) kept
+ * in f->a; a bad one is reported and skipped. */
 static void read_access(gc_import *im, gc_lines *in, struct trc *f, const char *line)
 {
 	uint64_t gid, dir, addr, bytes;
@@ -215,10 +276,17 @@ static void read_access(gc_import *im, gc_lines *in, struct trc *f, const char *
 	f->any = 1;
 
 	uint16_t warp = (uint16_t)(t / f->ws);
-	int added;
-	uint64_t *w = gc_hmap_put(&f->warps, block << 16 | warp, &added);
-	if (!w)
-		im->fatal(im, "out of memory");
+	int added = 0;
+	uint64_t key = block << 16 | warp, *w = f->w;
+	if (!w || key != f->wkey) {
+		/* Only an insertion moves the values: f->w stays valid until
+		 * the next lookup. */
+		w = gc_hmap_put(&f->warps, key, &added);
+		if (!w)
+			im->fatal(im, "out of memory");
+		f->w = w;
+		f->wkey = key;
+	}
 	if (added || *w >> 32 != (f->event & 0xffffffffu)) {
 		/* The warp's first thread in this instruction: a new warp
 		 * instruction, numbered after the warp's previous one. */
@@ -226,40 +294,31 @@ static void read_access(gc_import *im, gc_lines *in, struct trc *f, const char *
 		*w = (f->event & 0xffffffffu) << 32 | seq;
 		f->ninst++;
 	}
-	f->a = gc_import_grow(im, f->a, &f->ca, f->na + 1, sizeof *f->a);
-	struct acc *e = &f->a[f->na++];
-	e->addr = addr;
-	e->gid = gid;
-	e->line = gc_lines_number(in);
-	e->block = (uint32_t)block;
-	e->seq = (uint32_t)*w;
-	e->warp = warp;
-	e->lane = (uint8_t)(t % f->ws);
-	e->op = (uint8_t)op;
-	e->size = (uint8_t)bytes;
+	if (f->keep_spool) {
+		gc_rec r;
+		r.op = (uint8_t)op;
+		r.space = GC_GLOBAL;
+		r.flags = 0;
+		r.size = (uint16_t)bytes;
+		r.block = (uint32_t)block;
+		r.warp = warp;
+		r.seq = (uint32_t)*w;
+		r.lane = (uint8_t)(t % f->ws);
+		r.addr = addr;
+		gc_spool_put(im, &f->spool, &r);
+	}
+	if (f->keep_array)
+		keep(im, in, f, gid, block, (uint32_t)*w, warp, t, op, bytes, addr);
 }
 
 /* Thread order: every thread's lines are contiguous (no thread comes
- * back after another thread's line) and some thread has two or more.  A
- * file in Ocelot order where two threads take part in two instructions
- * has a thread that comes back, so it is never taken for one. */
-static int thread_order(gc_import *im, const struct trc *f)
+ * back after another thread's line) and some thread has two or more
+ * (follow_order saw them come).  A file in Ocelot order where two threads
+ * take part in two instructions has a thread that comes back, so it is
+ * never taken for one. */
+static int thread_order(const struct trc *f)
 {
-	gc_hset seen;
-	int contiguous = 1, repeats = 0;
-	gc_hset_init(&seen, 0);
-	for (size_t i = 0; i < f->na && contiguous; i++) {
-		if (i && f->a[i].gid == f->a[i - 1].gid) {
-			repeats = 1;
-			continue;
-		}
-		int added = gc_hset_add(&seen, f->a[i].gid);
-		if (added < 0)
-			im->fatal(im, "out of memory");
-		contiguous = added;
-	}
-	gc_hset_free(&seen);
-	return contiguous && repeats;
+	return f->contiguous && f->repeats;
 }
 
 /* Emission order in thread order: blocks by first appearance, then the
@@ -325,8 +384,9 @@ static int read_by_thread(gc_import *im, gc_lines *in, struct trc *f)
 	return 0;
 }
 
-/* The file's one kernel and its accesses. */
-static void emit_kernel(gc_import *im, gc_lines *in, const struct trc *f)
+/* The file's one kernel and its accesses, from f->a when by_array, else
+ * from the spool. */
+static void emit_kernel(gc_import *im, gc_lines *in, struct trc *f, int by_array)
 {
 	gc_kernel k;
 	char name[256];
@@ -346,6 +406,11 @@ static void emit_kernel(gc_import *im, gc_lines *in, const struct trc *f)
 	memset(&r, 0, sizeof r);
 	r.kernel = k.id;
 	r.space = GC_GLOBAL;
+	if (!by_array) {
+		gc_spool_emit(im, &f->spool, &r, NULL);
+		gc_import_kend(im);
+		return;
+	}
 	for (size_t i = 0; i < f->na; i++) {
 		const struct acc *e = &f->a[i];
 		r.op = e->op;
@@ -372,25 +437,26 @@ int gc_ocelot_import(gc_import *im, gc_lines *in)
 	if (read_blocksize(im, in, &f) < 0)
 		return 0;
 	gc_hmap_init(&f.warps, 0);
+	gc_hset_init(&f.seen, 0);
+	gc_spool_init(&f.spool);
+	f.keep_array = im->order != GC_ORDER_FILE;
+	f.keep_spool = im->order != GC_ORDER_THREAD;
+	f.contiguous = 1;
 	f.prev_bid = UINT64_MAX;
 	char *line;
 	while (gc_lines_next(in, &line) >= 0)
 		read_access(im, in, &f, line);
 	gc_hmap_free(&f.warps);
-	if (gc_lines_failed(in)) { /* gc-import reports the read error */
-		free(f.a);
-		return 0;
-	}
+	gc_hset_free(&f.seen);
 	int by_thread = im->order == GC_ORDER_THREAD ||
-		(im->order == GC_ORDER_AUTO && thread_order(im, &f));
-	if (by_thread) {
-		if (read_by_thread(im, in, &f) < 0) {
-			free(f.a); /* --lenient: the file is skipped */
-			return 0;
-		}
-		im->thread_order++;
+		(im->order == GC_ORDER_AUTO && thread_order(&f));
+	/* gc-import reports a read error; --lenient skips a file whose thread
+	 * order fails. */
+	if (!gc_lines_failed(in) && (!by_thread || read_by_thread(im, in, &f) == 0)) {
+		im->thread_order += by_thread;
+		emit_kernel(im, in, &f, !f.keep_spool || by_thread);
 	}
-	emit_kernel(im, in, &f);
+	gc_spool_free(&f.spool);
 	free(f.a);
 	return 0;
 }

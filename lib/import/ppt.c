@@ -28,6 +28,7 @@
  * from its name, its geometry from --app-config when given.
  */
 #include "import/formats.h"
+#include "import/spool.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -66,25 +67,14 @@ struct config {
 	size_t n, cap;
 };
 
-/* One warp instruction, kept until its kernel is written. */
-struct inst {
-	uint64_t first; /* index of its first address */
-	uint32_t block, seq;
-	uint16_t warp;
-	uint8_t n, op, space, flags, size;
-};
-
 /* A kernel being assembled from its block files. */
 struct kern {
 	gc_import *im;
 	uint32_t k;
 	int has_k;
 	const struct entry *e;
-	struct inst *inst;
-	size_t ninst, cinst;
-	uint64_t *addr;
-	uint8_t *lane;
-	size_t naddr, caddr, clane;
+	gc_spool acc;   /* its accesses until it is written (spool.h) */
+	uint64_t ninst; /* its warp instructions */
 	int any;
 	uint32_t maxblock, maxwarps;
 };
@@ -657,30 +647,30 @@ static void add_inst(struct kern *k, gc_lines *in, const struct pline *l, uint32
 		    gc_import_junk_match(im, l->addr[i]) < 0 &&
 		    gc_import_addr48(im, in, lanes[i], l->addr[i], l->width) < 0)
 			return;
-	size_t first = k->naddr;
-	k->addr = gc_import_grow(im, k->addr, &k->caddr, k->naddr + (size_t)na, sizeof *k->addr);
-	k->lane = gc_import_grow(im, k->lane, &k->clane, k->naddr + (size_t)na, 1);
+	gc_rec r;
+	memset(&r, 0, sizeof r);
+	r.op = l->op;
+	r.space = l->space;
+	r.flags = l->flags;
+	r.size = (uint16_t)l->width;
+	r.block = block;
+	r.warp = (uint16_t)wi;
+	r.seq = w->seq;
+	int any = 0;
 	for (int i = 0; i < na; i++) {
 		if (by_mask && !(l->pmask >> lanes[i] & 1))
 			continue; /* predicated off */
 		if (gc_import_junk(im, l->addr[i]))
 			continue;
-		k->addr[k->naddr] = l->addr[i];
-		k->lane[k->naddr++] = lanes[i];
+		r.lane = lanes[i];
+		r.addr = l->addr[i];
+		gc_spool_put(im, &k->acc, &r);
+		any = 1;
 	}
-	if (k->naddr == first)
+	if (!any)
 		return; /* no active lane, no instruction */
-	k->inst = gc_import_grow(im, k->inst, &k->cinst, k->ninst + 1, sizeof *k->inst);
-	struct inst *t = &k->inst[k->ninst++];
-	t->first = first;
-	t->block = block;
-	t->seq = w->seq++;
-	t->warp = (uint16_t)wi;
-	t->n = (uint8_t)(k->naddr - first);
-	t->op = l->op;
-	t->space = l->space;
-	t->flags = l->flags;
-	t->size = (uint8_t)l->width;
+	w->seq++;
+	k->ninst++;
 	if (!k->any || block > k->maxblock)
 		k->maxblock = block;
 	k->any = 1;
@@ -772,32 +762,16 @@ static void write_kernel(struct kern *k, const char *fallback_name)
 	gc_rec r;
 	memset(&r, 0, sizeof r);
 	r.kernel = g.id;
-	for (size_t i = 0; i < k->ninst; i++) {
-		const struct inst *t = &k->inst[i];
-		r.op = t->op;
-		r.space = t->space;
-		r.flags = t->flags;
-		r.size = t->size;
-		r.block = t->block;
-		r.warp = t->warp;
-		r.seq = t->seq;
-		for (unsigned j = 0; j < t->n; j++) {
-			r.lane = k->lane[t->first + j];
-			r.addr = k->addr[t->first + j];
-			gc_import_access(im, &r);
-		}
-	}
+	gc_spool_emit(im, &k->acc, &r, NULL);
 	gc_import_kend(im);
-	k->ninst = k->naddr = 0;
+	k->ninst = 0;
 	k->any = 0;
 	k->maxblock = k->maxwarps = 0;
 }
 
 static void kern_free(struct kern *k)
 {
-	free(k->inst);
-	free(k->addr);
-	free(k->lane);
+	gc_spool_free(&k->acc);
 }
 
 /* ---- a whole run: app_config and memory_traces/ ------------------------- */

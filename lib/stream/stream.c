@@ -8,6 +8,7 @@
  */
 #include "stream/stream.h"
 #include "base/atomic.h"
+#include "base/bits.h"
 #include "base/endian.h"
 #include "stream/input.h"
 
@@ -999,6 +1000,51 @@ int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_h
 		p += k * rs;
 		n -= k;
 	}
+	return 0;
+}
+
+int gc_write_lanes(gc_writer *w, const gc_rec *rec, uint32_t mask, const uint64_t *addr,
+		   uint64_t stride)
+{
+	size_t n = gc_popcount32(mask);
+	/* In one go when every record passes gc_write's checks, needs no
+	 * time-base record and fits the block as 32 bytes; else one at a
+	 * time, so that a refusal names the record it would have. */
+	if (w->failed || w->in_kernel != 1 || rec->time < w->last_time ||
+	    rec->op < GC_LOAD || rec->op > GC_ATOMIC || rec->space >= GC_NSPACES ||
+	    rec->flags > 15 || w->kind != GC_KIND_ACCESS || rec->size > 255 || rec->size == 0 ||
+	    w->rs != GC_RECORD_BASE || (rec->time & ~LOW32) != w->time_hi ||
+	    w->len + n * GC_RECORD_BASE > IOBUF) {
+		gc_rec r = *rec;
+		for (uint64_t k = 0; mask; mask &= mask - 1, k++) {
+			unsigned lane = (unsigned)__builtin_ctz(mask);
+			r.lane = (uint8_t)lane;
+			r.addr = addr ? addr[lane] : rec->addr + k * stride;
+			if (gc_write(w, &r) < 0)
+				return -1;
+		}
+		return 0;
+	}
+	uint64_t w0 = rec->op | (uint64_t)(rec->space | rec->flags << 4) << 8 |
+		      (uint64_t)(rec->size & 0xff) << 24 | (uint64_t)rec->sm << 32 |
+		      (uint64_t)rec->warp << 48;
+	uint64_t w1 = rec->block | (uint64_t)rec->pc << 32;
+	uint64_t w2 = rec->seq | (uint64_t)(uint32_t)rec->time << 32;
+	unsigned char *p = w->buf + w->len;
+	uint64_t a = rec->addr;
+	for (; mask; mask &= mask - 1, p += GC_RECORD_BASE) {
+		unsigned lane = (unsigned)__builtin_ctz(mask);
+		gc_put64(p, w0 | (uint64_t)lane << 16);
+		gc_put64(p + 8, w1);
+		gc_put64(p + 16, w2);
+		gc_put64(p + 24, addr ? addr[lane] : a);
+		a += stride;
+	}
+	w->len += n * GC_RECORD_BASE;
+	w->nrec += n;
+	w->ndata += n;
+	w->kdata += n;
+	w->last_time = rec->time;
 	return 0;
 }
 

@@ -96,6 +96,13 @@ int gc_write(gc_writer *w, const gc_rec *rec);
  * the bytes gc_write writes for each decoded (the pass-through of a
  * stage that changes no record). */
 int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_hi);
+
+/* The records of one warp instruction's active lanes: rec with, for each
+ * lane of mask in order, that lane and its address, addr[lane], or when
+ * addr is NULL rec->addr + k * stride for the k-th active lane (the same
+ * bytes as gc_write of each). */
+int gc_write_lanes(gc_writer *w, const gc_rec *rec, uint32_t mask, const uint64_t *addr,
+		   uint64_t stride);
 int gc_write_kbegin(gc_writer *w, const gc_kernel *k);
 int gc_write_kend(gc_writer *w, uint32_t kernel);
 /* The opcode table of the open kernel, after its last data record and

@@ -117,6 +117,7 @@ static const check_unit units[] = {
 	{"stream-roundtrip", t_stream_roundtrip},
 	{"stream-large", t_stream_large},
 	{"stream-limits", t_stream_limits},
+	{"stream-lanes", t_stream_lanes},
 	{"writer-refuses", t_writer_refuses},
 	{"writer-grid-range", t_writer_grid_range},
 	{"writer-open-checks", t_writer_open_checks},

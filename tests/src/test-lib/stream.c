@@ -1292,3 +1292,85 @@ void t_write_raw(void)
 	gc_writer_free(w);
 	gc_header_free(&h);
 }
+
+/* A whole file into memory (its length in *n); NULL when unreadable. */
+static unsigned char *lanes_slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	unsigned char *b = NULL;
+	size_t cap = 0, len = 0, k;
+	do {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			unsigned char *nb = realloc(b, cap);
+			if (!nb)
+				break;
+			b = nb;
+		}
+		k = fread(b + len, 1, cap - len, f);
+		len += k;
+	} while (k);
+	fclose(f);
+	*n = len;
+	return b;
+}
+
+/* gc_write_lanes writes the bytes gc_write of each lane writes: lists and
+ * strides (a negative one), masks sparse and full, 40,000 instructions so
+ * that blocks fill mid-instruction, and a clock past 32 bits (a time-base
+ * record, the one-at-a-time path). */
+void t_stream_lanes(void)
+{
+	const char *path[2] = {tmp_file(), tmp_file()};
+	for (int way = 0; way < 2; way++) {
+		gc_header h;
+		gc_header_init(&h, GC_KIND_ACCESS);
+		gc_writer *w = gc_writer_open(path[way], &h, 0);
+		gc_kernel k;
+		gc_kernel_init(&k, 7, "lanes");
+		CHECK(gc_write_kbegin(w, &k) == 0);
+		uint64_t s = 12345, addr[32];
+		for (uint32_t i = 0; i < 40000; i++) {
+			uint32_t mask = i % 3 == 0 ? 0xffffffffu : (uint32_t)(s >> 7) | 1u << 31;
+			int strided = i % 2;
+			uint64_t stride = i % 4 == 1 ? (uint64_t)-8 : 4 + i % 5;
+			gc_rec r = mkrec(i % 5 == 0 ? GC_STORE : GC_LOAD, GC_GLOBAL, 0x7f0000000000 + i * 64,
+					 i < 30000 ? i : (UINT64_C(1) << 32) + i);
+			r.kernel = 7;
+			r.warp = (uint16_t)(i % 48);
+			r.block = i / 48;
+			r.pc = i * 16;
+			r.seq = i;
+			r.sm = (uint16_t)(i % 80);
+			r.size = (uint16_t)(1 + i % 16);
+			for (int l = 0; l < 32; l++) {
+				s = s * 6364136223846793005u + 1442695040888963407u;
+				addr[l] = s >> 20;
+			}
+			if (way == 1) {
+				CHECK(gc_write_lanes(w, &r, mask, strided ? NULL : addr, stride) == 0);
+				continue;
+			}
+			uint64_t a = r.addr;
+			for (uint32_t m = mask; m; m &= m - 1, a += stride) {
+				gc_rec x = r;
+				x.lane = (uint8_t)__builtin_ctz(m);
+				x.addr = strided ? a : addr[x.lane];
+				CHECK(gc_write(w, &x) == 0);
+			}
+		}
+		CHECK(gc_write_kend(w, 7) == 0);
+		CHECK(gc_writer_close(w) == 0);
+		gc_writer_free(w);
+		gc_header_free(&h);
+	}
+	size_t n0 = 0, n1 = 1;
+	unsigned char *b0 = lanes_slurp(path[0], &n0), *b1 = lanes_slurp(path[1], &n1);
+	CHECK(b0 && b1);
+	CHECK_U64(n1, n0);
+	CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0);
+	free(b0);
+	free(b1);
+}

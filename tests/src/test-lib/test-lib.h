@@ -44,6 +44,7 @@ void t_json(void);
 void t_stream_roundtrip(void);
 void t_stream_large(void);
 void t_stream_limits(void);
+void t_stream_lanes(void);
 void t_writer_refuses(void);
 void t_writer_grid_range(void);
 void t_writer_open_checks(void);
