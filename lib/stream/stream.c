@@ -888,18 +888,17 @@ static int write_time(gc_writer *w, uint64_t time)
 }
 
 /*
- * Data record rec, checked, into the block, which has room for it: its
+ * Data record rec, checked, encoded at p (a stream of that kind): its
  * first 32 bytes, four little-endian words: op, space and flags, lane and
  * size (accesses) or outcome and mask (requests), sm, warp; block, pc;
  * seq, the clock's low half; the address (with the size above bit 48 in
  * requests).  The bytes of a larger record size are the caller's.
  */
-static inline void encode_data(gc_writer *w, const gc_rec *rec)
+static inline void encode_at(unsigned char *p, int kind, const gc_rec *rec)
 {
-	unsigned char *p = w->buf + w->len;
 	uint64_t w0 = rec->op | (uint64_t)(rec->space | rec->flags << 4) << 8 |
 		      (uint64_t)rec->sm << 32 | (uint64_t)rec->warp << 48;
-	if (w->kind == GC_KIND_ACCESS) {
+	if (kind == GC_KIND_ACCESS) {
 		w0 |= (uint64_t)rec->lane << 16 | (uint64_t)(rec->size & 0xff) << 24;
 		gc_put64(p + 24, rec->addr);
 	} else {
@@ -909,6 +908,12 @@ static inline void encode_data(gc_writer *w, const gc_rec *rec)
 	gc_put64(p, w0);
 	gc_put64(p + 8, rec->block | (uint64_t)rec->pc << 32);
 	gc_put64(p + 16, rec->seq | (uint64_t)(uint32_t)rec->time << 32);
+}
+
+/* encode_at the block's end, and counted. */
+static inline void encode_data(gc_writer *w, const gc_rec *rec)
+{
+	encode_at(w->buf + w->len, w->kind, rec);
 	w->len += w->rs;
 	w->nrec++;
 	w->ndata++;
@@ -1007,14 +1012,16 @@ int gc_write_lanes(gc_writer *w, const gc_rec *rec, uint32_t mask, const uint64_
 		   uint64_t stride)
 {
 	size_t n = gc_popcount32(mask);
-	/* In one go when every record passes gc_write's checks, needs no
-	 * time-base record and fits the block as 32 bytes; else one at a
-	 * time, so that a refusal names the record it would have. */
-	if (w->failed || w->in_kernel != 1 || rec->time < w->last_time ||
-	    rec->op < GC_LOAD || rec->op > GC_ATOMIC || rec->space >= GC_NSPACES ||
-	    rec->flags > 15 || w->kind != GC_KIND_ACCESS || rec->size > 255 || rec->size == 0 ||
-	    w->rs != GC_RECORD_BASE || (rec->time & ~LOW32) != w->time_hi ||
-	    w->len + n * GC_RECORD_BASE > IOBUF) {
+	/* Encoded straight into the block when every record passes
+	 * gc_write's checks, needs no time-base record and fits the block as
+	 * 32 bytes; else through gc_write one at a time, so that a refusal
+	 * names the record it would have. */
+	int direct = !w->failed && w->in_kernel == 1 && rec->time >= w->last_time &&
+		     rec->op >= GC_LOAD && rec->op <= GC_ATOMIC && rec->space < GC_NSPACES &&
+		     rec->flags <= 15 && w->kind == GC_KIND_ACCESS && rec->size <= 255 &&
+		     rec->size != 0 && w->rs == GC_RECORD_BASE &&
+		     (rec->time & ~LOW32) == w->time_hi && w->len + n * GC_RECORD_BASE <= IOBUF;
+	if (!direct) {
 		gc_rec r = *rec;
 		for (uint64_t k = 0; mask; mask &= mask - 1, k++) {
 			unsigned lane = (unsigned)__builtin_ctz(mask);
@@ -1025,11 +1032,15 @@ int gc_write_lanes(gc_writer *w, const gc_rec *rec, uint32_t mask, const uint64_
 		}
 		return 0;
 	}
-	uint64_t w0 = rec->op | (uint64_t)(rec->space | rec->flags << 4) << 8 |
-		      (uint64_t)(rec->size & 0xff) << 24 | (uint64_t)rec->sm << 32 |
-		      (uint64_t)rec->warp << 48;
-	uint64_t w1 = rec->block | (uint64_t)rec->pc << 32;
-	uint64_t w2 = rec->seq | (uint64_t)(uint32_t)rec->time << 32;
+	/* The record encoded once, its words kept in registers; each lane
+	 * changes only its lane byte (bits 16-23 of the first word) and its
+	 * address (a char store could alias rec, so its fields would be
+	 * loaded again for every lane). */
+	unsigned char t[GC_RECORD_BASE];
+	gc_rec r = *rec;
+	r.lane = 0;
+	encode_at(t, GC_KIND_ACCESS, &r);
+	uint64_t w0 = gc_get64(t), w1 = gc_get64(t + 8), w2 = gc_get64(t + 16);
 	unsigned char *p = w->buf + w->len;
 	uint64_t a = rec->addr;
 	for (; mask; mask &= mask - 1, p += GC_RECORD_BASE) {
