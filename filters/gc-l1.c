@@ -318,6 +318,18 @@ static int emit(void *ctx, const gc_rec *r, size_t n, char *err, size_t len)
 	return 0;
 }
 
+/* The same as the bytes of a raw block (gc_l1_access_raw). */
+static int emit_raw(void *ctx, const unsigned char *p, size_t n, uint64_t time_hi, char *err,
+		    size_t len)
+{
+	struct io *io = ctx;
+	if (io->w && gc_write_raw(io->w, p, n, time_hi) < 0) {
+		snprintf(err, len, "%s", gc_writer_error(io->w));
+		return -1;
+	}
+	return 0;
+}
+
 /* Something failed (the engine, the input, the output): its message, and
  * nothing more written. */
 static _Noreturn void fail(struct io *io, const char *msg)
@@ -395,22 +407,35 @@ static void write_kend(struct io *io, uint32_t id)
  */
 #define AHEAD 16
 
-static void run_functional(struct io *io)
+static void run_functional(struct io *io, int raw)
 {
 	gc_rec b[2][AHEAD], rec;
 	size_t n[2] = {0, 0};
 	int cur = 0, open = 0;
 	for (;;) {
-		/* Read a batch ahead, model the one before it. */
-		n[!cur] = gc_read_data(io->r, b[!cur], NULL, AHEAD);
-		check(io, gc_l1_access(io->L, b[cur], n[cur], b[!cur], n[!cur]));
-		cur = !cur;
-		progress(io);
-		if (n[cur] == AHEAD)
-			continue;
-		/* A short batch: another record follows it. */
-		check(io, gc_l1_access(io->L, b[cur], n[cur], NULL, 0));
-		n[cur] = 0;
+		if (raw) {
+			/* Blocks as they lie in the stream, and out the same. */
+			size_t k;
+			uint64_t hi;
+			const unsigned char *p = gc_read_raw(io->r, SIZE_MAX, &k, &hi);
+			if (k) {
+				check(io, gc_l1_access_raw(io->L, p, k, hi));
+				if (io->cl->c.progress)
+					gc_progress_reader_block(1, io->r);
+				continue;
+			}
+		} else {
+			/* Read a batch ahead, model the one before it. */
+			n[!cur] = gc_read_data(io->r, b[!cur], NULL, AHEAD);
+			check(io, gc_l1_access(io->L, b[cur], n[cur], b[!cur], n[!cur]));
+			cur = !cur;
+			progress(io);
+			if (n[cur] == AHEAD)
+				continue;
+			/* A short batch: another record follows it. */
+			check(io, gc_l1_access(io->L, b[cur], n[cur], NULL, 0));
+			n[cur] = 0;
+		}
 		int ev = gc_read(io->r, &rec);
 		if (ev == GC_DATA) {
 			check(io, gc_l1_access(io->L, &rec, 1, NULL, 0));
@@ -868,6 +893,7 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.in_order = getenv("GC_L1_IN_ORDER") != NULL;
 	p.input = gc_reader_name(r);
 	p.emit = emit;
+	p.emit_raw = emit_raw;
 	p.emit_ctx = io;
 	p.read = next_records;
 	p.read_ctx = io;
@@ -905,8 +931,11 @@ int main(int argc, char **argv)
 
 	if (cl.timing)
 		run_timing(&io);
-	else
-		run_functional(&io);
+	else /* 32-byte records in and out: as they lie */
+		run_functional(&io, gc_l1_raw_ok(io.L) &&
+				    gc_reader_header(io.r)->record_size == GC_RECORD_BASE &&
+				    oh.record_size == GC_RECORD_BASE &&
+				    !getenv("GC_L1_DECODE"));
 	gc_progress_end(cl.c.progress);
 	gc_close_output(io.w);
 	gc_header_free(&oh);

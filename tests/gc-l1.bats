@@ -676,6 +676,52 @@ policy() {
 	grep -q "^gc-l1: *0x[0-9a-f]* *- " "$T/err"
 }
 
+@test "functional: requests taken as they lie and written as patched copies equal the decoded path (GC_L1_DECODE)" {
+	# a mix of loads, stores and atomics in global, local, shared and
+	# const space, some flagged to bypass L1, over 3 kernels and 3 SMs;
+	# BFS; the outputs, --stats, -v and --emit all of both paths
+	awk 'BEGIN {
+		srand(5)
+		split("global global global local shared const", sp, " ")
+		for (k = 1; k <= 3; k++) {
+			printf "K %d mix%d %d %d %d 24\n", k, k, 256 * k, 12288 * (k - 1), 16 * k
+			for (s = 0; s < 12; s++)
+				for (b = 0; b < 6; b++)
+					for (w = 0; w < 4; w++) {
+						n = 1 + int(rand() * 4); x = rand()
+						op = x < 0.6 ? "load" : x < 0.95 ? "store" : "atomic"
+						space = sp[1 + int(rand() * 6)]
+						fl = rand() < 0.05 ? 1 : 0
+						for (i = 0; i < n; i++)
+							printf "%d %d %d %d %s 0x%x 0x%x %d %d %s %d 0x%x\n",
+								b % 3, b, w, s, op,
+								(1 + int(rand() * 40)) * 128 + 4096 * (i % 3),
+								1 + int(rand() * 15), 4 * (1 + int(rand() * 32)),
+								12 * (k - 1) + s, space, fl, 256 + 16 * int(rand() * 9)
+					}
+		}
+	}' | mk mix
+	gc-import "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g" | gc-sched | gc-coalesce >"$T/bfs.gcs"
+	while read -r f m; do
+		gc-l1 $m --stats "$T/s.json" "$T/$f.gcs" >"$T/o1.gcs" 2>"$T/e1"
+		mv "$T/s.json" "$T/s1.json"
+		GC_L1_DECODE=1 gc-l1 $m --stats "$T/s.json" "$T/$f.gcs" >"$T/o2.gcs" 2>"$T/e2"
+		cmp "$T/o1.gcs" "$T/o2.gcs"
+		diff "$T/s1.json" "$T/s.json"
+		diff "$T/e1" "$T/e2"
+	done <<-EOF
+		mix --gpu volta-v100 --size 4K --ways 4 --write write-back -v
+		mix --gpu volta-v100 --size 2K --ways 2 --write write-back --write-alloc fetch-on-write --emit all
+		mix --gpu fermi-gtx470-48k --write write-evict --kernel-boundary keep
+		bfs --size 8K --ways 4 --sector 32 --write local-write-back --emit all -v
+	EOF
+	# write-backs and bypassed requests were among the records compared
+	gc-l1 --gpu volta-v100 --size 4K --ways 4 --write write-back --stats "$T/s.json" "$T/mix.gcs" >/dev/null
+	jall "$T/s.json"
+	[ "${J[to_l2.writebacks]}" -gt 0 ]
+	[ "${J[bypasses]}" -gt 0 ]
+}
+
 @test "timing: skipping the steps of blocked warps changes nothing (GC_L1_STEP_ALL)" {
 	gc-gen rowcopy -n 128 | gc-sched | gc-coalesce >"$T/r.gcs"
 	gc-gen matmul -n 32 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/m.gcs"

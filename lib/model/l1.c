@@ -73,6 +73,10 @@ void l1_emit_flush(gc_l1 *R)
 	R->nout = 0;
 	if (n && R->p.emit(R->p.emit_ctx, R->out, n, R->err, sizeof R->err) < 0)
 		l1_fail(R, NULL);
+	n = R->nrout;
+	R->nrout = 0;
+	if (n && R->p.emit_raw(R->p.emit_ctx, R->rout, n, R->rhi, R->err, sizeof R->err) < 0)
+		l1_fail(R, NULL);
 }
 
 /* An API call that may have collected records returns: they go out. */
@@ -411,7 +415,7 @@ static uint8_t load_now(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint
 
 /* ---- the functional model ------------------------------------------------- */
 
-static void access_now(gc_l1 *R, const gc_rec *r)
+static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_rec *r)
 {
 	struct sm *s = get_sm(R, r->sm);
 	uint8_t m = R->maskmap[r->mask];
@@ -430,9 +434,13 @@ static void access_now(gc_l1 *R, const gc_rec *r)
 	if (R->classify)
 		l1_count_pc(R, r->pc, outcome);
 	if (R->emit_all) {
-		gc_rec *o = out_slot(R);
-		*o = *r;
-		o->outcome = outcome;
+		if (R->rsrc) {
+			raw_slot(R)[2] = outcome;
+		} else {
+			gc_rec *o = out_slot(R);
+			*o = *r;
+			o->outcome = outcome;
+		}
 	}
 	/* its prefetches after it (--emit all writes them too) */
 	if (trained)
@@ -448,13 +456,13 @@ static void access_now(gc_l1 *R, const gc_rec *r)
  * remakes the L1s or a map grows first, it fetches something unused, and
  * the model is the same.
  */
-static void prefetch(const gc_l1 *R, const gc_rec *r)
+static inline void prefetch(const gc_l1 *R, unsigned sm, uint64_t addr)
 {
-	const struct sm *s = R->sms[r->sm];
+	const struct sm *s = R->sms[sm];
 	if (!s)
 		return;
 	const gc_cache *c = &s->c;
-	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	addr &= ~(uint64_t)(R->line - 1);
 	gc_cache_prefetch(c, addr, gc_cache_set(c, addr));
 	if (R->classify) {
 		uint64_t tag = gc_cache_tag(c, addr);
@@ -471,12 +479,72 @@ int gc_l1_access(gc_l1 *R, const gc_rec *rec, size_t n, const gc_rec *ahead, siz
 	size_t k = n > nahead ? n : nahead;
 	for (size_t i = 0; i < k; i++) {
 		if (i < nahead)
-			prefetch(R, &ahead[i]);
+			prefetch(R, ahead[i].sm, ahead[i].addr);
 		if (i < n)
 			access_now(R, &rec[i]);
 	}
 	if (n)
 		R->last_time = rec[n - 1].time;
+	LEAVE(R);
+}
+
+int gc_l1_raw_ok(const gc_l1 *R)
+{
+	return !R->timing && !R->pf_on && R->p.emit_raw;
+}
+
+/* Requests looked ahead of the one modelled by gc_l1_access_raw. */
+#ifndef RAW_AHEAD
+#define RAW_AHEAD 16
+#endif
+
+/*
+ * The fields of request p (gc-stream(5): op; space and flags; outcome;
+ * mask; sm; warp; block; pc; seq; the clock's low half; the address, the
+ * size above bit 48) that the model reads, into r; what it does not read
+ * (lane, kernel, distance, compute) goes out as the record's own bytes.
+ */
+static inline void raw_decode(const unsigned char *p, uint64_t time_hi, gc_rec *r)
+{
+	uint64_t w0 = gc_get64(p), w1 = gc_get64(p + 8), w2 = gc_get64(p + 16);
+	uint64_t a = gc_get64(p + 24);
+	r->op = (uint8_t)w0;
+	r->space = (uint8_t)(w0 >> 8 & 15);
+	r->flags = (uint8_t)(w0 >> 12 & 15);
+	r->outcome = (uint8_t)(w0 >> 16);
+	r->mask = (uint8_t)(w0 >> 24);
+	r->sm = (uint16_t)(w0 >> 32);
+	r->warp = (uint16_t)(w0 >> 48);
+	r->block = (uint32_t)w1;
+	r->pc = (uint32_t)(w1 >> 32);
+	r->seq = (uint32_t)w2;
+	r->time = time_hi | (w2 >> 32);
+	r->addr = a & GC_ADDR48_MAX;
+	r->size = (uint16_t)(a >> 48);
+}
+
+int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_hi)
+{
+	ENTER(R);
+	if (!gc_l1_raw_ok(R))
+		l1_fail(R, "gc_l1_access_raw: not a functional model without a prefetcher");
+	gc_rec r;
+	memset(&r, 0, sizeof r);
+	r.kernel = R->nks ? R->ks[R->nks - 1].id : 0;
+	r.dist = GC_DIST_NONE;
+	R->rhi = time_hi;
+	const unsigned char *end = p + n * GC_RECORD_BASE;
+	for (const unsigned char *x = p; x < end; x += GC_RECORD_BASE) {
+		const unsigned char *q = x + RAW_AHEAD * GC_RECORD_BASE;
+		if (q < end)
+			prefetch(R, gc_get16(q + 4), gc_get64(q + 24) & GC_ADDR48_MAX);
+		raw_decode(x, time_hi, &r);
+		R->rsrc = x;
+		access_now(R, &r);
+	}
+	R->rsrc = NULL;
+	if (n)
+		R->last_time = r.time;
 	LEAVE(R);
 }
 

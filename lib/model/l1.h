@@ -41,6 +41,13 @@ typedef struct gc_l1 gc_l1;
  * written (the message in err, which the engine then fails with).  The
  * engine collects them and hands them over before each call returns. */
 typedef int (*gc_l1_emit_fn)(void *ctx, const gc_rec *r, size_t n, char *err, size_t len);
+/* The same from gc_l1_access_raw: n request records of GC_RECORD_BASE
+ * bytes at p, in gc-stream(5)'s layout, all of the clock's high half
+ * time_hi (a record's time is time_hi | its bytes 20-23): the bytes a
+ * writer writes for the records emit would get, as gc_write_raw takes
+ * them. */
+typedef int (*gc_l1_emit_raw_fn)(void *ctx, const unsigned char *p, size_t n, uint64_t time_hi,
+				 char *err, size_t len);
 
 /* The timing model wants the kernel's next records: up to `max` of them
  * into r[] (recno[i]: their numbers in the stream, for messages) and how
@@ -66,7 +73,8 @@ typedef struct gc_l1_params {
 	int in_order;          /* timing: every step in the global order, none ahead (a check) */
 	const char *input;     /* the input's name, for messages */
 	gc_l1_emit_fn emit;
-	void *emit_ctx;
+	gc_l1_emit_raw_fn emit_raw; /* gc_l1_access_raw's (NULL: it is refused) */
+	void *emit_ctx;             /* both's */
 	gc_l1_read_fn read;    /* timing only */
 	void *read_ctx;
 } gc_l1_params;
@@ -182,6 +190,16 @@ int gc_l1_kernel_end(gc_l1 *L);
 /* Functional: model requests rec[0..n) in order; ahead[0..nahead), the
  * ones that come next, are a hint (their state is prefetched meanwhile). */
 int gc_l1_access(gc_l1 *L, const gc_rec *rec, size_t n, const gc_rec *ahead, size_t nahead);
+
+/* Functional, the form that decodes and encodes nothing it need not: n
+ * requests as gc_read_raw gives them from a stream of GC_RECORD_BASE-byte
+ * records (time base time_hi), what they send on going out through
+ * emit_raw, patched from their bytes.  The model, its output and its
+ * statistics are gc_l1_access's for the records decoded.  Whether the
+ * engine takes them (functional, no prefetcher, an emit_raw callback);
+ * gc_l1_access_raw fails when it does not. */
+int gc_l1_raw_ok(const gc_l1 *L);
+int gc_l1_access_raw(gc_l1 *L, const unsigned char *p, size_t n, uint64_t time_hi);
 
 /* Invalidate every L1 now, dirty sectors written back at `time`. */
 int gc_l1_flush(gc_l1 *L, uint64_t time);

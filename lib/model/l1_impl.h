@@ -6,6 +6,7 @@
 #ifndef GC_MODEL_L1_IMPL_H
 #define GC_MODEL_L1_IMPL_H
 
+#include "base/endian.h"
 #include "base/hash.h"
 #include "base/pctab.h"
 #include "base/rowmap.h"
@@ -18,6 +19,7 @@
 
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
 
 #define INST_MAX 256   /* longest instruction issued at once */
 #define NONE32 UINT32_MAX
@@ -218,6 +220,13 @@ struct gc_l1 {
 	unsigned bpos, bn;
 	gc_rec out[OUTBUF];   /* records for the emit callback */
 	unsigned nout;
+	/* gc_l1_access_raw: the request being modelled as it lies in the
+	 * stream (NULL: none; what goes out is then records in out[]), and
+	 * what goes out, its bytes patched, for emit_raw (time base rhi) */
+	const unsigned char *rsrc;
+	uint64_t rhi;
+	unsigned char rout[OUTBUF * GC_RECORD_BASE];
+	unsigned nrout;
 	uint64_t recno;       /* the number of the record taken last */
 	unsigned active;      /* blocks per SM */
 	uint64_t nread;       /* data records read in the kernel */
@@ -408,6 +417,17 @@ static inline void note_change(struct sm *s, uint64_t tag)
 		s->vtab[vbucket(tag)] = ++s->chg;
 }
 
+/* gc_l1_access_raw: the next record out, a copy of the request's bytes
+ * (R->rsrc) that the caller patches. */
+static inline unsigned char *raw_slot(gc_l1 *R)
+{
+	if (R->nrout == OUTBUF)
+		l1_emit_flush(R);
+	unsigned char *q = R->rout + (size_t)R->nrout++ * GC_RECORD_BASE;
+	memcpy(q, R->rsrc, GC_RECORD_BASE);
+	return q;
+}
+
 /* A request to L2: counted always, emitted unless emit_all.  Masks are
  * the L1's sectors, written as the stream's; RAW_MASK passes the source's
  * own mask (a bypassed request goes on unchanged).  It carries the
@@ -431,12 +451,25 @@ static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint
 	}
 	if (R->emit_all)
 		return;
+	uint8_t omask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
+	uint16_t size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
+	if (R->rsrc) {
+		/* src's bytes (no compute field in 32 bytes), at its time */
+		if (time != src->time)
+			l1_fail(R, "a functional L2 request at another time than its source");
+		unsigned char *q = raw_slot(R);
+		q[0] = (uint8_t)op;
+		q[2] = 0;
+		q[3] = omask;
+		gc_put64(q + 24, addr | (uint64_t)size << 48);
+		return;
+	}
 	gc_rec *o = out_slot(R);
 	*o = *src;
 	o->op = (uint8_t)op;
 	o->addr = addr;
-	o->mask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
-	o->size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
+	o->mask = omask;
+	o->size = size;
 	o->time = time;
 	o->outcome = 0;
 	if (writeback) /* the L1's own record: no instruction's compute field */
