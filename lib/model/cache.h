@@ -199,33 +199,30 @@ static inline gc_cline *gc_cache_probe_tag(gc_cache *c, uint64_t tag, unsigned s
 		return f;
 	}
 	gc_cline *l = c->lines + (size_t)set * c->g.ways;
-	unsigned w = c->g.ways, v0 = 0, v1 = 0, f = 0;
-	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
-	/* One pass from the last way down, with no branch but the loop's:
-	 * f, the lowest way holding the tag plus 1 (a branch per way would
-	 * be mispredicted whenever the way that hits changes), and two
-	 * chains of minima of the stamps, so that a 16- or 24-way set is not
-	 * one long chain of dependent moves, each the lowest of its ways on a
-	 * tie. */
-	while (w >= 2) {
-		w -= 2;
-		uint64_t a = l[w].stamp, b = l[w + 1].stamp;
-		f = l[w + 1].tag == tag ? w + 2 : f;
+	unsigned ways = c->g.ways, w = ways, v0 = 0, v1 = 0, f = 0;
+	/* The tags first, with no branch on which way holds it (one would
+	 * be mispredicted whenever the way that hits changes): f, the
+	 * lowest way that does plus 1, or 0. */
+	while (w--)
 		f = l[w].tag == tag ? w + 1 : f;
-		v0 = a <= s0 ? w : v0;
-		s0 = a <= s0 ? a : s0;
-		v1 = b <= s1 ? w + 1 : v1;
-		s1 = b <= s1 ? b : s1;
-	}
-	if (w) { /* an odd count: way 0 */
-		f = l[0].tag == tag ? 1 : f;
-		v0 = l[0].stamp <= s0 ? 0 : v0;
-		s0 = l[0].stamp <= s0 ? l[0].stamp : s0;
-	}
 	if (f)
 		return &l[f - 1];
-	/* the least stamp, the lower way on a tie: no branch either (on a
-	 * stream of misses it is a coin toss) */
+	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
+	/* Two chains of branch-free minima, even and odd ways, so that a
+	 * 16- or 24-way set is not one long chain of dependent moves. */
+	for (w = 0; w + 1 < ways; w += 2) {
+		uint64_t a = l[w].stamp, b = l[w + 1].stamp;
+		v0 = a < s0 ? w : v0;
+		s0 = a < s0 ? a : s0;
+		v1 = b < s1 ? w + 1 : v1;
+		s1 = b < s1 ? b : s1;
+	}
+	if (w < ways) {
+		v0 = l[w].stamp < s0 ? w : v0;
+		s0 = l[w].stamp < s0 ? l[w].stamp : s0;
+	}
+	/* the least stamp, the lower way on a tie, with no branch either
+	 * (on a stream of misses it is a coin toss) */
 	unsigned odd = (unsigned)(s1 < s0) | ((unsigned)(s1 == s0) & (unsigned)(v1 < v0));
 	unsigned v = v0 ^ ((v0 ^ v1) & (0u - odd));
 	*victim = c->g.repl == GC_REPL_RANDOM ? NULL : &l[v];
