@@ -145,6 +145,15 @@ struct sm {
 	struct astep *ast;
 	size_t ash, asn, ascap;
 	uint64_t ahead_t;   /* time of its last step ahead + 1, 0: none */
+	/* --threads: what its steps in a parallel phase leave to the main
+	 * thread (l1_ahead.c): the blocks that ended there, the per-PC
+	 * counts (pc << 8 | outcome) */
+	uint32_t *dblk;
+	size_t ndblk, dblkcap;
+	uint64_t *pclog;
+	size_t npc, pccap;
+	int awas;           /* its ahead buffer was empty when the phase began */
+	int pstep;          /* it took a step in the phase */
 };
 
 /* One step of an SM taken ahead: its time, the records it emitted, the
@@ -235,6 +244,16 @@ struct gc_l1 {
 	int ahead;            /* the SM being stepped is ahead of the global order */
 	int astep_open;       /* it has an entry for this step */
 	gc_l1queue aheap;     /* SMs with steps ahead, by their first one's (time, SM) */
+	uint64_t io_t;        /* the last step in the global order: its time */
+	int io_id;            /* and SM, -1: none yet */
+
+	/* --threads (l1_ahead.c): parallel phases step SMs ahead, each
+	 * thread on its own copy of this struct (par set) */
+	struct l1_pool *pool;
+	int par;              /* this is a thread's copy, in a parallel phase */
+	uint64_t phase_t;     /* the earliest SM's time at the last phase */
+	uint16_t *todo;       /* the SMs of the phase */
+	struct islot *ifree_tail[NCLASS]; /* a copy's own free slots: their last */
 
 	/* the prefetcher (l1_prefetch.c) */
 	int pf_on;
@@ -286,6 +305,9 @@ void l1_input_reset(gc_l1 *R);
 void l1_read_one(gc_l1 *R);
 void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k);
 void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
+/* The engine-wide part of block bidx's end (its ids, its warps' and its
+ * own slots), left to the main thread by a parallel phase. */
+void l1_block_release(gc_l1 *R, uint32_t bidx);
 void l1_input_free(gc_l1 *R);
 
 /* ---- l1_ahead.c: SMs stepped ahead of the global order ------------- */
@@ -295,6 +317,13 @@ void l1_ahead_issued(gc_l1 *R, unsigned k);
 /* What steps ahead up to (t, id) emitted goes out (t UINT64_MAX: all). */
 void l1_ahead_flush(gc_l1 *R, uint64_t t, uint64_t id);
 void l1_ahead_free(struct sm *s);
+/* --threads: SMs todo[0..n) stepped ahead (l1_step_ahead, up to
+ * `base` + the span) by the pool's threads, their results merged back
+ * into R in SM order. */
+void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base);
+/* A step in a parallel phase counted an outcome of pc. */
+void l1_pc_defer(gc_l1 *R, struct sm *s, uint32_t pc, uint8_t outcome);
+void l1_pool_free(gc_l1 *R);
 
 /* ---- l1_prefetch.c: the prefetcher ------------------------------------ */
 
@@ -341,6 +370,9 @@ void l1_sm_reschedule(gc_l1 *R, struct sm *s);
 void l1_queue_warp(gc_l1 *R, struct sm *s, uint32_t widx);
 void l1_ring_grow(gc_l1 *R, struct ring *r);
 void l1_timing_kernel(gc_l1 *R);
+/* Step SM s ahead, on W (a thread's copy of the engine), until it needs
+ * input or passes `base` by the span. */
+void l1_step_ahead(gc_l1 *W, struct sm *s, uint64_t base);
 void l1_timing_free(gc_l1 *R, struct sm *s);
 
 /* ---- small shared pieces --------------------------------------------- */
