@@ -284,14 +284,7 @@ void l1_pool_free(gc_l1 *R)
 	for (unsigned i = 0; i < P->n; i++) {
 		if (P->th[i].started)
 			pthread_join(P->th[i].id, NULL);
-		for (int c = 0; c < 2; c++)
-			while (P->th[i].dryfree[c]) {
-				struct dryrec *p = P->th[i].dryfree[c];
-				void *next; /* a free block holds the next one's address */
-				memcpy(&next, p, sizeof next);
-				P->th[i].dryfree[c] = next;
-				free(p);
-			}
+		l1_dry_free(P->th[i].dryfree);
 	}
 	pthread_mutex_destroy(&P->mu);
 	pthread_cond_destroy(&P->go);

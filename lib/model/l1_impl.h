@@ -309,6 +309,8 @@ void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
  * own slots), left to the main thread by a parallel phase. */
 void l1_block_release(gc_l1 *R, uint32_t bidx);
 void l1_input_free(gc_l1 *R);
+/* Free lists of needs arrays (DRY_SMALL and INST_MAX requests), freed. */
+void l1_dry_free(struct dryrec *list[2]);
 
 /* ---- l1_ahead.c: SMs stepped ahead of the global order ------------- */
 

@@ -330,6 +330,18 @@ void l1_input_reset(gc_l1 *R)
 	gc_hset_clear(&R->doneblocks);
 }
 
+void l1_dry_free(struct dryrec *list[2])
+{
+	for (int c = 0; c < 2; c++)
+		while (list[c]) {
+			struct dryrec *p = list[c];
+			void *next; /* a free block holds the next one's address */
+			memcpy(&next, p, sizeof next);
+			list[c] = next;
+			free(p);
+		}
+}
+
 void l1_input_free(gc_l1 *R)
 {
 	l1_pool_free(R);
@@ -342,14 +354,7 @@ void l1_input_free(gc_l1 *R)
 		}
 	free(R->warps);
 	free(R->blocks);
-	for (int c = 0; c < 2; c++)
-		while (R->dryfree[c]) {
-			struct dryrec *p = R->dryfree[c];
-			void *next; /* a free block holds the next one's address */
-			memcpy(&next, p, sizeof next);
-			R->dryfree[c] = next;
-			free(p);
-		}
+	l1_dry_free(R->dryfree);
 	gc_hmap_free(&R->warpmap);
 	gc_hmap_free(&R->blockmap);
 	gc_hset_free(&R->doneblocks);

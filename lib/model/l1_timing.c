@@ -722,8 +722,7 @@ void l1_timing_kernel(gc_l1 *R)
 		for (;;) {
 			top = gc_l1queue_top(&R->smheap);
 			int ahead = top && (top->time < t || (top->time == t && top->order < s->id));
-			if (ahead && (R->p.in_order || t - top->time > AHEAD_SPAN ||
-				      sm_exposed(R, s)))
+			if (ahead && (R->p.in_order || t - top->time > AHEAD_SPAN || sm_exposed(R, s)))
 				break;
 			if (s->spinning)
 				sm_unspin(R, s, t - 1);
