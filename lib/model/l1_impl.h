@@ -107,12 +107,54 @@ struct ring {
 	size_t head, n, cap;
 };
 
+/*
+ * The three-C shadow of an SM (l1_class.c): a fully associative cache of
+ * the L1's line count.  With LRU or FIFO replacement it is a list of
+ * nodes, least recent (or oldest fill) first, and an index tag -> node
+ * (linear probing over 2n slots or more, each the tag's hash in its high
+ * 32 bits and the node in its low 32, deletion by backward shift): no
+ * allocation, a miss reuses the list's first node.  With random
+ * replacement it is the cache core's one set, whose draws those are.
+ */
+struct l1_fanode {
+	gc_cline l;         /* tag, valid, aux (stamp unused) */
+	uint32_t prev, next;
+};
+
+struct l1_fa {
+	int core;           /* random replacement: the shadow is `c` */
+	gc_cache c;
+	struct l1_fanode *node; /* n nodes */
+	uint64_t *ix;       /* the index, mask + 1 slots; L1_FA_FREE when free */
+	uint64_t mask;
+	unsigned shift;     /* 64 - log2(slots) */
+	unsigned line_shift;
+	int lru;
+	uint32_t n;
+	uint32_t head, tail; /* the first and last valid node (NONE32: none) */
+	uint32_t free;      /* invalid nodes, linked by next */
+};
+
+#define L1_FA_FREE UINT64_MAX
+
+/* The sectors an SM has requested since the last flush (l1_class.c): per
+ * run of 2^per lines (l1_seen_per), a word of their masks, in a table of
+ * (key + 1, word) slots by linear probing, key + 1 = 0 marking a free
+ * slot (so a new table is calloc's zeroed pages, written only where
+ * used), doubled at three quarters full. */
+struct l1_seen {
+	uint64_t *slot;     /* two words a slot */
+	uint64_t mask;      /* slots - 1 */
+	unsigned shift;     /* 64 - log2(slots) */
+	uint64_t n;         /* slots used */
+};
+
 /* One SM: its L1 and, with the timing model, its warp queue and MSHRs. */
 struct sm {
 	uint16_t id;
 	gc_cache c;
-	gc_cache fa;        /* classify: the fully associative shadow (l1_class.c) */
-	gc_hmap seen;       /* line -> sectors ever requested (compulsory misses) */
+	struct l1_fa fa;    /* classify: the fully associative shadow (l1_class.c) */
+	struct l1_seen seen; /* classify: sectors ever requested (compulsory misses) */
 	gc_l1_counts n;
 	gc_pf pf;           /* the prefetcher (l1_prefetch.c) */
 
@@ -298,6 +340,27 @@ void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g);
 void l1_class_clear(struct sm *s);
 void l1_class_free(struct sm *s);
 void l1_pcs_sorted(gc_l1 *R);
+
+/* The seen map's key of line tag: a word holds the sectors of 2^per lines
+ * (l1_class.c, seen_word). */
+static inline unsigned l1_seen_per(const gc_l1 *R)
+{
+	return 6 - (R->nsectors <= 1 ? 0 : R->nsectors <= 2 ? 1 : R->nsectors <= 4 ? 2 : 3);
+}
+
+/* Bring what classifying a reference to line tag (at byte address addr)
+ * reads towards the CPU: its seen word's home slot and its slot in the
+ * shadow's index (a hint; nothing changes). */
+static inline __attribute__((always_inline)) void l1_class_prefetch(const gc_l1 *R, const struct sm *s,
+								      uint64_t tag, uint64_t addr)
+{
+	if (s->seen.slot)
+		__builtin_prefetch(&s->seen.slot[2 * (gc_hash64((tag >> l1_seen_per(R)) + 1) >> s->seen.shift)], 1);
+	if (s->fa.core)
+		gc_cache_prefetch(&s->fa.c, addr, 0);
+	else
+		__builtin_prefetch(&s->fa.ix[gc_hash64(tag) >> s->fa.shift], 1);
+}
 
 /* ---- l1_input.c: the timing model's buffered input ------------------- */
 
