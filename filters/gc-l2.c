@@ -236,12 +236,15 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			       "not with %s", cl->emits ? "--emit" : ways ? "--ways" : "--prefetch");
 }
 
-/* Sectors in a mask (no popcount instruction is assumed). */
+/* Sectors in a mask (no popcount instruction is assumed): a table. */
+#define PC2(n) n, n + 1, n + 1, n + 2
+#define PC4(n) PC2(n), PC2(n + 1), PC2(n + 1), PC2(n + 2)
+#define PC6(n) PC4(n), PC4(n + 1), PC4(n + 1), PC4(n + 2)
+static const uint8_t pc8tab[256] = {PC6(0), PC6(1), PC6(1), PC6(2)};
+
 static inline unsigned pc8(unsigned x)
 {
-	x = x - ((x >> 1) & 0x55u);
-	x = (x & 0x33u) + ((x >> 2) & 0x33u);
-	return (x + (x >> 4)) & 0x0fu;
+	return pc8tab[x & 0xff];
 }
 
 /* ---- the model ------------------------------------------------------------ */
@@ -307,12 +310,14 @@ struct l2 {
 	gc_cache c;
 	unsigned sets, nslices, line, sector, nsectors, lshift, sshift, set_bits;
 	gc_ipoly_table ipoly;     /* l2.index ipoly: the set index by table */
+	int by_tab;               /* locate by loc[] (locate_init) */
+	uint32_t loc[6][256];     /* slice * sets + set: the XOR of one a byte */
 	int index, write, walloc, lazy, flush, emit_all;
 	int top;                  /* --top, for the report */
 	uint8_t *pbytes;          /* lazy: bytes written per partial sector (only
 				   a sector whose partial bit is set has one) */
 	gc_writer *w;
-	gc_rec last;              /* the latest request, for flush records */
+	uint64_t last_time;       /* the latest request's, for flush records */
 	struct stats s;
 	struct slice_stats *sl;
 	int by_pc;                /* count pcs (--stats or -v) */
@@ -411,9 +416,16 @@ static void write_back(struct l2 *m, const gc_rec *r, const gc_cline *l)
 static void add_partial(struct l2 *m, gc_cline *l, uint8_t secs, uint8_t reqmask,
 			unsigned bytes)
 {
-	unsigned k = pc8(reqmask), rank = 0;
-	unsigned q = k == 1 ? bytes : bytes / k, r = k == 1 ? 0 : bytes % k;
 	uint8_t *pb = m->pbytes + gc_cache_line_index(&m->c, l) * m->nsectors;
+	if (secs == reqmask && !(reqmask & (reqmask - 1))) { /* one sector: all the bytes */
+		unsigned i = (unsigned)__builtin_ctz(reqmask);
+		unsigned b = (PARTIAL(l) >> i & 1 ? pb[i] : 0) + bytes;
+		pb[i] = (uint8_t)(b > m->sector ? m->sector : b);
+		l->aux |= secs;
+		return;
+	}
+	unsigned k = pc8(reqmask), rank = 0;
+	unsigned q = bytes / k, r = bytes % k;
 	for (unsigned i = 0; reqmask >> i; i++) {
 		if (!(reqmask >> i & 1))
 			continue;
@@ -477,7 +489,7 @@ static int writes_back(const struct l2 *m, const gc_rec *r)
 
 /* The slice of line address addr, and its set in the one cache of every
  * slice. */
-static unsigned locate(const struct l2 *m, uint64_t addr, unsigned *slice)
+static unsigned locate_slow(const struct l2 *m, uint64_t addr, unsigned *slice)
 {
 	uint64_t pa;
 	*slice = gc_addrmap_slice_paddr(&m->am, addr, &pa);
@@ -489,6 +501,36 @@ static unsigned locate(const struct l2 *m, uint64_t addr, unsigned *slice)
 		s = gc_set_index(m->index, pa, m->lshift, m->sets);
 	}
 	return *slice * m->sets + s;
+}
+
+/* Where the mapping is linear over GF(2) (gc_addrmap_linear) and the set
+ * index too (a power-of-two set count, linear, XOR, Fermi or IPOLY:
+ * every shipped L2), slice * sets + set of an address below 2^48 is the
+ * XOR of one entry per byte, each entry locate_slow of that byte alone
+ * (line offset cleared), so the table cannot disagree with it where
+ * linearity holds.  Some 400 instructions a request become 20. */
+static void locate_init(struct l2 *m)
+{
+	m->by_tab = gc_addrmap_linear(&m->am) && (m->sets & (m->sets - 1)) == 0 &&
+		    (m->index == GC_INDEX_LINEAR || m->index == GC_INDEX_XOR ||
+		     m->index == GC_INDEX_FERMI || m->index == GC_INDEX_IPOLY);
+	for (unsigned k = 0; m->by_tab && k < 6; k++)
+		for (unsigned v = 0; v < 256; v++) {
+			unsigned slice;
+			m->loc[k][v] = locate_slow(m, ((uint64_t)v << 8 * k) & ~(uint64_t)(m->line - 1),
+						   &slice);
+		}
+}
+
+static inline unsigned locate(const struct l2 *m, uint64_t addr, unsigned *slice)
+{
+	if (!m->by_tab)
+		return locate_slow(m, addr, slice);
+	unsigned s = m->loc[0][addr & 0xff] ^ m->loc[1][addr >> 8 & 0xff] ^
+		     m->loc[2][addr >> 16 & 0xff] ^ m->loc[3][addr >> 24 & 0xff] ^
+		     m->loc[4][addr >> 32 & 0xff] ^ m->loc[5][addr >> 40 & 0xff];
+	*slice = s >> m->set_bits;
+	return s;
 }
 
 /* Sectors `fetch` of line l are read from DRAM for request r: pending
@@ -562,13 +604,24 @@ static void count_sectors(struct op_sectors *o, uint8_t mask, uint8_t have, uint
 	o->line_misses += (uint64_t)absent;
 }
 
+/* gc_cache_probe, its scan unrolled for the presets' 16 and 24 ways. */
+static inline gc_cline *probe(struct l2 *m, uint64_t addr, unsigned set, gc_cline **hint)
+{
+	uint64_t tag = addr >> m->lshift;
+	if (m->c.g.ways == 24)
+		return gc_cache_probe_ways(&m->c, tag, set, hint, 24);
+	if (m->c.g.ways == 16)
+		return gc_cache_probe_ways(&m->c, tag, set, hint, 16);
+	return gc_cache_probe_tag(&m->c, tag, set, hint);
+}
+
 /* One request: look up, update, emit.  Returns its outcome byte. */
 static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 {
 	uint8_t mask = r->mask;
 	uint64_t addr = r->addr & ~(uint64_t)(m->line - 1);
 	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(&m->c, addr, set, &hint);
+	gc_cline *l = probe(m, addr, set, &hint);
 	struct victim wb = {0, 0, 0};
 	int bypass = 0;
 
@@ -581,6 +634,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	uint8_t pend = m->miss_latency && l ? gc_pending_mask(&m->pend, gc_cache_line_index(&m->c, l),
 							       have, r->time)
 					     : 0;
+	struct slice_stats *sl = &m->sl[slice];
 	int pf_hit = l && l->pf;
 	if (pf_hit) { /* a prefetched line used: late while its fill is on the way */
 		l->pf = 0;
@@ -593,18 +647,13 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	m->s.requests++;
 	m->s.results[res]++;
 	m->s.ops[op]++;
-	m->sl[slice].requests++;
-	m->s.sec.requested += pc8(mask);
-	m->s.sec.hits += pc8(have) - pc8(pend);
-	count_sectors(&m->s.op[op & 3], mask, have, pend, !l);
-	count_sectors(&m->sl[slice].op[op & 3], mask, have, pend, !l);
-	m->sl[slice].sec.requested += pc8(mask);
-	m->sl[slice].sec.hits += pc8(have) - pc8(pend);
+	/* the sectors by slice only: settle() sums them */
+	count_sectors(&sl->op[op & 3], mask, have, pend, !l);
 	if (res == GC_R_HIT) {
 		m->s.op_hits[op]++;
-		m->sl[slice].hits++;
+		sl->hits++;
 	} else {
-		m->sl[slice].misses++;
+		sl->misses++;
 	}
 	uint8_t out = GC_OUT_MAKE(res, 0);
 
@@ -704,8 +753,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	else if (m->walloc == GC_WALLOC_FETCH_ON_WRITE && !full)
 		fetch = missing;
 	/* the hardware's write hit: allocated without reading DRAM */
-	m->s.op[GC_STORE].hw_hits += pc8(missing & ~fetch);
-	m->sl[slice].op[GC_STORE].hw_hits += pc8(missing & ~fetch);
+	sl->op[GC_STORE].hw_hits += pc8(missing & ~fetch);
 	if (fetch) {
 		m->s.rd[CAUSE_WRITE_FETCH] += pc8(fetch);
 		dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch), out,
@@ -733,7 +781,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
  * fit a core's cache, and one request of lead is too little to hide the
  * next level's latency).  A kernel begin keeps a copy of its kernel: the
  * reader's is replaced by the next begin, which may come within AHEAD. */
-#define AHEAD 8
+#define AHEAD 8 /* a power of two */
 
 struct event {
 	int ev;
@@ -743,30 +791,46 @@ struct event {
 	gc_optab ops; /* GC_KEND: this slot's copy of the kernel's opcodes */
 };
 
-/* A request's mask checked, as it is read (the reader still points at
- * it), and its slice and set found. */
-static void place(const struct l2 *m, const gc_reader *r, struct event *e)
+/* A request's mask checked, as it is read (`back` records before the
+ * reader's last), and its slice and set found. */
+static void place(const struct l2 *m, const gc_reader *r, struct event *e, uint64_t back)
 {
 	uint8_t mask = e->rec.mask;
 	if (!mask || (mask >> m->nsectors))
-		gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): field mask: 0x%x is not a set "
-		       "of the %u sectors of a %u-byte line", gc_reader_name(r),
-		       (unsigned long long)gc_reader_records(r),
-		       (unsigned long long)(gc_reader_bytes(r) - gc_reader_header(r)->record_size),
-		       mask, m->nsectors, m->line);
+		gc_die_record_back(r, NULL, back, "field mask: 0x%x is not a set of the %u sectors "
+				   "of a %u-byte line", mask, m->nsectors, m->line);
 	e->set = locate(m, e->rec.addr & ~(uint64_t)(m->line - 1), &e->slice);
 }
 
-static void read_event(struct l2 *m, gc_reader *r, struct event *e)
+/* The data records of gc_read_raw's block not yet read into the ring. */
+struct block {
+	const unsigned char *p;
+	size_t n, rs;
+	uint64_t hi;
+};
+
+/* The next event: a data record from the block (another block when it
+ * is used up), else gc_read's. */
+static void read_event(struct l2 *m, gc_reader *r, struct block *b, struct event *e)
 {
-	e->ev = gc_read(r, &e->rec);
+	if (!b->n)
+		b->p = gc_read_raw(r, SIZE_MAX, &b->n, &b->hi);
+	if (b->n) {
+		gc_reader_decode(r, b->p, b->hi, &e->rec);
+		b->p += b->rs;
+		e->ev = GC_DATA;
+		place(m, r, e, --b->n);
+	} else {
+		e->ev = gc_read(r, &e->rec);
+		if (e->ev == GC_DATA)
+			place(m, r, e, 0);
+	}
 	if (e->ev == GC_KBEGIN)
 		memcpy(e->k, gc_reader_kernel(r), sizeof *e->k);
 	if (e->ev == GC_KEND && gc_optab_copy(&e->ops, gc_reader_opcodes(r)) < 0)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (e->ev != GC_DATA)
 		return;
-	place(m, r, e);
 	gc_cache_prefetch(&m->c, e->rec.addr & ~(uint64_t)(m->line - 1), e->set);
 	if (m->lazy)
 		__builtin_prefetch(m->pbytes + (size_t)e->set * m->c.g.ways * m->nsectors, 1);
@@ -776,11 +840,8 @@ static void read_event(struct l2 *m, gc_reader *r, struct event *e)
  * invalidated, in line order (slice, set, way). */
 static void flush_all(struct l2 *m, uint32_t kernel)
 {
-	gc_rec r = m->last;
-	r.kernel = kernel;
-	r.sm = r.warp = 0;
-	r.block = r.pc = r.seq = 0;
-	r.space = GC_GLOBAL;
+	/* the latest request's time; dram() sets the fields that differ */
+	gc_rec r = {.kernel = kernel, .space = GC_GLOBAL, .time = m->last_time};
 	size_t n = gc_cache_nlines(&m->c);
 	for (size_t i = 0; i < n; i++) {
 		gc_cline *l = &m->c.lines[i];
@@ -803,8 +864,35 @@ static uint64_t dirty_sectors(const struct l2 *m)
 
 /* ---- kernels ------------------------------------------------------------------ */
 
-static void snapshot(const struct l2 *m, struct kcounts *k)
+/* The sector counts of the whole L2 and each slice's totals, from the
+ * slices' counts by operation (the only ones l2_access keeps). */
+static void settle(struct l2 *m)
 {
+	memset(m->s.op, 0, sizeof m->s.op);
+	m->s.sec = (struct sector_stats){0, 0};
+	for (unsigned i = 0; i < m->nslices; i++) {
+		struct slice_stats *p = &m->sl[i];
+		p->requests = p->hits + p->misses;
+		p->sec = (struct sector_stats){0, 0};
+		for (int op = 0; op < 4; op++) {
+			const struct op_sectors *o = &p->op[op];
+			struct op_sectors *t = &m->s.op[op];
+			p->sec.requested += o->requested;
+			p->sec.hits += o->hits;
+			t->requested += o->requested;
+			t->hits += o->hits;
+			t->line_misses += o->line_misses;
+			t->merged += o->merged;
+			t->hw_hits += o->hw_hits;
+		}
+		m->s.sec.requested += p->sec.requested;
+		m->s.sec.hits += p->sec.hits;
+	}
+}
+
+static void snapshot(struct l2 *m, struct kcounts *k)
+{
+	settle(m);
 	const struct stats *s = &m->s;
 	k->requests = s->requests;
 	k->hits = s->results[GC_R_HIT];
@@ -970,6 +1058,7 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	m->set_bits = log2u(m->sets);
 	if (m->index == GC_INDEX_IPOLY)
 		gc_ipoly_table_init(&m->ipoly, m->sets);
+	locate_init(m);
 	if ((uint64_t)m->nslices * m->sets > UINT32_MAX)
 		gc_die(GC_EXIT_USAGE, "%u slices x %u sets is too many", m->nslices, m->sets);
 
@@ -1324,7 +1413,7 @@ static void run_sweep(const struct l2 *m, const struct cmdline *cl, gc_reader *r
 	for (;;) {
 		e.ev = gc_read(r, &e.rec);
 		if (e.ev == GC_DATA) {
-			place(m, r, &e);
+			place(m, r, &e, 0);
 			sweep_check(S, gc_waysweep_access_l2(S, &e.rec, e.set, gc_reader_records(r)));
 		} else if (e.ev == GC_KBEGIN) {
 			sweep_check(S, gc_waysweep_kernel_begin(S, gc_reader_kernel(r)));
@@ -1375,7 +1464,9 @@ int main(int argc, char **argv)
 	m.w = gc_open_output(&cl.c, &h);
 
 	struct event ring[AHEAD];
-	int filled = 0, head = 0, more = 1;
+	struct block blk = {NULL, 0, gc_reader_header(r)->record_size, 0};
+	unsigned filled = 0, head = 0;
+	int more = 1;
 	for (int i = 0; i < AHEAD; i++) {
 		ring[i].k = malloc(sizeof *ring[i].k);
 		gc_optab_init(&ring[i].ops);
@@ -1385,8 +1476,8 @@ int main(int argc, char **argv)
 	for (;;) {
 		/* Keep AHEAD events read, until the end or an error. */
 		while (more && filled < AHEAD) {
-			struct event *e = &ring[(head + filled) % AHEAD];
-			read_event(&m, r, e);
+			struct event *e = &ring[(head + filled) & (AHEAD - 1)];
+			read_event(&m, r, &blk, e);
 			filled++;
 			more = e->ev != GC_EOF && e->ev != GC_ERR;
 		}
@@ -1406,7 +1497,7 @@ int main(int argc, char **argv)
 						   res >= GC_R_SECTOR_MISS) < 0)
 					gc_die(GC_EXIT_DATA, "out of memory");
 			}
-			m.last = *rec;
+			m.last_time = rec->time;
 			if (m.emit_all && m.w) {
 				rec->outcome = out;
 				if (gc_write(m.w, rec) < 0)
@@ -1434,7 +1525,7 @@ int main(int argc, char **argv)
 		}
 		if (cl.c.progress)
 			gc_progress_reader(1, r);
-		head = (head + 1) % AHEAD;
+		head = (head + 1) & (AHEAD - 1);
 		filled--;
 	}
 	for (int i = 0; i < AHEAD; i++) {
@@ -1443,6 +1534,7 @@ int main(int argc, char **argv)
 	}
 	gc_progress_end(cl.c.progress);
 	m.s.dirty_left = dirty_sectors(&m);
+	settle(&m);
 	gc_close_output(m.w);
 	gc_write_report(&cl.c, summary, &m);
 	if (cl.c.stats) {
