@@ -22,9 +22,11 @@
  * DRAM stays pending for mem.dram_latency cycles (model/pending.h), and
  * a sector found pending counts as merged, not as a hit.
  */
+#include "base/bits.h"
 #include "config/addrmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
+#include "model/l2map.h"
 #include "model/prefetch.h"
 #include "model/pending.h"
 #include "model/waysweep.h"
@@ -236,17 +238,6 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			       "not with %s", cl->emits ? "--emit" : ways ? "--ways" : "--prefetch");
 }
 
-/* Sectors in a mask (no popcount instruction is assumed): a table. */
-#define PC2(n) n, n + 1, n + 1, n + 2
-#define PC4(n) PC2(n), PC2(n + 1), PC2(n + 1), PC2(n + 2)
-#define PC6(n) PC4(n), PC4(n + 1), PC4(n + 1), PC4(n + 2)
-static const uint8_t pc8tab[256] = {PC6(0), PC6(1), PC6(1), PC6(2)};
-
-static inline unsigned pc8(unsigned x)
-{
-	return pc8tab[x & 0xff];
-}
-
 /* ---- the model ------------------------------------------------------------ */
 
 enum { CAUSE_LOAD, CAUSE_ATOMIC, CAUSE_WRITE_FETCH, CAUSE_PARTIAL, CAUSE_PREFETCH, NRCAUSES };
@@ -306,12 +297,9 @@ struct stats {
 
 struct l2 {
 	gc_gpu_config gpu;
-	gc_addrmap am;
+	gc_l2map map;             /* slice and set of a line */
 	gc_cache c;
-	unsigned sets, nslices, line, sector, nsectors, lshift, sshift, set_bits;
-	gc_ipoly_table ipoly;     /* l2.index ipoly: the set index by table */
-	int by_tab;               /* locate by loc[] (locate_init) */
-	uint32_t loc[6][256];     /* slice * sets + set: the XOR of one a byte */
+	unsigned sets, nslices, line, sector, nsectors, lshift, sshift;
 	int index, write, walloc, lazy, flush, emit_all;
 	int top;                  /* --top, for the report */
 	uint8_t *pbytes;          /* lazy: bytes written per partial sector (only
@@ -355,7 +343,7 @@ static unsigned share(unsigned bytes, unsigned k, unsigned rank)
 static void dram(struct l2 *m, const gc_rec *r, int op, uint64_t line_addr, uint8_t mask,
 		 unsigned bytes, uint8_t outcome, unsigned slice)
 {
-	unsigned n = pc8(mask);
+	unsigned n = gc_popcount8(mask);
 	if (op == GC_LOAD) {
 		m->s.dram_reads += n;
 		m->s.dram_read_bytes += bytes;
@@ -387,7 +375,7 @@ static unsigned dirty_bytes(const struct l2 *m, const gc_cline *l)
 {
 	uint8_t part = (uint8_t)(PARTIAL(l) & l->dirty);
 	if (!part)
-		return m->sector * pc8(l->dirty);
+		return m->sector * gc_popcount8(l->dirty);
 	unsigned bytes = 0;
 	for (unsigned i = 0; i < m->nsectors; i++) {
 		if (!(l->dirty >> i & 1))
@@ -406,7 +394,7 @@ static void write_back(struct l2 *m, const gc_rec *r, const gc_cline *l)
 	if (!l->dirty)
 		return;
 	unsigned slice = (unsigned)((gc_cache_line_index(&m->c, l) / m->c.g.ways) / m->sets);
-	m->s.wr[WCAUSE_FLUSH] += pc8(l->dirty);
+	m->s.wr[WCAUSE_FLUSH] += gc_popcount8(l->dirty);
 	dram(m, r, GC_STORE, gc_cache_line_addr(&m->c, l), l->dirty, dirty_bytes(m, l),
 	     GC_OUT_WRITEBACK, slice);
 }
@@ -424,7 +412,7 @@ static void add_partial(struct l2 *m, gc_cline *l, uint8_t secs, uint8_t reqmask
 		l->aux |= secs;
 		return;
 	}
-	unsigned k = pc8(reqmask), rank = 0;
+	unsigned k = gc_popcount8(reqmask), rank = 0;
 	unsigned q = bytes / k, r = bytes % k;
 	for (unsigned i = 0; reqmask >> i; i++) {
 		if (!(reqmask >> i & 1))
@@ -475,7 +463,7 @@ static int evict_write(struct l2 *m, const gc_rec *r, const struct victim *wb, u
 {
 	if (!wb->dirty)
 		return 0;
-	m->s.wr[WCAUSE_EVICT] += pc8(wb->dirty);
+	m->s.wr[WCAUSE_EVICT] += gc_popcount8(wb->dirty);
 	dram(m, r, GC_STORE, wb->addr, wb->dirty, wb->bytes, GC_OUT_WRITEBACK, slice);
 	return 1;
 }
@@ -489,48 +477,9 @@ static int writes_back(const struct l2 *m, const gc_rec *r)
 
 /* The slice of line address addr, and its set in the one cache of every
  * slice. */
-static unsigned locate_slow(const struct l2 *m, uint64_t addr, unsigned *slice)
-{
-	uint64_t pa;
-	*slice = gc_addrmap_slice_paddr(&m->am, addr, &pa);
-	unsigned s;
-	if (m->index == GC_INDEX_IPOLY) {
-		uint64_t la = pa >> m->lshift;
-		s = gc_ipoly_table_hash(&m->ipoly, la >> m->set_bits, (unsigned)la);
-	} else {
-		s = gc_set_index(m->index, pa, m->lshift, m->sets);
-	}
-	return *slice * m->sets + s;
-}
-
-/* Where the mapping is linear over GF(2) (gc_addrmap_linear) and the set
- * index too (a power-of-two set count, linear, XOR, Fermi or IPOLY:
- * every shipped L2), slice * sets + set of an address below 2^48 is the
- * XOR of one entry per byte, each entry locate_slow of that byte alone
- * (line offset cleared), so the table cannot disagree with it where
- * linearity holds.  Some 400 instructions a request become 20. */
-static void locate_init(struct l2 *m)
-{
-	m->by_tab = gc_addrmap_linear(&m->am) && (m->sets & (m->sets - 1)) == 0 &&
-		    (m->index == GC_INDEX_LINEAR || m->index == GC_INDEX_XOR ||
-		     m->index == GC_INDEX_FERMI || m->index == GC_INDEX_IPOLY);
-	for (unsigned k = 0; m->by_tab && k < 6; k++)
-		for (unsigned v = 0; v < 256; v++) {
-			unsigned slice;
-			m->loc[k][v] = locate_slow(m, ((uint64_t)v << 8 * k) & ~(uint64_t)(m->line - 1),
-						   &slice);
-		}
-}
-
 static inline unsigned locate(const struct l2 *m, uint64_t addr, unsigned *slice)
 {
-	if (!m->by_tab)
-		return locate_slow(m, addr, slice);
-	unsigned s = m->loc[0][addr & 0xff] ^ m->loc[1][addr >> 8 & 0xff] ^
-		     m->loc[2][addr >> 16 & 0xff] ^ m->loc[3][addr >> 24 & 0xff] ^
-		     m->loc[4][addr >> 32 & 0xff] ^ m->loc[5][addr >> 40 & 0xff];
-	*slice = s >> m->set_bits;
-	return s;
+	return gc_l2map_locate(&m->map, addr, slice);
 }
 
 /* Sectors `fetch` of line l are read from DRAM for request r: pending
@@ -597,10 +546,10 @@ static void emit_prefetches(struct l2 *m, const gc_rec *r)
 static void count_sectors(struct op_sectors *o, uint8_t mask, uint8_t have, uint8_t pend,
 			  int absent)
 {
-	o->requested += pc8(mask);
-	o->hits += pc8(have) - pc8(pend);
-	o->merged += pc8(pend);
-	o->hw_hits += pc8(have);
+	o->requested += gc_popcount8(mask);
+	o->hits += gc_popcount8(have) - gc_popcount8(pend);
+	o->merged += gc_popcount8(pend);
+	o->hw_hits += gc_popcount8(have);
 	o->line_misses += (uint64_t)absent;
 }
 
@@ -667,10 +616,10 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 		uint8_t fetch = (uint8_t)(mask & ~l->valid);
 		if (fetch) {
 			uint8_t pf = (uint8_t)(fetch & PARTIAL(l));
-			m->s.rd[CAUSE_PARTIAL] += pc8(pf);
+			m->s.rd[CAUSE_PARTIAL] += gc_popcount8(pf);
 			m->s.rd[op == GC_ATOMIC ? CAUSE_ATOMIC : CAUSE_LOAD] +=
-				pc8(fetch & ~pf);
-			dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch),
+				gc_popcount8(fetch & ~pf);
+			dram(m, r, GC_LOAD, addr, fetch, m->sector * gc_popcount8(fetch),
 			     out, slice);
 			fetched(m, r, l, fetch);
 			l->valid |= fetch;
@@ -680,8 +629,8 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 			if (writes_back(m, r)) {
 				l->dirty |= mask;
 			} else {
-				unsigned bytes = r->size ? r->size : m->sector * pc8(mask);
-				m->s.wr[WCAUSE_THROUGH] += pc8(mask);
+				unsigned bytes = r->size ? r->size : m->sector * gc_popcount8(mask);
+				m->s.wr[WCAUSE_THROUGH] += gc_popcount8(mask);
 				dram(m, r, GC_STORE, addr, mask, bytes, 0, slice);
 			}
 		}
@@ -692,7 +641,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	}
 
 	/* Stores. */
-	unsigned k = pc8(mask);
+	unsigned k = gc_popcount8(mask);
 	unsigned bytes = r->size ? r->size : m->sector * k;
 	int full = bytes >= m->sector * k;
 	int back = writes_back(m, r);
@@ -724,7 +673,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 						ab += full ? m->sector : share(bytes, k, rank);
 					rank++;
 				}
-				m->s.wr[WCAUSE_AROUND] += pc8(around);
+				m->s.wr[WCAUSE_AROUND] += gc_popcount8(around);
 				dram(m, r, GC_STORE, addr, around, ab, GC_OUT_BYPASS, slice);
 			}
 		}
@@ -753,10 +702,10 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	else if (m->walloc == GC_WALLOC_FETCH_ON_WRITE && !full)
 		fetch = missing;
 	/* the hardware's write hit: allocated without reading DRAM */
-	sl->op[GC_STORE].hw_hits += pc8(missing & ~fetch);
+	sl->op[GC_STORE].hw_hits += gc_popcount8(missing & ~fetch);
 	if (fetch) {
-		m->s.rd[CAUSE_WRITE_FETCH] += pc8(fetch);
-		dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch), out,
+		m->s.rd[CAUSE_WRITE_FETCH] += gc_popcount8(fetch);
+		dram(m, r, GC_LOAD, addr, fetch, m->sector * gc_popcount8(fetch), out,
 		     slice);
 		fetched(m, r, l, fetch);
 		l->valid |= fetch;
@@ -832,7 +781,7 @@ static void read_event(struct l2 *m, gc_reader *r, struct block *b, struct event
 	if (e->ev != GC_DATA)
 		return;
 	gc_cache_prefetch(&m->c, e->rec.addr & ~(uint64_t)(m->line - 1), e->set);
-	if (m->lazy)
+	if (m->lazy && e->rec.op == GC_STORE) /* loads need it only to evict partial lines */
 		__builtin_prefetch(m->pbytes + (size_t)e->set * m->c.g.ways * m->nsectors, 1);
 }
 
@@ -858,7 +807,7 @@ static uint64_t dirty_sectors(const struct l2 *m)
 	uint64_t n = 0;
 	for (size_t i = 0; i < gc_cache_nlines(&m->c); i++)
 		if (m->c.lines[i].tag != GC_CACHE_NO_TAG)
-			n += pc8(m->c.lines[i].dirty);
+			n += gc_popcount8(m->c.lines[i].dirty);
 	return n;
 }
 
@@ -953,16 +902,6 @@ static void kernel_end(struct l2 *m)
 
 /* ---- setup ------------------------------------------------------------------ */
 
-static unsigned log2u(uint64_t v)
-{
-	unsigned n = 0;
-	while (v > 1) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-}
-
 /* A size in the input header must agree with the L2's. */
 static void check_geometry(const gc_reader *r, const char *key, unsigned want, const char *l2key)
 {
@@ -1033,7 +972,8 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	if (g->write == GC_WRITE_READ_ONLY)
 		gc_die(GC_EXIT_USAGE, "l2.write read-only: gc-l2 needs a policy for stores "
 		       "(write-back, write-through, write-evict, local-write-back)");
-	if (gc_addrmap_init(&m->am, g->mapping, g->channels, g->sub_partitions, g->pindex, why,
+	gc_addrmap am;
+	if (gc_addrmap_init(&am, g->mapping, g->channels, g->sub_partitions, g->pindex, why,
 			    sizeof why) < 0)
 		gc_die(GC_EXIT_USAGE, "l2.mapping: %s", why);
 	if (gc_set_index_check(g->index, g->sets, g->line, why, sizeof why) < 0)
@@ -1052,13 +992,10 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	m->top = cl->top;
 	gc_pctab_init(&m->pcs);
 	gc_opmap_init(&m->ops);
-	m->lshift = log2u(m->line);
-	m->sshift = log2u(m->sector);
+	m->lshift = gc_log2(m->line);
+	m->sshift = gc_log2(m->sector);
 	m->nsectors = m->line / m->sector;
-	m->set_bits = log2u(m->sets);
-	if (m->index == GC_INDEX_IPOLY)
-		gc_ipoly_table_init(&m->ipoly, m->sets);
-	locate_init(m);
+	gc_l2map_init(&m->map, &am, m->index, m->sets, m->line);
 	if ((uint64_t)m->nslices * m->sets > UINT32_MAX)
 		gc_die(GC_EXIT_USAGE, "%u slices x %u sets is too many", m->nslices, m->sets);
 
