@@ -22,9 +22,11 @@
  * DRAM stays pending for mem.dram_latency cycles (model/pending.h), and
  * a sector found pending counts as merged, not as a hit.
  */
+#include "base/bits.h"
 #include "config/addrmap.h"
 #include "config/gpu.h"
 #include "model/cache.h"
+#include "model/l2map.h"
 #include "model/prefetch.h"
 #include "model/pending.h"
 #include "model/waysweep.h"
@@ -236,14 +238,6 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			       "not with %s", cl->emits ? "--emit" : ways ? "--ways" : "--prefetch");
 }
 
-/* Sectors in a mask (no popcount instruction is assumed). */
-static inline unsigned pc8(unsigned x)
-{
-	x = x - ((x >> 1) & 0x55u);
-	x = (x & 0x33u) + ((x >> 2) & 0x33u);
-	return (x + (x >> 4)) & 0x0fu;
-}
-
 /* ---- the model ------------------------------------------------------------ */
 
 enum { CAUSE_LOAD, CAUSE_ATOMIC, CAUSE_WRITE_FETCH, CAUSE_PARTIAL, CAUSE_PREFETCH, NRCAUSES };
@@ -303,16 +297,15 @@ struct stats {
 
 struct l2 {
 	gc_gpu_config gpu;
-	gc_addrmap am;
+	gc_l2map map;             /* slice and set of a line */
 	gc_cache c;
-	unsigned sets, nslices, line, sector, nsectors, lshift, sshift, set_bits;
-	gc_ipoly_table ipoly;     /* l2.index ipoly: the set index by table */
+	unsigned sets, nslices, line, sector, nsectors, lshift, sshift;
 	int index, write, walloc, lazy, flush, emit_all;
 	int top;                  /* --top, for the report */
 	uint8_t *pbytes;          /* lazy: bytes written per partial sector (only
 				   a sector whose partial bit is set has one) */
 	gc_writer *w;
-	gc_rec last;              /* the latest request, for flush records */
+	uint64_t last_time;       /* the latest request's, for flush records */
 	struct stats s;
 	struct slice_stats *sl;
 	int by_pc;                /* count pcs (--stats or -v) */
@@ -350,7 +343,7 @@ static unsigned share(unsigned bytes, unsigned k, unsigned rank)
 static void dram(struct l2 *m, const gc_rec *r, int op, uint64_t line_addr, uint8_t mask,
 		 unsigned bytes, uint8_t outcome, unsigned slice)
 {
-	unsigned n = pc8(mask);
+	unsigned n = gc_popcount8(mask);
 	if (op == GC_LOAD) {
 		m->s.dram_reads += n;
 		m->s.dram_read_bytes += bytes;
@@ -382,7 +375,7 @@ static unsigned dirty_bytes(const struct l2 *m, const gc_cline *l)
 {
 	uint8_t part = (uint8_t)(PARTIAL(l) & l->dirty);
 	if (!part)
-		return m->sector * pc8(l->dirty);
+		return m->sector * gc_popcount8(l->dirty);
 	unsigned bytes = 0;
 	for (unsigned i = 0; i < m->nsectors; i++) {
 		if (!(l->dirty >> i & 1))
@@ -401,7 +394,7 @@ static void write_back(struct l2 *m, const gc_rec *r, const gc_cline *l)
 	if (!l->dirty)
 		return;
 	unsigned slice = (unsigned)((gc_cache_line_index(&m->c, l) / m->c.g.ways) / m->sets);
-	m->s.wr[WCAUSE_FLUSH] += pc8(l->dirty);
+	m->s.wr[WCAUSE_FLUSH] += gc_popcount8(l->dirty);
 	dram(m, r, GC_STORE, gc_cache_line_addr(&m->c, l), l->dirty, dirty_bytes(m, l),
 	     GC_OUT_WRITEBACK, slice);
 }
@@ -411,9 +404,16 @@ static void write_back(struct l2 *m, const gc_rec *r, const gc_cline *l)
 static void add_partial(struct l2 *m, gc_cline *l, uint8_t secs, uint8_t reqmask,
 			unsigned bytes)
 {
-	unsigned k = pc8(reqmask), rank = 0;
-	unsigned q = k == 1 ? bytes : bytes / k, r = k == 1 ? 0 : bytes % k;
 	uint8_t *pb = m->pbytes + gc_cache_line_index(&m->c, l) * m->nsectors;
+	if (secs == reqmask && !(reqmask & (reqmask - 1))) { /* one sector: all the bytes */
+		unsigned i = (unsigned)__builtin_ctz(reqmask);
+		unsigned b = (PARTIAL(l) >> i & 1 ? pb[i] : 0) + bytes;
+		pb[i] = (uint8_t)(b > m->sector ? m->sector : b);
+		l->aux |= secs;
+		return;
+	}
+	unsigned k = gc_popcount8(reqmask), rank = 0;
+	unsigned q = bytes / k, r = bytes % k;
 	for (unsigned i = 0; reqmask >> i; i++) {
 		if (!(reqmask >> i & 1))
 			continue;
@@ -463,7 +463,7 @@ static int evict_write(struct l2 *m, const gc_rec *r, const struct victim *wb, u
 {
 	if (!wb->dirty)
 		return 0;
-	m->s.wr[WCAUSE_EVICT] += pc8(wb->dirty);
+	m->s.wr[WCAUSE_EVICT] += gc_popcount8(wb->dirty);
 	dram(m, r, GC_STORE, wb->addr, wb->dirty, wb->bytes, GC_OUT_WRITEBACK, slice);
 	return 1;
 }
@@ -477,18 +477,9 @@ static int writes_back(const struct l2 *m, const gc_rec *r)
 
 /* The slice of line address addr, and its set in the one cache of every
  * slice. */
-static unsigned locate(const struct l2 *m, uint64_t addr, unsigned *slice)
+static inline unsigned locate(const struct l2 *m, uint64_t addr, unsigned *slice)
 {
-	uint64_t pa;
-	*slice = gc_addrmap_slice_paddr(&m->am, addr, &pa);
-	unsigned s;
-	if (m->index == GC_INDEX_IPOLY) {
-		uint64_t la = pa >> m->lshift;
-		s = gc_ipoly_table_hash(&m->ipoly, la >> m->set_bits, (unsigned)la);
-	} else {
-		s = gc_set_index(m->index, pa, m->lshift, m->sets);
-	}
-	return *slice * m->sets + s;
+	return gc_l2map_locate(&m->map, addr, slice);
 }
 
 /* Sectors `fetch` of line l are read from DRAM for request r: pending
@@ -555,11 +546,22 @@ static void emit_prefetches(struct l2 *m, const gc_rec *r)
 static void count_sectors(struct op_sectors *o, uint8_t mask, uint8_t have, uint8_t pend,
 			  int absent)
 {
-	o->requested += pc8(mask);
-	o->hits += pc8(have) - pc8(pend);
-	o->merged += pc8(pend);
-	o->hw_hits += pc8(have);
+	o->requested += gc_popcount8(mask);
+	o->hits += gc_popcount8(have) - gc_popcount8(pend);
+	o->merged += gc_popcount8(pend);
+	o->hw_hits += gc_popcount8(have);
 	o->line_misses += (uint64_t)absent;
+}
+
+/* gc_cache_probe, its scan unrolled for the presets' 16 and 24 ways. */
+static inline gc_cline *probe(struct l2 *m, uint64_t addr, unsigned set, gc_cline **hint)
+{
+	uint64_t tag = addr >> m->lshift;
+	if (m->c.g.ways == 24)
+		return gc_cache_probe_ways(&m->c, tag, set, hint, 24);
+	if (m->c.g.ways == 16)
+		return gc_cache_probe_ways(&m->c, tag, set, hint, 16);
+	return gc_cache_probe_tag(&m->c, tag, set, hint);
 }
 
 /* One request: look up, update, emit.  Returns its outcome byte. */
@@ -568,7 +570,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	uint8_t mask = r->mask;
 	uint64_t addr = r->addr & ~(uint64_t)(m->line - 1);
 	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(&m->c, addr, set, &hint);
+	gc_cline *l = probe(m, addr, set, &hint);
 	struct victim wb = {0, 0, 0};
 	int bypass = 0;
 
@@ -581,6 +583,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	uint8_t pend = m->miss_latency && l ? gc_pending_mask(&m->pend, gc_cache_line_index(&m->c, l),
 							       have, r->time)
 					     : 0;
+	struct slice_stats *sl = &m->sl[slice];
 	int pf_hit = l && l->pf;
 	if (pf_hit) { /* a prefetched line used: late while its fill is on the way */
 		l->pf = 0;
@@ -593,18 +596,13 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	m->s.requests++;
 	m->s.results[res]++;
 	m->s.ops[op]++;
-	m->sl[slice].requests++;
-	m->s.sec.requested += pc8(mask);
-	m->s.sec.hits += pc8(have) - pc8(pend);
-	count_sectors(&m->s.op[op & 3], mask, have, pend, !l);
-	count_sectors(&m->sl[slice].op[op & 3], mask, have, pend, !l);
-	m->sl[slice].sec.requested += pc8(mask);
-	m->sl[slice].sec.hits += pc8(have) - pc8(pend);
+	/* the sectors by slice only: settle() sums them */
+	count_sectors(&sl->op[op & 3], mask, have, pend, !l);
 	if (res == GC_R_HIT) {
 		m->s.op_hits[op]++;
-		m->sl[slice].hits++;
+		sl->hits++;
 	} else {
-		m->sl[slice].misses++;
+		sl->misses++;
 	}
 	uint8_t out = GC_OUT_MAKE(res, 0);
 
@@ -618,10 +616,10 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 		uint8_t fetch = (uint8_t)(mask & ~l->valid);
 		if (fetch) {
 			uint8_t pf = (uint8_t)(fetch & PARTIAL(l));
-			m->s.rd[CAUSE_PARTIAL] += pc8(pf);
+			m->s.rd[CAUSE_PARTIAL] += gc_popcount8(pf);
 			m->s.rd[op == GC_ATOMIC ? CAUSE_ATOMIC : CAUSE_LOAD] +=
-				pc8(fetch & ~pf);
-			dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch),
+				gc_popcount8(fetch & ~pf);
+			dram(m, r, GC_LOAD, addr, fetch, m->sector * gc_popcount8(fetch),
 			     out, slice);
 			fetched(m, r, l, fetch);
 			l->valid |= fetch;
@@ -631,8 +629,8 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 			if (writes_back(m, r)) {
 				l->dirty |= mask;
 			} else {
-				unsigned bytes = r->size ? r->size : m->sector * pc8(mask);
-				m->s.wr[WCAUSE_THROUGH] += pc8(mask);
+				unsigned bytes = r->size ? r->size : m->sector * gc_popcount8(mask);
+				m->s.wr[WCAUSE_THROUGH] += gc_popcount8(mask);
 				dram(m, r, GC_STORE, addr, mask, bytes, 0, slice);
 			}
 		}
@@ -643,7 +641,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	}
 
 	/* Stores. */
-	unsigned k = pc8(mask);
+	unsigned k = gc_popcount8(mask);
 	unsigned bytes = r->size ? r->size : m->sector * k;
 	int full = bytes >= m->sector * k;
 	int back = writes_back(m, r);
@@ -675,7 +673,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 						ab += full ? m->sector : share(bytes, k, rank);
 					rank++;
 				}
-				m->s.wr[WCAUSE_AROUND] += pc8(around);
+				m->s.wr[WCAUSE_AROUND] += gc_popcount8(around);
 				dram(m, r, GC_STORE, addr, around, ab, GC_OUT_BYPASS, slice);
 			}
 		}
@@ -704,11 +702,10 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	else if (m->walloc == GC_WALLOC_FETCH_ON_WRITE && !full)
 		fetch = missing;
 	/* the hardware's write hit: allocated without reading DRAM */
-	m->s.op[GC_STORE].hw_hits += pc8(missing & ~fetch);
-	m->sl[slice].op[GC_STORE].hw_hits += pc8(missing & ~fetch);
+	sl->op[GC_STORE].hw_hits += gc_popcount8(missing & ~fetch);
 	if (fetch) {
-		m->s.rd[CAUSE_WRITE_FETCH] += pc8(fetch);
-		dram(m, r, GC_LOAD, addr, fetch, m->sector * pc8(fetch), out,
+		m->s.rd[CAUSE_WRITE_FETCH] += gc_popcount8(fetch);
+		dram(m, r, GC_LOAD, addr, fetch, m->sector * gc_popcount8(fetch), out,
 		     slice);
 		fetched(m, r, l, fetch);
 		l->valid |= fetch;
@@ -733,7 +730,7 @@ static uint8_t l2_access(struct l2 *m, gc_rec *r, unsigned slice, unsigned set)
  * fit a core's cache, and one request of lead is too little to hide the
  * next level's latency).  A kernel begin keeps a copy of its kernel: the
  * reader's is replaced by the next begin, which may come within AHEAD. */
-#define AHEAD 8
+#define AHEAD 8 /* a power of two */
 
 struct event {
 	int ev;
@@ -743,32 +740,48 @@ struct event {
 	gc_optab ops; /* GC_KEND: this slot's copy of the kernel's opcodes */
 };
 
-/* A request's mask checked, as it is read (the reader still points at
- * it), and its slice and set found. */
-static void place(const struct l2 *m, const gc_reader *r, struct event *e)
+/* A request's mask checked, as it is read (`back` records before the
+ * reader's last), and its slice and set found. */
+static void place(const struct l2 *m, const gc_reader *r, struct event *e, uint64_t back)
 {
 	uint8_t mask = e->rec.mask;
 	if (!mask || (mask >> m->nsectors))
-		gc_die(GC_EXIT_DATA, "%s: record %llu (offset %llu): field mask: 0x%x is not a set "
-		       "of the %u sectors of a %u-byte line", gc_reader_name(r),
-		       (unsigned long long)gc_reader_records(r),
-		       (unsigned long long)(gc_reader_bytes(r) - gc_reader_header(r)->record_size),
-		       mask, m->nsectors, m->line);
+		gc_die_record_back(r, NULL, back, "field mask: 0x%x is not a set of the %u sectors "
+				   "of a %u-byte line", mask, m->nsectors, m->line);
 	e->set = locate(m, e->rec.addr & ~(uint64_t)(m->line - 1), &e->slice);
 }
 
-static void read_event(struct l2 *m, gc_reader *r, struct event *e)
+/* The data records of gc_read_raw's block not yet read into the ring. */
+struct block {
+	const unsigned char *p;
+	size_t n, rs;
+	uint64_t hi;
+};
+
+/* The next event: a data record from the block (another block when it
+ * is used up), else gc_read's. */
+static void read_event(struct l2 *m, gc_reader *r, struct block *b, struct event *e)
 {
-	e->ev = gc_read(r, &e->rec);
+	if (!b->n)
+		b->p = gc_read_raw(r, SIZE_MAX, &b->n, &b->hi);
+	if (b->n) {
+		gc_reader_decode(r, b->p, b->hi, &e->rec);
+		b->p += b->rs;
+		e->ev = GC_DATA;
+		place(m, r, e, --b->n);
+	} else {
+		e->ev = gc_read(r, &e->rec);
+		if (e->ev == GC_DATA)
+			place(m, r, e, 0);
+	}
 	if (e->ev == GC_KBEGIN)
 		memcpy(e->k, gc_reader_kernel(r), sizeof *e->k);
 	if (e->ev == GC_KEND && gc_optab_copy(&e->ops, gc_reader_opcodes(r)) < 0)
 		gc_die(GC_EXIT_DATA, "out of memory");
 	if (e->ev != GC_DATA)
 		return;
-	place(m, r, e);
 	gc_cache_prefetch(&m->c, e->rec.addr & ~(uint64_t)(m->line - 1), e->set);
-	if (m->lazy)
+	if (m->lazy && e->rec.op == GC_STORE) /* loads need it only to evict partial lines */
 		__builtin_prefetch(m->pbytes + (size_t)e->set * m->c.g.ways * m->nsectors, 1);
 }
 
@@ -776,11 +789,8 @@ static void read_event(struct l2 *m, gc_reader *r, struct event *e)
  * invalidated, in line order (slice, set, way). */
 static void flush_all(struct l2 *m, uint32_t kernel)
 {
-	gc_rec r = m->last;
-	r.kernel = kernel;
-	r.sm = r.warp = 0;
-	r.block = r.pc = r.seq = 0;
-	r.space = GC_GLOBAL;
+	/* the latest request's time; dram() sets the fields that differ */
+	gc_rec r = {.kernel = kernel, .space = GC_GLOBAL, .time = m->last_time};
 	size_t n = gc_cache_nlines(&m->c);
 	for (size_t i = 0; i < n; i++) {
 		gc_cline *l = &m->c.lines[i];
@@ -797,14 +807,41 @@ static uint64_t dirty_sectors(const struct l2 *m)
 	uint64_t n = 0;
 	for (size_t i = 0; i < gc_cache_nlines(&m->c); i++)
 		if (m->c.lines[i].tag != GC_CACHE_NO_TAG)
-			n += pc8(m->c.lines[i].dirty);
+			n += gc_popcount8(m->c.lines[i].dirty);
 	return n;
 }
 
 /* ---- kernels ------------------------------------------------------------------ */
 
-static void snapshot(const struct l2 *m, struct kcounts *k)
+/* The sector counts of the whole L2 and each slice's totals, from the
+ * slices' counts by operation (the only ones l2_access keeps). */
+static void settle(struct l2 *m)
 {
+	memset(m->s.op, 0, sizeof m->s.op);
+	m->s.sec = (struct sector_stats){0, 0};
+	for (unsigned i = 0; i < m->nslices; i++) {
+		struct slice_stats *p = &m->sl[i];
+		p->requests = p->hits + p->misses;
+		p->sec = (struct sector_stats){0, 0};
+		for (int op = 0; op < 4; op++) {
+			const struct op_sectors *o = &p->op[op];
+			struct op_sectors *t = &m->s.op[op];
+			p->sec.requested += o->requested;
+			p->sec.hits += o->hits;
+			t->requested += o->requested;
+			t->hits += o->hits;
+			t->line_misses += o->line_misses;
+			t->merged += o->merged;
+			t->hw_hits += o->hw_hits;
+		}
+		m->s.sec.requested += p->sec.requested;
+		m->s.sec.hits += p->sec.hits;
+	}
+}
+
+static void snapshot(struct l2 *m, struct kcounts *k)
+{
+	settle(m);
 	const struct stats *s = &m->s;
 	k->requests = s->requests;
 	k->hits = s->results[GC_R_HIT];
@@ -864,16 +901,6 @@ static void kernel_end(struct l2 *m)
 }
 
 /* ---- setup ------------------------------------------------------------------ */
-
-static unsigned log2u(uint64_t v)
-{
-	unsigned n = 0;
-	while (v > 1) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-}
 
 /* A size in the input header must agree with the L2's. */
 static void check_geometry(const gc_reader *r, const char *key, unsigned want, const char *l2key)
@@ -945,7 +972,8 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	if (g->write == GC_WRITE_READ_ONLY)
 		gc_die(GC_EXIT_USAGE, "l2.write read-only: gc-l2 needs a policy for stores "
 		       "(write-back, write-through, write-evict, local-write-back)");
-	if (gc_addrmap_init(&m->am, g->mapping, g->channels, g->sub_partitions, g->pindex, why,
+	gc_addrmap am;
+	if (gc_addrmap_init(&am, g->mapping, g->channels, g->sub_partitions, g->pindex, why,
 			    sizeof why) < 0)
 		gc_die(GC_EXIT_USAGE, "l2.mapping: %s", why);
 	if (gc_set_index_check(g->index, g->sets, g->line, why, sizeof why) < 0)
@@ -964,12 +992,10 @@ static void setup(struct l2 *m, const struct cmdline *cl, const gc_reader *r)
 	m->top = cl->top;
 	gc_pctab_init(&m->pcs);
 	gc_opmap_init(&m->ops);
-	m->lshift = log2u(m->line);
-	m->sshift = log2u(m->sector);
+	m->lshift = gc_log2(m->line);
+	m->sshift = gc_log2(m->sector);
 	m->nsectors = m->line / m->sector;
-	m->set_bits = log2u(m->sets);
-	if (m->index == GC_INDEX_IPOLY)
-		gc_ipoly_table_init(&m->ipoly, m->sets);
+	gc_l2map_init(&m->map, &am, m->index, m->sets, m->line);
 	if ((uint64_t)m->nslices * m->sets > UINT32_MAX)
 		gc_die(GC_EXIT_USAGE, "%u slices x %u sets is too many", m->nslices, m->sets);
 
@@ -1324,7 +1350,7 @@ static void run_sweep(const struct l2 *m, const struct cmdline *cl, gc_reader *r
 	for (;;) {
 		e.ev = gc_read(r, &e.rec);
 		if (e.ev == GC_DATA) {
-			place(m, r, &e);
+			place(m, r, &e, 0);
 			sweep_check(S, gc_waysweep_access_l2(S, &e.rec, e.set, gc_reader_records(r)));
 		} else if (e.ev == GC_KBEGIN) {
 			sweep_check(S, gc_waysweep_kernel_begin(S, gc_reader_kernel(r)));
@@ -1375,7 +1401,9 @@ int main(int argc, char **argv)
 	m.w = gc_open_output(&cl.c, &h);
 
 	struct event ring[AHEAD];
-	int filled = 0, head = 0, more = 1;
+	struct block blk = {NULL, 0, gc_reader_header(r)->record_size, 0};
+	unsigned filled = 0, head = 0;
+	int more = 1;
 	for (int i = 0; i < AHEAD; i++) {
 		ring[i].k = malloc(sizeof *ring[i].k);
 		gc_optab_init(&ring[i].ops);
@@ -1385,8 +1413,8 @@ int main(int argc, char **argv)
 	for (;;) {
 		/* Keep AHEAD events read, until the end or an error. */
 		while (more && filled < AHEAD) {
-			struct event *e = &ring[(head + filled) % AHEAD];
-			read_event(&m, r, e);
+			struct event *e = &ring[(head + filled) & (AHEAD - 1)];
+			read_event(&m, r, &blk, e);
 			filled++;
 			more = e->ev != GC_EOF && e->ev != GC_ERR;
 		}
@@ -1406,7 +1434,7 @@ int main(int argc, char **argv)
 						   res >= GC_R_SECTOR_MISS) < 0)
 					gc_die(GC_EXIT_DATA, "out of memory");
 			}
-			m.last = *rec;
+			m.last_time = rec->time;
 			if (m.emit_all && m.w) {
 				rec->outcome = out;
 				if (gc_write(m.w, rec) < 0)
@@ -1434,7 +1462,7 @@ int main(int argc, char **argv)
 		}
 		if (cl.c.progress)
 			gc_progress_reader(1, r);
-		head = (head + 1) % AHEAD;
+		head = (head + 1) & (AHEAD - 1);
 		filled--;
 	}
 	for (int i = 0; i < AHEAD; i++) {
@@ -1443,6 +1471,7 @@ int main(int argc, char **argv)
 	}
 	gc_progress_end(cl.c.progress);
 	m.s.dirty_left = dirty_sectors(&m);
+	settle(&m);
 	gc_close_output(m.w);
 	gc_write_report(&cl.c, summary, &m);
 	if (cl.c.stats) {

@@ -177,6 +177,21 @@ randreq() {
 	expect_eq "$(awk '$5 > 63 || $3 != int($5 / 2)' "$T/a" | wc -l | tr -d ' ')" 0
 }
 
+@test "gc-l2: a line's set among all slices', by table, is the mapping's and the index's" {
+	# gc_l2map_locate XORs one entry per address byte where mapping and
+	# index are linear over GF(2); addrmap-test fails unless it equals
+	# slice * sets + set as gc_addrmap_slice and gc_set_index give them,
+	# on addresses with every byte below 2^48 busy (and one above)
+	addrs=$(awk 'BEGIN { srand(5); for (i = 0; i < 200; i++) printf " %.0f", int(rand() * 2^48) }')
+	for c in "ipoly ipoly:32" "bitwise-permutation xor:32" "consecutive fermi:64" "random linear:16"; do
+		# shellcheck disable=SC2086
+		addrmap-test decode "$V100_MAP" 32 2 ${c% *} -s ${c#* } $addrs 0xffff000000000080 >/dev/null
+	done
+	# not linear (12 channels: a modulo): the slow path alone
+	# shellcheck disable=SC2086
+	addrmap-test decode "$RTX_MAP" 12 2 ipoly -s ipoly:32 $addrs >/dev/null
+}
+
 @test "gc-l2: requests go to the slice of their address" {
 	cat >"$T/s.csv" <<-'EOF'
 	# gc-stats dump 1

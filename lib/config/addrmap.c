@@ -356,11 +356,16 @@ unsigned gc_addrmap_slice(const gc_addrmap *m, uint64_t addr)
 	return index_sub(m, addr, chip, local, hi);
 }
 
+int gc_addrmap_linear(const gc_addrmap *m)
+{
+	return !m->gap && gc_is_pow2(m->channels) && m->chip_bits == gc_log2(m->channels) &&
+	       (m->pindex == GC_PINDEX_CONSECUTIVE || m->pindex == GC_PINDEX_BITWISE_PERMUTATION ||
+		m->pindex == GC_PINDEX_IPOLY);
+}
+
 int gc_addrmap_tab_init(gc_addrmap_tab *t, const gc_addrmap *m)
 {
-	if (m->gap || !gc_is_pow2(m->channels) || m->chip_bits != gc_log2(m->channels) ||
-	    (m->pindex != GC_PINDEX_CONSECUTIVE && m->pindex != GC_PINDEX_BITWISE_PERMUTATION &&
-	     m->pindex != GC_PINDEX_IPOLY))
+	if (!gc_addrmap_linear(m))
 		return -1;
 	for (unsigned k = 0; k < 6; k++)
 		for (unsigned v = 0; v < 256; v++) {

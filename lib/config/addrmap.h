@@ -152,6 +152,9 @@ typedef struct gc_addrmap_tab {
 	unsigned sub_bits;
 } gc_addrmap_tab;
 
+/* 1 when m's decode is linear over GF(2) as above (the sub-partition
+ * and the partition address too: gc-l2 locates lines by table), else 0. */
+int gc_addrmap_linear(const gc_addrmap *m);
 /* 0, or -1 when m's decode is not linear (decode without the table). */
 int gc_addrmap_tab_init(gc_addrmap_tab *t, const gc_addrmap *m);
 

@@ -189,8 +189,19 @@ static inline gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set)
  * least recently used (LRU) or the oldest fill (FIFO).  gc_cache_probe_tag
  * takes the tag itself.
  */
+static inline __attribute__((always_inline)) gc_cline *
+gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, unsigned ways);
+
 static inline gc_cline *gc_cache_probe_tag(gc_cache *c, uint64_t tag, unsigned set,
 					   gc_cline **victim)
+{
+	return gc_cache_probe_ways(c, tag, set, victim, c->g.ways);
+}
+
+/* gc_cache_probe_tag with ways = c->g.ways given by the caller: a
+ * constant there (gc-l2's 16 and 24 ways) unrolls the scan. */
+static inline __attribute__((always_inline)) gc_cline *
+gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, unsigned ways)
 {
 	if (c->wide) {
 		gc_cline *f = gc_cache_wide_lookup(c, tag, set);
@@ -198,8 +209,8 @@ static inline gc_cline *gc_cache_probe_tag(gc_cache *c, uint64_t tag, unsigned s
 			*victim = c->g.repl == GC_REPL_RANDOM ? NULL : gc_cache_wide_victim(c, set);
 		return f;
 	}
-	gc_cline *l = c->lines + (size_t)set * c->g.ways;
-	unsigned ways = c->g.ways, w = ways, v0 = 0, v1 = 0, f = 0;
+	gc_cline *l = c->lines + (size_t)set * ways;
+	unsigned w = ways, v0 = 0, v1 = 0, f = 0;
 	/* The tags first, with no branch on which way holds it (one would
 	 * be mispredicted whenever the way that hits changes): f, the
 	 * lowest way that does plus 1, or 0. */

@@ -9,13 +9,16 @@
  *       per address: chip, sub-partition, bank, row, col, burst, the
  *       partition address and (with -s) the L2 set of that address;
  *       gc_addrmap_bank_row and (where it applies) the table decode must
- *       agree with gc_addrmap_decode, or it fails
+ *       agree with gc_addrmap_decode, and gc-l2's set of the line among
+ *       all slices' (gc_l2map_locate, by table where it applies, and
+ *       gc_l2map_locate_slow) with its slice * SETS + its set, or it fails
  *
  * PINDEX is a gc-config(5) name (consecutive, bitwise-permutation, ipoly,
  * random, ipoly-modulo); INDEX a set-index name (linear, xor, fermi, ipoly).
  */
 #include "config/addrmap.h"
 #include "model/cache.h"
+#include "model/l2map.h"
 #include "prog/prog.h"
 
 #include <stdio.h>
@@ -90,6 +93,9 @@ int main(int argc, char **argv)
 			gc_die(2, "%s", why);
 		a += 2;
 	}
+	static gc_l2map lm;
+	if (fn >= 0)
+		gc_l2map_init(&lm, &m, fn, sets, 128);
 	for (; a < argc; a++) {
 		uint64_t addr = gc_num("ADDR", argv[a], 0, UINT64_MAX);
 		gc_dram_addr d;
@@ -115,8 +121,18 @@ int main(int argc, char **argv)
 		       "paddr 0x%llx", (unsigned long long)addr, d.chip, d.sub, d.bank,
 		       (unsigned long long)d.row, (unsigned long long)d.col,
 		       (unsigned long long)d.burst, (unsigned long long)pa);
-		if (fn >= 0)
+		if (fn >= 0) {
+			uint64_t la = addr & ~(uint64_t)127;
+			unsigned want = gc_addrmap_slice(&m, la) * sets +
+					gc_set_index(fn, gc_addrmap_partition_address(&m, la), 7, sets);
+			unsigned s0, s1, got0 = gc_l2map_locate_slow(&lm, la, &s0);
+			unsigned got1 = la >> 48 ? got0 : gc_l2map_locate(&lm, la, &s1);
+			if (got0 != want || got1 != want || s0 != want / sets ||
+			    (!(la >> 48) && s1 != want / sets))
+				gc_die(1, "0x%llx: the L2 set %u (by table %u) is not %u",
+				       (unsigned long long)addr, got0, got1, want);
 			printf(" set %u", gc_set_index(fn, pa, 7, sets));
+		}
 		printf("\n");
 	}
 	return 0;
