@@ -573,8 +573,13 @@ static struct block *next_block(struct sched *s)
 		while (left && !(s->qhead && s->qhead->state == B_COMPLETE)) {
 			left--;
 			struct warp *w = add_record(s, p, left);
-			/* the rest of its instruction's run at once, up to
-			 * REC_MAX (one more: add_record's message) */
+			if (s->qhead && s->qhead->state == B_COMPLETE) {
+				p += rs; /* it began a block: read no further */
+				break;
+			}
+			/* the rest of its instruction's run at once (of its
+			 * block: the head stays incomplete), up to REC_MAX
+			 * (one more: add_record's message) */
 			size_t k = same_inst(p, p + rs, left, rs);
 			uint32_t room = RUN_MAX - (s->cur->run[w->rstart].n & RUN_MAX);
 			if (k > REC_MAX - s->cur->n)

@@ -548,43 +548,42 @@ static inline __attribute__((always_inline)) const unsigned char *
 access_runs(struct stats *s, const unsigned char *p, const unsigned char *end, size_t rs,
 	    unsigned sshift, int wide, uint32_t wmin, uint32_t *low, uint64_t *bytesp)
 {
-	uint64_t cg = 0, acc = 0, run = 0, bytes = 0;
-	uint32_t rk = 0, last = 0, lo = *low; /* the run's op, space, flags and size (bytes 0, 1, 3) */
-	for (;;) {
-		uint32_t w = p < end ? gc_get32(p) & 0xff00ffff : 0; /* 0: the end */
-		if (w != rk) {
-			s->hist_ob[0][(rk >> 6 & 0x3fc) | (rk & 3)] += run;
-			bytes += run * (rk >> 24);
-			if (w && !gc_word_ok(w & GC_WORD_ACCESS, wmin))
-				end = p, w = 0; /* gc_read's, with its message */
-			rk = w;
-			last = (rk >> 24) - 1; /* sizes are 1 to 255: checked */
-			run = 0;
+	uint64_t cg = 0, acc = 0, bytes = 0;
+	uint32_t lo = *low;
+	while (p < end) {
+		/* a run: its op, space, flags and size (bytes 0, 1, 3) */
+		uint32_t rk = gc_get32(p) & 0xff00ffff, last = (rk >> 24) - 1;
+		if (!gc_word_ok(rk & GC_WORD_ACCESS, wmin))
+			break; /* gc_read's, with its message */
+		const unsigned char *first = p;
+		int stop = 0;
+		for (; p < end && (gc_get32(p) & 0xff00ffff) == rk; p += rs) {
+			uint32_t t = gc_get32(p + 20);
+			if (__builtin_expect(t < lo, 0)) {
+				stop = 1; /* the run ends before it */
+				break;
+			}
+			lo = t;
+			uint64_t a = gc_get64(p + 24), s0 = a >> sshift, s1 = (a + last) >> sshift;
+			if (__builtin_expect((s0 ^ s1) >> 6 != 0 || wide, 0)) {
+				/* two groups, or past 2^64: now (the order is free) */
+				touch_range(s, a, last + 1);
+				continue;
+			}
+			if (s0 >> 6 != cg) {
+				if (acc)
+					touch_run(s, cg, acc);
+				cg = s0 >> 6;
+				acc = 0;
+			}
+			/* sectors s0..s1 of the group: 2^(s1+1) - 2^s0, mod 2^64 */
+			acc |= (UINT64_C(2) << (s1 & 63)) - (UINT64_C(1) << (s0 & 63));
 		}
-		if (p == end)
+		uint64_t run = (uint64_t)(p - first) / rs;
+		s->hist_ob[0][(rk >> 6 & 0x3fc) | (rk & 3)] += run;
+		bytes += run * (rk >> 24);
+		if (stop)
 			break;
-		uint32_t t = gc_get32(p + 20);
-		if (__builtin_expect(t < lo, 0)) {
-			end = p; /* the run ends before it */
-			continue;
-		}
-		lo = t;
-		run++;
-		uint64_t a = gc_get64(p + 24), s0 = a >> sshift, s1 = (a + last) >> sshift;
-		p += rs;
-		if (__builtin_expect((s0 ^ s1) >> 6 != 0 || wide, 0)) {
-			/* two groups, or past 2^64: now (the order is free) */
-			touch_range(s, a, last + 1);
-			continue;
-		}
-		if (s0 >> 6 != cg) {
-			if (acc)
-				touch_run(s, cg, acc);
-			cg = s0 >> 6;
-			acc = 0;
-		}
-		/* sectors s0..s1 of the group: 2^(s1+1) - 2^s0, mod 2^64 */
-		acc |= (UINT64_C(2) << (s1 & 63)) - (UINT64_C(1) << (s0 & 63));
 	}
 	if (acc)
 		touch_run(s, cg, acc);
