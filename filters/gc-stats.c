@@ -619,7 +619,7 @@ static void count_raw(struct stats *s, gc_reader *r, const gc_block *b, size_t r
 		end = count_access_runs(s, p, end, rs, b->word_min, &low, &bytes);
 	} else {
 		uint32_t lastw = GC_WORD_NONE;
-		for (; p < end; p += rs) {
+		for (size_t i = 0; p < end; p += rs, i++) {
 			uint32_t w = gc_get32(p), t = gc_get32(p + 20);
 			if ((w & b->word_mask) != lastw) {
 				if (!gc_word_ok(w & b->word_mask, b->word_min))
@@ -630,7 +630,6 @@ static void count_raw(struct stats *s, gc_reader *r, const gc_block *b, size_t r
 				break;
 			low = t;
 			uint64_t a = gc_get64(p + 24);
-			size_t i = (size_t)(p - b->p) / rs;
 			s->hist_ob[i & 1][(w >> 6 & 0x3fc) | (w & 3)]++;
 			s->hist_out[i & 1][w >> 16 & 0xff]++;
 			bytes += a >> 48;
