@@ -31,7 +31,7 @@ LDFLAGS ?=
 
 GC_CFLAGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-unused-parameter \
-	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Ilib \
+	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Ilib -pthread \
 	-DGC_DATADIR='"$(DATADIR)/gc"'
 GC_LDLIBS := -lz -llzma -lm
 

@@ -323,6 +323,13 @@ static inline void count(struct dram *d, int write, unsigned mask, uint64_t addr
 	gc_dram_addr a;
 	decode(d, addr, &a);
 	to_bank(d, a.chip, a.bank, a.row, write, pc8(mask), size);
+	if (d->q && !d->ex && d->arrival == ARRIVE_TIME) {
+		/* the sectors' arrivals are the record's: all at once */
+		gc_dramq_add_n(d->q, a.chip, a.bank, a.row, write,
+			       (uint64_t)((double)time * d->scale), pc8(mask));
+		d->ntx += pc8(mask);
+		return;
+	}
 	for (unsigned m = d->timed ? mask : 0; m; m &= m - 1)
 		timed(d, &a, addr + ((uint64_t)__builtin_ctz(m) << d->sshift), write, time);
 }

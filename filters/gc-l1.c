@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char help[] =
 	"Usage: gc-l1 [options] [file]\n"
@@ -40,6 +41,8 @@ static const char help[] =
 	"      --seed N           seed of the miss-latency generator (default 1)\n"
 	"      --window N         --timing: a warp with no request in the next N input\n"
 	"                         records has ended (default 1M)\n"
+	"      --threads N        --timing: threads that step SMs (default: the online CPUs;\n"
+	"                         the results are the same for every N)\n"
 	"      --kernel-boundary flush|keep\n"
 	"                         invalidate the L1s at each kernel end (default: l1.kernel_flush)\n"
 	"      --gpu NAME|FILE    GPU preset or file (default: the input header's)\n"
@@ -87,6 +90,7 @@ enum {
 	OPT_TIMING = GC_OPT_TOOL,
 	OPT_SEED,
 	OPT_WINDOW,
+	OPT_THREADS,
 	OPT_BOUNDARY,
 	OPT_TOP,
 	OPT_SWEEP,
@@ -133,6 +137,7 @@ struct cmdline {
 	const char *input;
 	int emit_all, timing, flush, top;
 	uint64_t seed, window;
+	unsigned threads; /* --timing: 0 until set, then the online CPUs */
 	const char *keyval[NKEYOPTS]; /* the value of each key option, or NULL */
 	unsigned sweep[GC_WAYSWEEP_MAX]; /* --ways-sweep: the associativities */
 	size_t nsweep, emits;
@@ -156,6 +161,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"timing", no_argument, NULL, OPT_TIMING},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"window", required_argument, NULL, OPT_WINDOW},
+		{"threads", required_argument, NULL, OPT_THREADS},
 		{"kernel-boundary", required_argument, NULL, OPT_BOUNDARY},
 		{"top", required_argument, NULL, OPT_TOP},
 		{"ways-sweep", required_argument, NULL, OPT_SWEEP},
@@ -170,6 +176,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	memset(cl, 0, sizeof *cl);
 	cl->seed = 1;
 	cl->window = 1u << 20;
+	cl->threads = 0;
 	cl->flush = -1; /* the preset's l1.kernel_flush */
 	cl->top = 10;
 	int c;
@@ -186,6 +193,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_TIMING: cl->timing = 1; break;
 		case OPT_SEED: cl->seed = gc_num("--seed", optarg, 0, UINT64_MAX); break;
 		case OPT_WINDOW: cl->window = gc_num("--window", optarg, 1, UINT64_C(1) << 40); break;
+		case OPT_THREADS: cl->threads = (unsigned)gc_num("--threads", optarg, 1, 1024); break;
 		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
 		case OPT_BOUNDARY: cl->flush = gc_kernel_boundary(optarg); break;
 		case OPT_SWEEP: sweep_option(cl, optarg); break;
@@ -196,6 +204,10 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			}
 			gc_usage_error("unexpected option");
 		}
+	}
+	if (!cl->threads) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		cl->threads = cpus < 1 ? 1 : cpus > 1024 ? 1024 : (unsigned)cpus;
 	}
 	cl->input = gc_one_input(argc, argv);
 	if (cl->nsweep && (cl->timing || cl->emits || cl->keyval[KEYOPT_WAYS] ||
@@ -863,6 +875,7 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.flush = cl->flush;
 	p.seed = cl->seed;
 	p.window = cl->window;
+	p.threads = cl->threads;
 	p.step_all = getenv("GC_L1_STEP_ALL") != NULL;
 	p.look_all = getenv("GC_L1_LOOK_ALL") != NULL;
 	p.in_order = getenv("GC_L1_IN_ORDER") != NULL;
@@ -874,6 +887,29 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	return p;
 }
 
+/* The command line for provenance: without --threads, which changes
+ * nothing in the output (getopt's abbreviations of it too: --th...). */
+static char **provenance_argv(int argc, char **argv, int *n)
+{
+	char **v = malloc(((size_t)argc + 1) * sizeof *v);
+	if (!v)
+		gc_die(GC_EXIT_DATA, "out of memory");
+	int k = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		size_t len = strcspn(a, "=");
+		int opts = i > 0 && !(k > 0 && strcmp(v[k - 1], "--") == 0);
+		if (opts && len >= 4 && strncmp(a, "--threads", len) == 0) {
+			i += !a[len]; /* its value, when not --threads=N */
+			continue;
+		}
+		v[k++] = argv[i];
+	}
+	v[k] = NULL;
+	*n = k;
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	struct cmdline cl;
@@ -882,7 +918,10 @@ int main(int argc, char **argv)
 	gc_header oh;
 	char err[640];
 
-	gc_prog_init("gc-l1", argc, argv);
+	int pargc;
+	char **pargv = provenance_argv(argc, argv, &pargc);
+	gc_prog_init("gc-l1", pargc, pargv);
+	free(pargv);
 	parse_cmdline(argc, argv, &cl);
 	io.cl = &cl;
 	gc_opmap_init(&io.ops);

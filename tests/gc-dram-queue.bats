@@ -139,4 +139,8 @@ mkq() {
 	expect_eq "$((h + e + c))" "$n"
 	expect_eq "$(wc -l <"$T/d.trc" | tr -d ' ')" "$n"
 	expect_empty "$(awk '$3 < p { print NR } { p = $3 }' "$T/d.trc")"
+	# without --export a record's sectors go to the controller at once
+	# (gc_dramq_add_n), with it one by one: the same results
+	gc-dram --queueing --stats "$T/k" -o /dev/null "$T/d.gcs"
+	expect_same "$T/j" "$T/k" "--stats with and without --export"
 }

@@ -40,9 +40,13 @@ unit() {
 	unit errors
 }
 
+@test "l1 engine: the 3C shadow's index: runs that wrap round, deletions inside them, every class as defined" {
+	unit shadow-index
+}
+
 @test "l1 engine: every unit at once, and an unknown unit is refused" {
 	run_status 0 l1-test
-	expect_eq "${lines[0]}" "1..7"
-	expect_eq "$(printf '%s\n' "${lines[@]}" | grep -c '^ok ')" 7
+	expect_eq "${lines[0]}" "1..8"
+	expect_eq "$(printf '%s\n' "${lines[@]}" | grep -c '^ok ')" 8
 	run_status 2 l1-test no-such-unit
 }

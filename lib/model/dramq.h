@@ -61,10 +61,15 @@ gc_dramq *gc_dramq_new(unsigned channels, unsigned banks, unsigned bank_groups,
 void gc_dramq_free(gc_dramq *q);
 
 /* A transaction arriving at cycle `arrival` (not before the channel's
- * previous one: an earlier time counts as that one). */
+ * previous one: an earlier time counts as that one).  The controller
+ * may hold it until the channel has more (gc_dramq_drain serves all). */
 void gc_dramq_add(gc_dramq *q, unsigned chan, unsigned bank, uint64_t row, int write,
 		  uint64_t arrival);
-/* Serve everything still queued. */
+/* n (1 to 8) such transactions alike: gc_dramq_add n times. */
+void gc_dramq_add_n(gc_dramq *q, unsigned chan, unsigned bank, uint64_t row, int write,
+		    uint64_t arrival, unsigned n);
+/* Serve everything still queued; the results below are complete after
+ * it. */
 void gc_dramq_drain(gc_dramq *q);
 
 const gc_dramq_chan *gc_dramq_channel(const gc_dramq *q, unsigned chan);

@@ -456,11 +456,8 @@ static void prefetch(const gc_l1 *R, const gc_rec *r)
 	const gc_cache *c = &s->c;
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	gc_cache_prefetch(c, addr, gc_cache_set(c, addr));
-	if (R->classify) {
-		uint64_t tag = gc_cache_tag(c, addr);
-		gc_hmap_prefetch(&s->seen, tag);
-		gc_cache_prefetch(&s->fa, addr, 0);
-	}
+	if (R->classify)
+		l1_class_prefetch(R, s, gc_cache_tag(c, addr), addr);
 }
 
 /* Model rec[0..n), prefetching for ahead[] as it goes (one request's state

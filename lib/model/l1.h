@@ -64,6 +64,7 @@ typedef struct gc_l1_params {
 	int step_all;          /* timing: no skipping of blocked steps (a check) */
 	int look_all;          /* timing: a retry looks at every request again (a check) */
 	int in_order;          /* timing: every step in the global order, none ahead (a check) */
+	unsigned threads;      /* timing: threads that step SMs ahead (0, 1: the caller's alone) */
 	const char *input;     /* the input's name, for messages */
 	gc_l1_emit_fn emit;
 	void *emit_ctx;

@@ -6,10 +6,21 @@
  * of all SMs go out merged by (time, SM), so that the stream is the one
  * the global order writes.  The records a step issued leave the count of
  * buffered input only then, which keeps peak_buffered the global order's.
+ *
+ * With --threads, the steps ahead are taken in parallel phases
+ * (l1_timing.c says when) by a pool of threads, the main thread one of
+ * them, while nothing is read and no step is taken in the global order.
+ * Each thread steps whole SMs on its own copy of the engine's struct, so
+ * what the steps of one SM write is that SM's, its warps' and its
+ * blocks' alone, or the copy's; what would be the engine's (the free
+ * slots, the blocks that ended, the per-PC counts, the merge's heap, the
+ * latest time) is handed back here after the phase, in SM order.
  */
 #include "model/l1.h"
 #include "model/l1_impl.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +50,7 @@ static struct astep *step_entry(gc_l1 *R)
 	if (R->astep_open)
 		return &s->ast[s->asn - 1];
 	s->ast = room(R, s->ast, &s->ash, &s->asn, &s->ascap, sizeof *s->ast);
-	if (s->ash == s->asn)
+	if (s->ash == s->asn && !R->par) /* a phase's: pushed when it ends */
 		l1_oom(R, gc_l1queue_push(&R->aheap, R->gnow, s->id, s->id, 0));
 	struct astep *e = &s->ast[s->asn++];
 	e->t = R->gnow;
@@ -85,4 +96,200 @@ void l1_ahead_free(struct sm *s)
 {
 	free(s->arec);
 	free(s->ast);
+}
+
+/* ---- --threads ------------------------------------------------------------ */
+
+struct l1_thread {
+	gc_l1 W;                   /* the thread's copy of the engine */
+	struct dryrec *dryfree[2]; /* its own free needs arrays, kept */
+	pthread_t id;
+	int started;
+	struct l1_pool *pool;
+};
+
+struct l1_pool {
+	unsigned n;                /* threads, the main thread th[0] */
+	struct l1_thread *th;
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	unsigned gen;              /* phases begun */
+	unsigned busy;             /* threads still in this phase */
+	int quit;
+	const uint16_t *todo;      /* the phase's SMs */
+	unsigned ntodo;
+	uint64_t base;
+	atomic_uint next;          /* the next SM of todo to take */
+};
+
+void l1_pc_defer(gc_l1 *R, struct sm *s, uint32_t pc, uint8_t outcome)
+{
+	if (s->npc == s->pccap) {
+		s->pccap = s->pccap ? 2 * s->pccap : 256;
+		s->pclog = l1_alloc(R, s->pclog, s->pccap * sizeof *s->pclog);
+	}
+	s->pclog[s->npc++] = (uint64_t)pc << 8 | outcome;
+}
+
+/* A thread's part of a phase: SMs of todo, one at a time, until none is
+ * left.  A failure (out of memory) stops it; the main thread reports it. */
+static void phase_share(struct l1_thread *th)
+{
+	struct l1_pool *P = th->pool;
+	gc_l1 *W = &th->W;
+	if (sigsetjmp(W->jb, 0))
+		return;
+	for (;;) {
+		unsigned i = atomic_fetch_add_explicit(&P->next, 1, memory_order_relaxed);
+		if (i >= P->ntodo)
+			return;
+		l1_step_ahead(W, W->sms[P->todo[i]], P->base);
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	struct l1_thread *th = arg;
+	struct l1_pool *P = th->pool;
+	unsigned seen = 0;
+	pthread_mutex_lock(&P->mu);
+	for (;;) {
+		while (P->gen == seen && !P->quit)
+			pthread_cond_wait(&P->go, &P->mu);
+		if (P->quit)
+			break;
+		seen = P->gen;
+		pthread_mutex_unlock(&P->mu);
+		phase_share(th);
+		pthread_mutex_lock(&P->mu);
+		if (--P->busy == 0)
+			pthread_cond_signal(&P->done);
+	}
+	pthread_mutex_unlock(&P->mu);
+	return NULL;
+}
+
+static struct l1_pool *pool_new(gc_l1 *R)
+{
+	struct l1_pool *P = l1_zalloc(R, 1, sizeof *P);
+	R->pool = P;
+	P->n = R->p.threads;
+	P->th = l1_zalloc(R, P->n, sizeof *P->th);
+	pthread_mutex_init(&P->mu, NULL);
+	pthread_cond_init(&P->go, NULL);
+	pthread_cond_init(&P->done, NULL);
+	for (unsigned i = 0; i < P->n; i++) {
+		P->th[i].pool = P;
+		if (i && pthread_create(&P->th[i].id, NULL, thread_main, &P->th[i]))
+			l1_fail(R, "cannot start a thread for --threads");
+		P->th[i].started = i > 0;
+	}
+	return P;
+}
+
+/* A thread's copy of R for a phase: the engine as it is, its own scratch
+ * (free lists empty but for its kept needs arrays). */
+static void copy_in(struct l1_thread *th, const gc_l1 *R)
+{
+	gc_l1 *W = &th->W;
+	memcpy(W, R, sizeof *W);
+	W->par = 1;
+	W->ahead = 1;
+	W->failed = 0;
+	W->pf_ntrig = 0;
+	memset(W->ifree, 0, sizeof W->ifree);
+	memcpy(W->dryfree, th->dryfree, sizeof W->dryfree);
+}
+
+/* What the copy leaves to R. */
+static void copy_out(struct l1_thread *th, gc_l1 *R)
+{
+	gc_l1 *W = &th->W;
+	memcpy(th->dryfree, W->dryfree, sizeof th->dryfree);
+	for (unsigned c = 0; c < NCLASS; c++)
+		if (W->ifree[c]) {
+			W->ifree_tail[c]->next = R->ifree[c];
+			R->ifree[c] = W->ifree[c];
+		}
+	if (W->tmax > R->tmax)
+		R->tmax = W->tmax;
+	if (W->cycles > R->cycles)
+		R->cycles = W->cycles;
+}
+
+void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base)
+{
+	struct l1_pool *P = R->pool ? R->pool : pool_new(R);
+	for (unsigned i = 0; i < n; i++) {
+		struct sm *s = R->sms[todo[i]];
+		s->awas = s->ash == s->asn;
+	}
+	for (unsigned i = 0; i < P->n; i++)
+		copy_in(&P->th[i], R);
+	P->todo = todo;
+	P->ntodo = n;
+	P->base = base;
+	atomic_store(&P->next, 0);
+	pthread_mutex_lock(&P->mu);
+	P->gen++;
+	P->busy = P->n - 1;
+	pthread_cond_broadcast(&P->go);
+	pthread_mutex_unlock(&P->mu);
+	phase_share(&P->th[0]);
+	pthread_mutex_lock(&P->mu);
+	while (P->busy)
+		pthread_cond_wait(&P->done, &P->mu);
+	pthread_mutex_unlock(&P->mu);
+
+	for (unsigned i = 0; i < P->n; i++) {
+		copy_out(&P->th[i], R);
+		if (P->th[i].W.failed && !R->failed) {
+			memcpy(R->err, P->th[i].W.err, sizeof R->err);
+			R->failed = 1;
+		}
+	}
+	if (R->failed)
+		l1_fail(R, NULL);
+	for (unsigned i = 0; i < n; i++) {
+		struct sm *s = R->sms[todo[i]];
+		if (s->awas && s->ash != s->asn)
+			l1_oom(R, gc_l1queue_push(&R->aheap, s->ast[s->ash].t, s->id, s->id, 0));
+		for (size_t k = 0; k < s->ndblk; k++)
+			l1_block_release(R, s->dblk[k]);
+		s->ndblk = 0;
+		for (size_t k = 0; k < s->npc; k++)
+			l1_count_pc(R, (uint32_t)(s->pclog[k] >> 8), (uint8_t)s->pclog[k]);
+		s->npc = 0;
+		if (s->pstep) {
+			/* as after a run ahead in l1_timing_kernel: at the time
+			 * of its last step (its `now` stays) */
+			uint64_t g = R->gnow;
+			R->gnow = s->ahead_t - 1;
+			l1_sm_reschedule(R, s);
+			R->gnow = g;
+		}
+	}
+}
+
+void l1_pool_free(gc_l1 *R)
+{
+	struct l1_pool *P = R->pool;
+	free(R->todo);
+	if (!P)
+		return;
+	pthread_mutex_lock(&P->mu);
+	P->quit = 1;
+	pthread_cond_broadcast(&P->go);
+	pthread_mutex_unlock(&P->mu);
+	for (unsigned i = 0; i < P->n; i++) {
+		if (P->th[i].started)
+			pthread_join(P->th[i].id, NULL);
+		l1_dry_free(P->th[i].dryfree);
+	}
+	pthread_mutex_destroy(&P->mu);
+	pthread_cond_destroy(&P->go);
+	pthread_cond_destroy(&P->done);
+	free(P->th);
+	free(P);
+	R->pool = NULL;
 }

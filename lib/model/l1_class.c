@@ -24,46 +24,211 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- the shadow ------------------------------------------------------ */
+
 /* The shadow of an SM whose L1 has geometry g. */
 void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g)
 {
-	gc_cache_geom f = *g;
-	f.ways = g->sets * g->ways;
-	f.sets = 1;
-	f.index = GC_INDEX_LINEAR;
-	char why[160];
-	if (gc_cache_init(&s->fa, &f, why, sizeof why) < 0)
-		l1_fail(R, "the fully associative shadow of SM %u: %s", s->id, why);
-	l1_oom(R, gc_hmap_init(&s->seen, 0));
+	struct l1_fa *f = &s->fa;
+	memset(f, 0, sizeof *f);
+	uint64_t n = (uint64_t)g->sets * g->ways; /* <= 2^28: gc_cache_geom_check */
+	f->n = (uint32_t)n;
+	f->line_shift = s->c.line_shift;
+	f->lru = g->repl == GC_REPL_LRU;
+	f->core = g->repl == GC_REPL_RANDOM;
+	if (f->core) {
+		gc_cache_geom one = *g;
+		one.ways = f->n;
+		one.sets = 1;
+		one.index = GC_INDEX_LINEAR;
+		char why[160];
+		if (gc_cache_init(&f->c, &one, why, sizeof why) < 0)
+			l1_fail(R, "the fully associative shadow of SM %u: %s", s->id, why);
+	} else {
+		unsigned bits = 1;
+		while ((UINT64_C(1) << bits) < 2 * n)
+			bits++;
+		f->mask = (UINT64_C(1) << bits) - 1;
+		f->shift = 64 - bits;
+		f->node = l1_zalloc(R, n, sizeof *f->node);
+		f->ix = l1_zalloc(R, f->mask + 1, sizeof *f->ix);
+		l1_class_clear(s);
+	}
+	memset(&s->seen, 0, sizeof s->seen);
 }
 
 void l1_class_clear(struct sm *s)
 {
-	gc_cache_clear(&s->fa);
-	gc_hmap_clear(&s->seen);
+	struct l1_fa *f = &s->fa;
+	if (f->core) {
+		gc_cache_clear(&f->c);
+	} else {
+		for (uint32_t i = 0; i < f->n; i++) {
+			f->node[i].l.tag = GC_CACHE_NO_TAG;
+			f->node[i].l.valid = 0;
+			f->node[i].next = i + 1 < f->n ? i + 1 : NONE32;
+		}
+		f->free = 0;
+		f->head = f->tail = NONE32;
+		memset(f->ix, 0xff, (f->mask + 1) * sizeof *f->ix); /* L1_FA_FREE */
+	}
+	struct l1_seen *t = &s->seen;
+	if (t->slot)
+		memset(t->slot, 0, (t->mask + 1) * 2 * sizeof *t->slot);
+	t->n = 0;
 }
 
 void l1_class_free(struct sm *s)
 {
-	gc_cache_free(&s->fa);
-	gc_hmap_free(&s->seen);
+	struct l1_fa *f = &s->fa;
+	if (f->core)
+		gc_cache_free(&f->c);
+	free(f->node);
+	free(f->ix);
+	f->node = NULL;
+	f->ix = NULL;
+	free(s->seen.slot);
+	memset(&s->seen, 0, sizeof s->seen);
+}
+
+/* The node holding line tag, or NULL. */
+static inline struct l1_fanode *fa_get(const struct l1_fa *f, uint64_t tag)
+{
+	uint64_t h = gc_hash64(tag), hi = h & ~(uint64_t)UINT32_MAX;
+	for (uint64_t i = h >> f->shift;; i = (i + 1) & f->mask) {
+		uint64_t e = f->ix[i];
+		if (e == L1_FA_FREE)
+			return NULL;
+		if ((e & ~(uint64_t)UINT32_MAX) == hi && f->node[(uint32_t)e].l.tag == tag)
+			return &f->node[(uint32_t)e];
+	}
+}
+
+/* Node k out of the index, where line tag had it: the entries after it in
+ * its run move back over the hole when their home is not between it and
+ * them, so that no lookup meets a hole before its key. */
+static inline void fa_unindex(struct l1_fa *f, uint64_t tag, uint32_t k)
+{
+	uint64_t i = gc_hash64(tag) >> f->shift;
+	while ((uint32_t)f->ix[i] != k)
+		i = (i + 1) & f->mask;
+	for (uint64_t j = (i + 1) & f->mask; f->ix[j] != L1_FA_FREE; j = (j + 1) & f->mask) {
+		uint64_t home = f->ix[j] >> f->shift;
+		/* j may fill the hole at i when i is no further from home than j */
+		if (((j - home) & f->mask) >= ((j - i) & f->mask)) {
+			f->ix[i] = f->ix[j];
+			i = j;
+		}
+	}
+	f->ix[i] = L1_FA_FREE;
+}
+
+static inline void fa_unlink(struct l1_fa *f, uint32_t k)
+{
+	uint32_t p = f->node[k].prev, x = f->node[k].next;
+	if (p == NONE32)
+		f->head = x;
+	else
+		f->node[p].next = x;
+	if (x == NONE32)
+		f->tail = p;
+	else
+		f->node[x].prev = p;
+}
+
+static inline void fa_append(struct l1_fa *f, uint32_t k)
+{
+	f->node[k].prev = f->tail;
+	f->node[k].next = NONE32;
+	if (f->tail == NONE32)
+		f->head = k;
+	else
+		f->node[f->tail].next = k;
+	f->tail = k;
+}
+
+/* The shadow's line of addr, or NULL. */
+static inline gc_cline *fa_find(struct l1_fa *f, uint64_t addr)
+{
+	if (f->core) {
+		unsigned set;
+		return gc_cache_find(&f->c, addr, &set);
+	}
+	struct l1_fanode *x = fa_get(f, addr >> f->line_shift);
+	return x ? &x->l : NULL;
+}
+
+/* A use of line l: with LRU the most recent. */
+static inline void fa_touch(struct l1_fa *f, gc_cline *l)
+{
+	if (f->core) {
+		gc_cache_touch(&f->c, l);
+		return;
+	}
+	uint32_t k = (uint32_t)((struct l1_fanode *)l - f->node);
+	if (f->lru && k != f->tail) {
+		fa_unlink(f, k);
+		fa_append(f, k);
+	}
+}
+
+/* Line l invalid (write-evict). */
+static inline void fa_drop(struct l1_fa *f, gc_cline *l)
+{
+	if (f->core) {
+		gc_cache_invalidate(&f->c, l);
+		return;
+	}
+	uint32_t k = (uint32_t)((struct l1_fanode *)l - f->node);
+	fa_unindex(f, l->tag, k);
+	fa_unlink(f, k);
+	l->tag = GC_CACHE_NO_TAG;
+	l->valid = 0;
+	f->node[k].next = f->free;
+	f->free = k;
+}
+
+/* A line for addr, absent: an invalid one if any, else the policy's victim
+ * (LRU, FIFO: the first node), given to addr with no sector valid, the
+ * most recent. */
+static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr)
+{
+	if (f->core) {
+		gc_cline *v = gc_cache_victim(&f->c, 0);
+		gc_cache_fill(&f->c, v, addr);
+		return v;
+	}
+	uint64_t tag = addr >> f->line_shift;
+	uint32_t k = f->free;
+	if (k != NONE32) {
+		f->free = f->node[k].next;
+	} else {
+		k = f->head;
+		fa_unindex(f, f->node[k].l.tag, k);
+		fa_unlink(f, k);
+	}
+	struct l1_fanode *x = &f->node[k];
+	x->l.tag = tag;
+	x->l.valid = 0;
+	x->l.aux = 0;
+	fa_append(f, k);
+	uint64_t h = gc_hash64(tag), i = h >> f->shift;
+	while (f->ix[i] != L1_FA_FREE)
+		i = (i + 1) & f->mask;
+	f->ix[i] = (h & ~(uint64_t)UINT32_MAX) | k;
+	return &x->l;
 }
 
 /* The shadow fetches sectors m of line addr: allocated (the victim by
  * the policy) when absent, the sectors valid, a use. */
 void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m)
 {
-	gc_cache *c = &s->fa;
-	unsigned set = gc_cache_set(c, addr);
-	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(c, addr, set, &hint);
-	if (!l) {
-		l = gc_cache_victim_hint(c, set, hint);
-		gc_cache_fill(c, l, addr);
-	}
+	gc_cline *l = fa_find(&s->fa, addr);
+	if (!l)
+		l = fa_new(&s->fa, addr);
 	l->valid |= m;
 	l->aux &= ~(uint32_t)m;
-	gc_cache_touch(c, l);
+	fa_touch(&s->fa, l);
 }
 
 /* A load of sectors m of line addr in the shadow: 1 on a hit (a use);
@@ -71,14 +236,18 @@ void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m)
  * (else the caller fills them later). */
 int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
 {
-	unsigned set;
-	gc_cline *l = gc_cache_find(&s->fa, addr, &set);
+	gc_cline *l = fa_find(&s->fa, addr);
 	if (l && (l->valid & m) == m) {
-		gc_cache_touch(&s->fa, l);
+		fa_touch(&s->fa, l);
 		return 1;
 	}
-	if (now)
-		l1_fa_fill(s, addr, m);
+	if (now) {
+		if (!l)
+			l = fa_new(&s->fa, addr);
+		l->valid |= m;
+		l->aux &= ~(uint32_t)m;
+		fa_touch(&s->fa, l);
+	}
 	return 0;
 }
 
@@ -88,22 +257,18 @@ int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
  * valid or held (a hit: a sector a partial store left, as l1_store). */
 int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, int policy)
 {
-	gc_cache *c = &s->fa;
-	unsigned set = gc_cache_set(c, addr);
-	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(c, addr, set, &hint);
+	struct l1_fa *f = &s->fa;
+	gc_cline *l = fa_find(f, addr);
 	uint8_t missing = l ? m & ~l->valid : m;
 	uint8_t absent = l ? missing & ~(uint8_t)l->aux : m; /* held ones hit */
 	if (policy == GC_WRITE_EVICT) {
 		if (l)
-			gc_cache_invalidate(c, l);
+			fa_drop(f, l);
 		return !absent;
 	}
 	int alloc = R->walloc != GC_WALLOC_NONE && missing;
-	if (!l && alloc) {
-		l = gc_cache_victim_hint(c, set, hint);
-		gc_cache_fill(c, l, addr);
-	}
+	if (!l && alloc)
+		l = fa_new(f, addr);
 	if (l) {
 		if (alloc && (!partial || R->walloc == GC_WALLOC_FETCH_ON_WRITE)) {
 			l->valid |= missing;
@@ -111,33 +276,74 @@ int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, i
 		} else if (alloc) {
 			l->aux |= missing; /* held, as in the L1 */
 		}
-		gc_cache_touch(c, l);
+		fa_touch(f, l);
 	}
 	return !absent;
 }
 
-/* The word of the seen map that holds line tag's requested sectors, and
- * where in it (*shift): a word packs the sector masks of 64 / b lines in
- * a row (b, the line's sectors rounded up to a power of two), since a
+/* ---- the seen map ---------------------------------------------------- */
+
+/* The seen table of twice the slots (64 at first), its words moved. */
+static void seen_grow(gc_l1 *R, struct l1_seen *t)
+{
+	uint64_t cap = t->slot ? 2 * (t->mask + 1) : 64;
+	unsigned shift = t->slot ? t->shift - 1 : 64 - 6;
+	uint64_t *to = calloc(cap, 2 * sizeof *to);
+	if (!to)
+		l1_fail(R, "out of memory");
+	for (uint64_t i = 0; t->slot && i <= t->mask; i++) {
+		uint64_t key = t->slot[2 * i];
+		if (!key)
+			continue;
+		uint64_t j = gc_hash64(key) >> shift;
+		while (to[2 * j])
+			j = (j + 1) & (cap - 1);
+		to[2 * j] = key;
+		to[2 * j + 1] = t->slot[2 * i + 1];
+	}
+	free(t->slot);
+	t->slot = to;
+	t->mask = cap - 1;
+	t->shift = shift;
+}
+
+/* The word of the seen table that holds line tag's requested sectors,
+ * and where in it (*shift): a word packs the sector masks of 64 / b lines
+ * in a row (b, the line's sectors rounded up to a power of two), since a
  * GPU's lines are used in dense runs; one slot (16 bytes) then serves 16
  * lines of 4 sectors, where a slot a line cost 21-43 bytes a line with
- * the map's spare room. */
+ * the table's spare room. */
 static uint64_t *seen_word(gc_l1 *R, struct sm *s, uint64_t tag, unsigned *shift)
 {
-	unsigned lb = R->nsectors <= 1 ? 0 : R->nsectors <= 2 ? 1 : R->nsectors <= 4 ? 2 : 3;
-	unsigned per = 6 - lb; /* log2 of the lines a word holds */
-	uint64_t *w = gc_hmap_put(&s->seen, tag >> per, NULL);
-	if (!w)
-		l1_fail(R, "out of memory");
-	*shift = (unsigned)(tag & ((UINT64_C(1) << per) - 1)) << lb;
-	return w;
+	unsigned per = l1_seen_per(R); /* log2 of the lines a word holds */
+	struct l1_seen *t = &s->seen;
+	uint64_t key = (tag >> per) + 1; /* tag < 2^62: never 0 */
+	*shift = (unsigned)(tag & ((UINT64_C(1) << per) - 1)) << (6 - per);
+	for (;;) {
+		if (t->slot) {
+			for (uint64_t i = gc_hash64(key) >> t->shift;; i = (i + 1) & t->mask) {
+				uint64_t *e = &t->slot[2 * i];
+				if (e[0] == key)
+					return e + 1;
+				if (e[0])
+					continue;
+				if (t->n >= t->mask - t->mask / 4) /* 3/4 of the slots, less one */
+					break;
+				e[0] = key;
+				t->n++;
+				return e + 1;
+			}
+		}
+		seen_grow(R, t);
+	}
 }
 
 /* Sectors `want` of line `tag` have been requested. */
 void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want)
 {
 	unsigned shift;
-	*seen_word(R, s, tag, &shift) |= (uint64_t)want << shift;
+	uint64_t *w = seen_word(R, s, tag, &shift); /* sets shift: not in one expression */
+	*w |= (uint64_t)want << shift;
 }
 
 /* The class of a miss of sectors `want` of line `tag`, of which `missing`
@@ -146,6 +352,11 @@ void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want)
 int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t missing,
 		uint8_t partial, int fa_hit)
 {
+	/* Every sector valid or held in the shadow was requested (without a
+	 * prefetcher, which fills unrequested ones): a shadow hit is not
+	 * compulsory, and `want`, all valid or held there, is already seen. */
+	if (fa_hit && !R->pf_on)
+		return partial ? GC_C_PARTIAL : GC_C_CONFLICT;
 	unsigned shift;
 	uint64_t *w = seen_word(R, s, tag, &shift);
 	int first = (missing & ~(uint8_t)(*w >> shift)) != 0;

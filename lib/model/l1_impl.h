@@ -107,12 +107,54 @@ struct ring {
 	size_t head, n, cap;
 };
 
+/*
+ * The three-C shadow of an SM (l1_class.c): a fully associative cache of
+ * the L1's line count.  With LRU or FIFO replacement it is a list of
+ * nodes, least recent (or oldest fill) first, and an index tag -> node
+ * (linear probing over 2n slots or more, each the tag's hash in its high
+ * 32 bits and the node in its low 32, deletion by backward shift): no
+ * allocation, a miss reuses the list's first node.  With random
+ * replacement it is the cache core's one set, whose draws those are.
+ */
+struct l1_fanode {
+	gc_cline l;         /* tag, valid, aux (stamp unused) */
+	uint32_t prev, next;
+};
+
+struct l1_fa {
+	int core;           /* random replacement: the shadow is `c` */
+	gc_cache c;
+	struct l1_fanode *node; /* n nodes */
+	uint64_t *ix;       /* the index, mask + 1 slots; L1_FA_FREE when free */
+	uint64_t mask;
+	unsigned shift;     /* 64 - log2(slots) */
+	unsigned line_shift;
+	int lru;
+	uint32_t n;
+	uint32_t head, tail; /* the first and last valid node (NONE32: none) */
+	uint32_t free;      /* invalid nodes, linked by next */
+};
+
+#define L1_FA_FREE UINT64_MAX
+
+/* The sectors an SM has requested since the last flush (l1_class.c): per
+ * run of 2^per lines (l1_seen_per), a word of their masks, in a table of
+ * (key + 1, word) slots by linear probing, key + 1 = 0 marking a free
+ * slot (so a new table is calloc's zeroed pages, written only where
+ * used), doubled at three quarters full. */
+struct l1_seen {
+	uint64_t *slot;     /* two words a slot */
+	uint64_t mask;      /* slots - 1 */
+	unsigned shift;     /* 64 - log2(slots) */
+	uint64_t n;         /* slots used */
+};
+
 /* One SM: its L1 and, with the timing model, its warp queue and MSHRs. */
 struct sm {
 	uint16_t id;
 	gc_cache c;
-	gc_cache fa;        /* classify: the fully associative shadow (l1_class.c) */
-	gc_hmap seen;       /* line -> sectors ever requested (compulsory misses) */
+	struct l1_fa fa;    /* classify: the fully associative shadow (l1_class.c) */
+	struct l1_seen seen; /* classify: sectors ever requested (compulsory misses) */
 	gc_l1_counts n;
 	gc_pf pf;           /* the prefetcher (l1_prefetch.c) */
 
@@ -145,6 +187,15 @@ struct sm {
 	struct astep *ast;
 	size_t ash, asn, ascap;
 	uint64_t ahead_t;   /* time of its last step ahead + 1, 0: none */
+	/* --threads: what its steps in a parallel phase leave to the main
+	 * thread (l1_ahead.c): the blocks that ended there, the per-PC
+	 * counts (pc << 8 | outcome) */
+	uint32_t *dblk;
+	size_t ndblk, dblkcap;
+	uint64_t *pclog;
+	size_t npc, pccap;
+	int awas;           /* its ahead buffer was empty when the phase began */
+	int pstep;          /* it took a step in the phase */
 };
 
 /* One step of an SM taken ahead: its time, the records it emitted, the
@@ -235,6 +286,16 @@ struct gc_l1 {
 	int ahead;            /* the SM being stepped is ahead of the global order */
 	int astep_open;       /* it has an entry for this step */
 	gc_l1queue aheap;     /* SMs with steps ahead, by their first one's (time, SM) */
+	uint64_t io_t;        /* the last step in the global order: its time */
+	int io_id;            /* and SM, -1: none yet */
+
+	/* --threads (l1_ahead.c): parallel phases step SMs ahead, each
+	 * thread on its own copy of this struct (par set) */
+	struct l1_pool *pool;
+	int par;              /* this is a thread's copy, in a parallel phase */
+	uint64_t phase_t;     /* the earliest SM's time at the last phase */
+	uint16_t *todo;       /* the SMs of the phase */
+	struct islot *ifree_tail[NCLASS]; /* a copy's own free slots: their last */
 
 	/* the prefetcher (l1_prefetch.c) */
 	int pf_on;
@@ -280,13 +341,39 @@ void l1_class_clear(struct sm *s);
 void l1_class_free(struct sm *s);
 void l1_pcs_sorted(gc_l1 *R);
 
+/* The seen map's key of line tag: a word holds the sectors of 2^per lines
+ * (l1_class.c, seen_word). */
+static inline unsigned l1_seen_per(const gc_l1 *R)
+{
+	return 6 - (R->nsectors <= 1 ? 0 : R->nsectors <= 2 ? 1 : R->nsectors <= 4 ? 2 : 3);
+}
+
+/* Bring what classifying a reference to line tag (at byte address addr)
+ * reads towards the CPU: its seen word's home slot and its slot in the
+ * shadow's index (a hint; nothing changes). */
+static inline __attribute__((always_inline)) void l1_class_prefetch(const gc_l1 *R, const struct sm *s,
+								      uint64_t tag, uint64_t addr)
+{
+	if (s->seen.slot)
+		__builtin_prefetch(&s->seen.slot[2 * (gc_hash64((tag >> l1_seen_per(R)) + 1) >> s->seen.shift)], 1);
+	if (s->fa.core)
+		gc_cache_prefetch(&s->fa.c, addr, 0);
+	else
+		__builtin_prefetch(&s->fa.ix[gc_hash64(tag) >> s->fa.shift], 1);
+}
+
 /* ---- l1_input.c: the timing model's buffered input ------------------- */
 
 void l1_input_reset(gc_l1 *R);
 void l1_read_one(gc_l1 *R);
 void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k);
 void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
+/* The engine-wide part of block bidx's end (its ids, its warps' and its
+ * own slots), left to the main thread by a parallel phase. */
+void l1_block_release(gc_l1 *R, uint32_t bidx);
 void l1_input_free(gc_l1 *R);
+/* Free lists of needs arrays (DRY_SMALL and INST_MAX requests), freed. */
+void l1_dry_free(struct dryrec *list[2]);
 
 /* ---- l1_ahead.c: SMs stepped ahead of the global order ------------- */
 
@@ -295,6 +382,13 @@ void l1_ahead_issued(gc_l1 *R, unsigned k);
 /* What steps ahead up to (t, id) emitted goes out (t UINT64_MAX: all). */
 void l1_ahead_flush(gc_l1 *R, uint64_t t, uint64_t id);
 void l1_ahead_free(struct sm *s);
+/* --threads: SMs todo[0..n) stepped ahead (l1_step_ahead, up to
+ * `base` + the span) by the pool's threads, their results merged back
+ * into R in SM order. */
+void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base);
+/* A step in a parallel phase counted an outcome of pc. */
+void l1_pc_defer(gc_l1 *R, struct sm *s, uint32_t pc, uint8_t outcome);
+void l1_pool_free(gc_l1 *R);
 
 /* ---- l1_prefetch.c: the prefetcher ------------------------------------ */
 
@@ -341,6 +435,9 @@ void l1_sm_reschedule(gc_l1 *R, struct sm *s);
 void l1_queue_warp(gc_l1 *R, struct sm *s, uint32_t widx);
 void l1_ring_grow(gc_l1 *R, struct ring *r);
 void l1_timing_kernel(gc_l1 *R);
+/* Step SM s ahead, on W (a thread's copy of the engine), until it needs
+ * input or passes `base` by the span. */
+void l1_step_ahead(gc_l1 *W, struct sm *s, uint64_t base);
 void l1_timing_free(gc_l1 *R, struct sm *s);
 
 /* ---- small shared pieces --------------------------------------------- */

@@ -37,6 +37,8 @@ static struct islot *slot_get(gc_l1 *R, unsigned c)
 
 static void slot_put(gc_l1 *R, struct islot *p)
 {
+	if (!R->ifree[p->cls])
+		R->ifree_tail[p->cls] = p; /* a thread's copy hands its list back */
 	p->next = R->ifree[p->cls];
 	R->ifree[p->cls] = p;
 }
@@ -269,21 +271,18 @@ void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx)
 	struct block *b = &R->blocks[w->block];
 	if (++b->ndone < b->nwarps)
 		return;
-	/* The block's warps and its own slot are free again; its id stays
-	 * known, so that a late record of it is an error. */
 	b->done = 1;
-	l1_oom(R, gc_hset_add(&R->doneblocks, b->id) < 0 ? -1 : 0);
-	gc_hmap_del(&R->blockmap, b->id);
-	for (uint32_t x = b->first, nx; x != NONE32; x = nx) {
-		nx = R->warps[x].next;
-		gc_hmap_del(&R->warpmap, ((uint64_t)b->id << 16) | R->warps[x].id);
-		if (R->last_warp == x)
-			R->last_warp = NONE32;
-		R->warps[x].next = R->wfree;
-		R->wfree = x;
+	if (R->par) {
+		/* a thread's step: the engine-wide part waits for the main
+		 * thread (nothing reads it before the phase ends) */
+		if (s->ndblk == s->dblkcap) {
+			s->dblkcap = s->dblkcap ? 2 * s->dblkcap : 16;
+			s->dblk = l1_alloc(R, s->dblk, s->dblkcap * sizeof *s->dblk);
+		}
+		s->dblk[s->ndblk++] = w->block;
+	} else {
+		l1_block_release(R, w->block);
 	}
-	b->next_pending = R->bfree;
-	R->bfree = w->block;
 	/* First done, first served: the block's slot on the SM goes to the
 	 * SM's next pending block. */
 	s->resident--;
@@ -295,6 +294,25 @@ void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx)
 			s->pend_tail = NONE32;
 		l1_block_start(R, s, next);
 	}
+}
+
+void l1_block_release(gc_l1 *R, uint32_t bidx)
+{
+	/* The block's warps and its own slot are free again; its id stays
+	 * known, so that a late record of it is an error. */
+	struct block *b = &R->blocks[bidx];
+	l1_oom(R, gc_hset_add(&R->doneblocks, b->id) < 0 ? -1 : 0);
+	gc_hmap_del(&R->blockmap, b->id);
+	for (uint32_t x = b->first, nx; x != NONE32; x = nx) {
+		nx = R->warps[x].next;
+		gc_hmap_del(&R->warpmap, ((uint64_t)b->id << 16) | R->warps[x].id);
+		if (R->last_warp == x)
+			R->last_warp = NONE32;
+		R->warps[x].next = R->wfree;
+		R->wfree = x;
+	}
+	b->next_pending = R->bfree;
+	R->bfree = bidx;
 }
 
 /* A kernel's input begins: no warps, blocks or records yet. */
@@ -312,8 +330,21 @@ void l1_input_reset(gc_l1 *R)
 	gc_hset_clear(&R->doneblocks);
 }
 
+void l1_dry_free(struct dryrec *list[2])
+{
+	for (int c = 0; c < 2; c++)
+		while (list[c]) {
+			struct dryrec *p = list[c];
+			void *next; /* a free block holds the next one's address */
+			memcpy(&next, p, sizeof next);
+			list[c] = next;
+			free(p);
+		}
+}
+
 void l1_input_free(gc_l1 *R)
 {
+	l1_pool_free(R);
 	for (size_t i = 0; i < R->nslabs; i++)
 		free(R->slabs[i]);
 	free(R->slabs);
@@ -323,14 +354,7 @@ void l1_input_free(gc_l1 *R)
 		}
 	free(R->warps);
 	free(R->blocks);
-	for (int c = 0; c < 2; c++)
-		while (R->dryfree[c]) {
-			struct dryrec *p = R->dryfree[c];
-			void *next; /* a free block holds the next one's address */
-			memcpy(&next, p, sizeof next);
-			R->dryfree[c] = next;
-			free(p);
-		}
+	l1_dry_free(R->dryfree);
 	gc_hmap_free(&R->warpmap);
 	gc_hmap_free(&R->blockmap);
 	gc_hset_free(&R->doneblocks);

@@ -53,7 +53,9 @@ static void pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint6
 		o->time = t;
 		o->outcome = 0;
 	} else {
-		o = &R->out[R->nout - 1];
+		/* the record to_l2 just wrote: in the SM's own buffer when
+		 * stepped ahead */
+		o = R->ahead ? &s->arec[s->arn - 1] : &R->out[R->nout - 1];
 	}
 	o->flags = (uint8_t)((o->flags & ~GC_F_BYPASS_L1) | GC_F_PREFETCH);
 	o->compute = 0;

@@ -3,6 +3,7 @@
  * line, no streams.  Each unit is a hand-worked example with exact counts;
  * TAP on stdout (check.h), run by tests/l1-engine.bats.
  */
+#include "base/hash.h"
 #include "check.h"
 #include "config/gpu.h"
 #include "model/l1.h"
@@ -231,6 +232,72 @@ static void t_fully_assoc(void)
 	}
 }
 
+/*
+ * The shadow's index under churn: an L1 of 8 sets x 4 ways (a shadow of 32
+ * lines, its index 64 slots, a line's home slot the top 6 bits of
+ * gc_hash64 of its line address) and 40 lines whose home slots are the
+ * last three and the first, so the index holds long runs of entries that
+ * wrap round its end, and evictions and write-evict stores delete from
+ * the middle of them.  Every miss's class against the definition, from a
+ * plain fully associative LRU list of 32 lines: compulsory when the line
+ * was never requested, else capacity when the list misses it too, else
+ * conflict; a write-evict store takes its line out of the list.
+ */
+static void t_shadow_index(void)
+{
+	enum { N = 3000, LINES = 40, FA = 32 };
+	uint64_t pool[LINES];
+	unsigned np = 0;
+	for (uint64_t t = 0; np < LINES; t++) {
+		unsigned home = (unsigned)(gc_hash64(t) >> 58);
+		if (home >= 61 || home == 0)
+			pool[np++] = t;
+	}
+	gc_gpu_config c = config("l1.sets=8 l1.ways=4 l1.sector=128 l1.write=write-evict");
+	struct out *o = calloc(1, sizeof *o);
+	gc_l1 *L = engine(&c, 0, 1, o, NULL);
+	CHECK(gc_l1_kernel_begin(L, NULL) == 0);
+	unsigned ref[FA], nref = 0, bad = 0, n[GC_NCLASSES] = {0};
+	unsigned char seen[LINES] = {0};
+	uint64_t x = 99;
+	for (int i = 0; i < N; i++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		unsigned k = (unsigned)((x >> 33) % LINES);
+		int store = (x >> 20) % 7 == 0;
+		gc_rec r = req(store ? GC_STORE : GC_LOAD, pool[k] * 128, 1, 4);
+		feed(L, &r, 1);
+		unsigned j = 0;
+		while (j < nref && ref[j] != k)
+			j++;
+		int fa_hit = j < nref;
+		unsigned want = !seen[k] ? GC_C_COMPULSORY : fa_hit ? GC_C_CONFLICT : GC_C_CAPACITY;
+		seen[k] = 1;
+		if (GC_OUT_RESULT(o->rec[i].outcome) != GC_R_HIT) {
+			n[want]++;
+			bad += GC_OUT_CLASS(o->rec[i].outcome) != want;
+		}
+		/* the list: out of it (a store, or moving to the front), then a
+		 * load at the front, the least recent gone when full */
+		if (fa_hit)
+			memmove(ref + j, ref + j + 1, (--nref - j) * sizeof *ref);
+		if (!store) {
+			if (nref == FA)
+				nref--;
+			memmove(ref + 1, ref, nref++ * sizeof *ref);
+			ref[0] = k;
+		}
+	}
+	CHECK(gc_l1_kernel_end(L) == 0);
+	const gc_l1_statistics *s = finish(L);
+	CHECK_MSG(bad == 0, "%u misses of %d requests classed against the definition", bad, N);
+	for (int cl = GC_C_COMPULSORY; cl <= GC_C_CONFLICT; cl++) {
+		CHECK_U64(s->total.cls[cl], n[cl]);
+		CHECK_MSG(n[cl] > 0, "class %d occurs", cl);
+	}
+	gc_l1_free(L);
+	free(o);
+}
+
 /* Capacity and conflict: in 1 set x 2 ways A B C A misses on A again
  * (a 2-line fully associative cache misses too: capacity); in 2 sets x 1
  * way A C A misses on A again (A and C share set 0, a 2-line fully
@@ -404,6 +471,7 @@ static const check_unit units[] = {
 	{"write-back", t_write_back},
 	{"timing-mshr", t_timing_mshr},
 	{"errors", t_errors},
+	{"shadow-index", t_shadow_index},
 };
 
 int main(int argc, char **argv)
