@@ -90,12 +90,24 @@ struct cmdline {
 	int whole;
 };
 
+/* A run: records of one warp instruction that lie one after the other
+ * (all of its records, in input grouped by warp), kept at its first
+ * record's index.  A warp's runs are chained in program order. */
+struct run {
+	uint32_t n;        /* records, and RUN_CONT: the next run is of the
+			      same instruction */
+	uint32_t next;     /* the warp's next run, NONE at its end */
+};
+#define RUN_CONT UINT32_C(0x80000000)
+#define RUN_MAX (RUN_CONT - 1)
+
 /* One warp of a block: its records are chained in program order. */
 struct warp {
 	uint32_t id;       /* warp within the block */
 	uint32_t head;     /* next record to issue; NONE when done */
 	uint32_t tail;     /* last record read */
 	uint32_t seq, pc;  /* of the last record read */
+	uint32_t rstart;   /* the run its tail ends */
 };
 
 enum bstate { B_READING, B_COMPLETE, B_ACTIVE };
@@ -105,7 +117,7 @@ struct block {
 	int state;
 	uint64_t order;       /* dispatch order: first appearance in the input */
 	unsigned char *raw;   /* records in input order, as they lie in the stream */
-	uint32_t *next;       /* the warp's next record, NONE at its end */
+	struct run *run;      /* at the first record of each run */
 	uint32_t n, cap;
 	struct warp *w;
 	uint32_t nw, wcap;
@@ -372,6 +384,13 @@ static __attribute__((noinline)) struct warp *new_warp(struct block *b, uint32_t
 	return w;
 }
 
+/* Room for need records in b. */
+static __attribute__((noinline)) void block_grow(struct sched *s, struct block *b, uint32_t need)
+{
+	b->raw = grow(b->raw, &b->cap, need, s->rs);
+	b->run = gc_xrealloc(b->run, (size_t)b->cap * sizeof *b->run);
+}
+
 static inline struct warp *find_warp(struct block *b, uint32_t id, uint32_t seq, uint32_t pc)
 {
 	uint32_t i = id < b->widx_cap ? b->widx[id] : 0;
@@ -379,9 +398,9 @@ static inline struct warp *find_warp(struct block *b, uint32_t id, uint32_t seq,
 }
 
 /* A data record p (gc-stream(5)'s bytes) into its block; `back` records
- * were read after it (for messages). */
-static inline __attribute__((always_inline)) void add_record(struct sched *s, const unsigned char *p,
-							      size_t back)
+ * were read after it (for messages).  Its warp. */
+static inline __attribute__((always_inline)) struct warp *add_record(struct sched *s,
+								     const unsigned char *p, size_t back)
 {
 	uint32_t block = gc_get32(p + 8), pc = gc_get32(p + 12), seq = gc_get32(p + 16);
 	struct block *b = s->cur;
@@ -399,16 +418,23 @@ static inline __attribute__((always_inline)) void add_record(struct sched *s, co
 				   "is 0x%x", b->id, w->id, seq, pc, w->pc);
 	}
 	uint32_t i = b->n, tail = w->tail;
-	if (i == b->cap) {
-		b->raw = grow(b->raw, &b->cap, i + 1, s->rs);
-		b->next = gc_xrealloc(b->next, (size_t)b->cap * sizeof *b->next);
-	}
+	if (i == b->cap)
+		block_grow(s, b, i + 1);
 	b->n = i + 1;
-	b->next[i] = NONE;
-	if (tail == NONE)
-		w->head = i;
-	else
-		b->next[tail] = i;
+	struct run *r = &b->run[w->rstart];
+	if (tail != NONE && tail + 1 == i && seq == w->seq && (r->n & RUN_MAX) < RUN_MAX) {
+		r->n++;
+	} else {
+		if (tail == NONE) {
+			w->head = i;
+		} else {
+			r->next = i;
+			r->n |= seq == w->seq ? RUN_CONT : 0;
+		}
+		b->run[i].n = 1;
+		b->run[i].next = NONE;
+		w->rstart = i;
+	}
 	w->tail = i;
 	w->seq = seq;
 	w->pc = pc;
@@ -419,6 +445,36 @@ static inline __attribute__((always_inline)) void add_record(struct sched *s, co
 		memcpy(b->raw + (size_t)i * GC_RECORD_BASE, p, GC_RECORD_BASE);
 	else
 		memcpy(b->raw + (size_t)i * s->rs, p, s->rs);
+	return w;
+}
+
+/* How many of the n records at p (rs bytes apart) are of the instruction
+ * of record `ref` (its warp, block, pc and seq: bytes 6-19). */
+static inline size_t same_inst(const unsigned char *ref, const unsigned char *p, size_t n,
+			       size_t rs)
+{
+	uint64_t x = gc_get64(ref + 6), y = gc_get64(ref + 12);
+	size_t k = 0;
+	while (k < n && gc_get64(p + 6) == x && gc_get64(p + 12) == y)
+		k++, p += rs;
+	return k;
+}
+
+/* k records at p after one add_record put into warp w of the current
+ * block, of its instruction (same_inst): add_record's work for each, at
+ * once (its checks pass: the block and instruction are the last one's). */
+static void add_same(struct sched *s, struct warp *w, const unsigned char *p, size_t k)
+{
+	struct block *b = s->cur;
+	uint32_t i = b->n;
+	if (i + k > b->cap)
+		block_grow(s, b, (uint32_t)(i + k));
+	b->run[w->rstart].n += (uint32_t)k;
+	w->tail = (uint32_t)(i + k - 1);
+	b->n = (uint32_t)(i + k);
+	s->records_now += k;
+	s->ks.accesses += k;
+	memcpy(b->raw + (size_t)i * s->rs, p, k * s->rs);
 }
 
 /* Read one event of the kernel: a record, or its end.  Records come in
@@ -513,10 +569,29 @@ static struct block *next_block(struct sched *s)
 		 * case, in one loop */
 		const unsigned char *p = s->rp;
 		size_t left = s->rn;
+		size_t rs = s->rs;
 		while (left && !(s->qhead && s->qhead->state == B_COMPLETE)) {
 			left--;
-			add_record(s, p, left);
-			p += s->rs;
+			struct warp *w = add_record(s, p, left);
+			if (s->qhead && s->qhead->state == B_COMPLETE) {
+				p += rs; /* it began a block: read no further */
+				break;
+			}
+			/* the rest of its instruction's run at once (of its
+			 * block: the head stays incomplete), up to REC_MAX
+			 * (one more: add_record's message) */
+			size_t k = same_inst(p, p + rs, left, rs);
+			uint32_t room = RUN_MAX - (s->cur->run[w->rstart].n & RUN_MAX);
+			if (k > REC_MAX - s->cur->n)
+				k = REC_MAX - s->cur->n;
+			if (k > room)
+				k = room;
+			p += rs;
+			if (k) {
+				add_same(s, w, p, k);
+				p += k * rs;
+				left -= k;
+			}
 		}
 		s->rp = p;
 		s->rn = left;
@@ -592,29 +667,22 @@ static void issue(struct sched *s, unsigned smi, uint64_t t)
 	struct block *b = m->slot[sl];
 	struct warp *w = &b->w[b->live[p]];
 	size_t rs = s->rs;
-	uint32_t i = w->head, seq = gc_get32(b->raw + (size_t)i * rs + 16);
+	uint32_t i = w->head, cont;
 	int write = smi < s->nwrite;
 	do {
-		/* A run of the instruction's records that lie one after the
-		 * other (all of them, in input grouped by warp) is written at
-		 * once, each as read with its SM and clock set. */
-		uint32_t first = i, n = 0;
-		do {
-			unsigned char *q = b->raw + (size_t)i * rs;
-			gc_put16(q + 4, (uint16_t)smi);
-			gc_put32(q + 20, (uint32_t)t);
-			n++;
-			i = b->next[i];
-		} while (i == first + n && gc_get32(b->raw + (size_t)i * rs + 16) == seq);
+		/* A run of the instruction is written at once, each record as
+		 * read with its SM and clock set. */
+		uint32_t first = i, n = b->run[i].n & RUN_MAX;
+		cont = b->run[i].n & RUN_CONT;
+		i = b->run[i].next;
 		if (write) {
-			if (s->w && gc_write_raw(s->w, b->raw + (size_t)first * rs, n,
-						  t & ~UINT64_C(0xffffffff)) < 0)
+			if (s->w && gc_write_issued(s->w, b->raw + (size_t)first * rs, n, smi, t) < 0)
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(s->w));
 			s->ks.written += n;
 		} else {
 			s->ks.dropped += n;
 		}
-	} while (i != NONE && gc_get32(b->raw + (size_t)i * rs + 16) == seq);
+	} while (cont);
 	w->head = i;
 	s->ks.insts++;
 	if (write) {
@@ -940,7 +1008,7 @@ static void sched_free(struct sched *s)
 	for (struct block *b = s->free, *nx; b; b = nx) {
 		nx = b->qnext;
 		free(b->raw);
-		free(b->next);
+		free(b->run);
 		free(b->w);
 		free(b->widx);
 		free(b->live);

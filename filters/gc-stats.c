@@ -532,88 +532,120 @@ static __attribute__((noinline)) void touch_run(struct stats *s, uint64_t g, uin
 
 /*
  * count_raw's loop for accesses, records [p, end) rs bytes apart: their
- * bytes.  A run in one sector group ORs its sectors and touches once (the
- * fresh sectors and lines first seen do not depend on how the run's bits
- * are split); a run of one op, space, flags and size counts once, its
- * bytes a product (a counter in memory added to per record is a chain of
+ * bytes, and gc_read_block's checks fused in (gc_read_block): the first
+ * word's at the start of each run (a run's word holds the checked bits),
+ * the clock's on each record.  Counts the records up to the first that
+ * fails and returns where it stopped; *bytes, *low (the last clock's low
+ * half) for gc_read_take.
+ *
+ * A run in one sector group ORs its sectors and touches once (the fresh
+ * sectors and lines first seen do not depend on how the run's bits are
+ * split); a run of one op, space, flags and size counts once, its bytes
+ * a product (a counter in memory added to per record is a chain of
  * store-to-load latencies).  Wide lines: touch_range per record.
  */
-static inline __attribute__((always_inline)) uint64_t
+static inline __attribute__((always_inline)) const unsigned char *
 access_runs(struct stats *s, const unsigned char *p, const unsigned char *end, size_t rs,
-	    unsigned sshift, int wide)
+	    unsigned sshift, int wide, uint32_t wmin, uint32_t *low, uint64_t *bytesp)
 {
-	uint64_t cg = 0, acc = 0, run = 0, bytes = 0;
-	uint32_t rk = 0, last = 0; /* the run's op, space, flags and size (bytes 0, 1, 3) */
-	for (;; p += rs) {
-		uint32_t w = p < end ? gc_get32(p) & 0xff00ffff : 0; /* 0: the end */
-		if (w != rk) {
-			s->hist_ob[0][(rk >> 6 & 0x3fc) | (rk & 3)] += run;
-			bytes += run * (rk >> 24);
-			rk = w;
-			last = (rk >> 24) - 1; /* sizes are 1 to 255: the reader's check */
-			run = 0;
+	uint64_t cg = 0, acc = 0, bytes = 0;
+	uint32_t lo = *low;
+	while (p < end) {
+		/* a run: its op, space, flags and size (bytes 0, 1, 3) */
+		uint32_t rk = gc_get32(p) & 0xff00ffff, last = (rk >> 24) - 1;
+		if (!gc_word_ok(rk & GC_WORD_ACCESS, wmin))
+			break; /* gc_read's, with its message */
+		const unsigned char *first = p;
+		int stop = 0;
+		for (; p < end && (gc_get32(p) & 0xff00ffff) == rk; p += rs) {
+			uint32_t t = gc_get32(p + 20);
+			if (__builtin_expect(t < lo, 0)) {
+				stop = 1; /* the run ends before it */
+				break;
+			}
+			lo = t;
+			uint64_t a = gc_get64(p + 24), s0 = a >> sshift, s1 = (a + last) >> sshift;
+			if (__builtin_expect((s0 ^ s1) >> 6 != 0 || wide, 0)) {
+				/* two groups, or past 2^64: now (the order is free) */
+				touch_range(s, a, last + 1);
+				continue;
+			}
+			if (s0 >> 6 != cg) {
+				if (acc)
+					touch_run(s, cg, acc);
+				cg = s0 >> 6;
+				acc = 0;
+			}
+			/* sectors s0..s1 of the group: 2^(s1+1) - 2^s0, mod 2^64 */
+			acc |= (UINT64_C(2) << (s1 & 63)) - (UINT64_C(1) << (s0 & 63));
 		}
-		if (p == end)
+		uint64_t run = (uint64_t)(p - first) / rs;
+		s->hist_ob[0][(rk >> 6 & 0x3fc) | (rk & 3)] += run;
+		bytes += run * (rk >> 24);
+		if (stop)
 			break;
-		run++;
-		uint64_t a = gc_get64(p + 24), s0 = a >> sshift, s1 = (a + last) >> sshift;
-		if (__builtin_expect((s0 ^ s1) >> 6 != 0 || wide, 0)) {
-			/* two groups, or past 2^64: now (the order is free) */
-			touch_range(s, a, last + 1);
-			continue;
-		}
-		if (s0 >> 6 != cg) {
-			if (acc)
-				touch_run(s, cg, acc);
-			cg = s0 >> 6;
-			acc = 0;
-		}
-		/* sectors s0..s1 of the group: 2^(s1+1) - 2^s0, mod 2^64 */
-		acc |= (UINT64_C(2) << (s1 & 63)) - (UINT64_C(1) << (s0 & 63));
 	}
 	if (acc)
 		touch_run(s, cg, acc);
-	return bytes;
+	*low = lo;
+	*bytesp = bytes;
+	return p;
 }
 
 /* access_runs for 32-byte records and sectors (constants), or any. */
-static __attribute__((noinline)) uint64_t count_access_runs(struct stats *s, const unsigned char *p,
-							    const unsigned char *end, size_t rs)
+static __attribute__((noinline)) const unsigned char *
+count_access_runs(struct stats *s, const unsigned char *p, const unsigned char *end, size_t rs,
+		  uint32_t wmin, uint32_t *low, uint64_t *bytes)
 {
 	if (rs == GC_RECORD_BASE && s->sshift == 5 && !s->wide)
-		return access_runs(s, p, end, GC_RECORD_BASE, 5, 0);
-	return access_runs(s, p, end, rs, s->sshift, s->wide);
+		return access_runs(s, p, end, GC_RECORD_BASE, 5, 0, wmin, low, bytes);
+	return access_runs(s, p, end, rs, s->sshift, s->wide, wmin, low, bytes);
 }
 
 /*
- * count() for n data records as they lie in the stream (rs bytes apart,
- * time base hi; gc_read_raw): the common case without --by.  The counts
- * by op, space, flags and outcome go to tables (requests: two of each in
+ * count() for the records of gc_read_block's block b (rs bytes apart)
+ * up to the first that fails the reader's checks (fused in: see
+ * gc_read_block), taken: the common case without --by.  The counts by
+ * op, space, flags and outcome go to tables (requests: two of each in
  * turn, so that records of one kind do not wait on one counter; accesses:
  * by runs); fold_hist turns them into count()'s at the end.
  */
-static void count_raw(struct stats *s, const unsigned char *p, size_t n, size_t rs, uint64_t hi)
+static void count_raw(struct stats *s, gc_reader *r, const gc_block *b, size_t rs)
 {
-	if (!n)
-		return;
-	if (!s->records)
-		s->time_first = hi | gc_get32(p + 20);
-	s->time_last = hi | gc_get32(p + (n - 1) * rs + 20);
-	s->records += n;
+	const unsigned char *p = b->p, *end = b->p + b->n * rs;
+	uint32_t low = b->low;
 	uint64_t bytes = 0;
 	if (s->kind == GC_KIND_ACCESS) {
-		bytes = count_access_runs(s, p, p + n * rs, rs);
+		end = count_access_runs(s, p, end, rs, b->word_min, &low, &bytes);
 	} else {
-		for (size_t i = 0; i < n; i++, p += rs) {
-			uint32_t w = gc_get32(p);
+		uint32_t lastw = GC_WORD_NONE;
+		for (size_t i = 0; p < end; p += rs, i++) {
+			uint32_t w = gc_get32(p), t = gc_get32(p + 20);
+			if ((w & b->word_mask) != lastw) {
+				if (!gc_word_ok(w & b->word_mask, b->word_min))
+					break;
+				lastw = w & b->word_mask;
+			}
+			if (t < low)
+				break;
+			low = t;
 			uint64_t a = gc_get64(p + 24);
 			s->hist_ob[i & 1][(w >> 6 & 0x3fc) | (w & 3)]++;
 			s->hist_out[i & 1][w >> 16 & 0xff]++;
 			bytes += a >> 48;
 			touch_request(s, a & GC_ADDR48_MAX, w >> 24);
 		}
+		end = p;
 	}
+	size_t n = (size_t)(end - b->p) / rs;
+	if (!n)
+		return;
+	if (!s->records)
+		s->time_first = b->time_hi | gc_get32(b->p + 20);
+	s->time_last = b->time_hi | low;
+	s->records += n;
 	s->bytes += bytes;
+	gc_read_take(r, n, low);
 }
 
 /* The tables of count_raw into count()'s counts. */
@@ -1249,11 +1281,11 @@ static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, g
 	size_t rs = gc_reader_header(r)->record_size;
 	for (;;) {
 		if (fast) {
-			size_t n;
-			uint64_t hi;
-			const unsigned char *p = gc_read_raw(r, SIZE_MAX, &n, &hi);
-			if (n) {
-				count_raw(s, p, n, rs, hi);
+			gc_block b;
+			uint64_t before = gc_reader_records(r);
+			if (gc_read_block(r, SIZE_MAX, &b))
+				count_raw(s, r, &b, rs);
+			if (gc_reader_records(r) != before) {
 				if (cl->c.progress)
 					gc_progress_reader_block(1, r);
 				continue;

@@ -551,16 +551,14 @@ again:
 }
 
 /*
- * The plain data records at the head of the block, up to max: how many
- * pass every check gc_read makes, scanned in one tight loop over the
- * encoded bytes (the common case: the checks of a record fused into one
- * test, the reader's state in locals).  A time-base record at the head is
- * taken first (when it is in order), one later ends the run.  The records
- * are taken: counted and the clock set as gc_read leaves them.  0 when the
- * next record is anything else (a kernel or end record, the end of the
- * input, an error, a record gc_read refuses): gc_read takes it next.
+ * The head of the block for gc_read_block: a time-base record there is
+ * taken first (when it is in order), one later ends the run checked; 0
+ * when the next record is anything but a data record of the open kernel
+ * (a kernel or end record, the end of the input, an error): gc_read
+ * takes it next.  Otherwise the whole records buffered (up to max), as
+ * they lie, and what their checks start from in *b.
  */
-static size_t scan_data(gc_reader *r, size_t max)
+static size_t block_head(gc_reader *r, size_t max, gc_block *b)
 {
 	if (r->failed || r->done || r->in_kernel != 1)
 		return 0;
@@ -579,37 +577,89 @@ static size_t scan_data(gc_reader *r, size_t max)
 		r->off += rs;
 		r->nrec++;
 	}
-	const unsigned char *start = r->buf + r->pos, *p = start;
 	size_t avail = (r->len - r->pos) / rs;
-	const unsigned char *end = start + (avail < max ? avail : max) * rs;
+	b->p = r->buf + r->pos;
+	b->n = avail < max ? avail : max;
+	b->time_hi = r->time_hi;
 	/* A record's time is time_hi | its low half; with the previous one's
 	 * high half below time_hi, any low half is in order. */
-	uint32_t low = r->time_hi > r->last_time ? 0 : (uint32_t)r->last_time;
-	/* Accesses have a size of 1 to 255: byte 3 not 0, the word of bytes
-	 * 0-3 at least 2^24 (requests: any). */
-	uint32_t wmin = r->h.kind == GC_KIND_ACCESS ? UINT32_C(1) << 24 : 0;
+	b->low = r->time_hi > r->last_time ? 0 : (uint32_t)r->last_time;
+	int access = r->h.kind == GC_KIND_ACCESS;
+	b->word_mask = access ? GC_WORD_ACCESS : GC_WORD_OTHER;
+	b->word_min = access ? UINT32_C(1) << 24 : 0;
+	return b->n;
+}
+
+size_t gc_read_block(gc_reader *r, size_t max, gc_block *b)
+{
+	if (!block_head(r, max, b)) {
+		b->p = NULL;
+		b->n = 0;
+		b->time_hi = r->time_hi;
+		b->low = 0;
+		b->word_mask = GC_WORD_ACCESS;
+		b->word_min = UINT32_C(1) << 24;
+	}
+	return b->n;
+}
+
+void gc_read_take(gc_reader *r, size_t n, uint32_t low)
+{
+	if (!n)
+		return;
+	size_t rs = r->rs;
+	r->pos += n * rs;
+	r->off += n * rs;
+	r->nrec += n;
+	r->ndata += n;
+	r->kdata += n;
+	r->last_time = r->time_hi | low;
+}
+
+/* The records of [p, end), rs bytes apart, that pass gc_read's checks
+ * (gc_word_ok on a change of the checked word, the clock on each), from the clock's low half *low on: how many; *low the last
+ * one's. */
+static inline __attribute__((always_inline)) size_t
+check_run(const unsigned char *p, const unsigned char *end, size_t rs, uint32_t mask,
+	  uint32_t min, uint32_t *low)
+{
+	const unsigned char *start = p;
+	uint32_t last = GC_WORD_NONE, lo = *low;
 	for (; p < end; p += rs) {
-		uint32_t w = gc_get32(p), t = gc_get32(p + 20);
+		uint32_t w = gc_get32(p) & mask, t = gc_get32(p + 20);
 		/* each test its own branch: taken only at the run's end */
-		if ((w & 0xffu) - GC_LOAD > GC_ATOMIC - GC_LOAD)
+		if (w != last) {
+			if (!gc_word_ok(w, min))
+				break;
+			last = w;
+		}
+		if (t < lo)
 			break;
-		if ((w >> 8 & 15u) >= GC_NSPACES)
-			break;
-		if (w < wmin)
-			break;
-		if (t < low)
-			break;
-		low = t;
+		lo = t;
 	}
-	size_t n = (size_t)(p - start) / rs;
-	if (n) {
-		r->pos += n * rs;
-		r->off += n * rs;
-		r->nrec += n;
-		r->ndata += n;
-		r->kdata += n;
-		r->last_time = r->time_hi | low;
-	}
+	*low = lo;
+	return (size_t)(p - start) / rs;
+}
+
+/*
+ * The plain data records at the head of the block, up to max: how many
+ * pass every check gc_read makes, scanned in one tight loop over the
+ * encoded bytes.  The records are taken: counted and the clock set as
+ * gc_read leaves them.  0 when the next record is anything else (a
+ * kernel or end record, the end of the input, an error, a record gc_read
+ * refuses): gc_read takes it next.
+ */
+static size_t scan_data(gc_reader *r, size_t max)
+{
+	gc_block b;
+	if (!block_head(r, max, &b))
+		return 0;
+	uint32_t low = b.low;
+	const unsigned char *end = b.p + b.n * r->rs;
+	size_t n = r->rs == GC_RECORD_BASE
+		? check_run(b.p, end, GC_RECORD_BASE, b.word_mask, b.word_min, &low)
+		: check_run(b.p, end, r->rs, b.word_mask, b.word_min, &low);
+	gc_read_take(r, n, low);
 	return n;
 }
 
@@ -968,21 +1018,26 @@ int gc_write(gc_writer *w, const gc_rec *rec)
  * hold for them (their kind and record size are the writer's, one run
  * of one time base, in time order); the writer's own order is checked.
  */
-int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_hi)
+/* gc_write_raw, and with `issued` gc_write_issued: each record's SM
+ * (bytes 4-5) set to sm and its clock to time (time_hi its high half) in
+ * the block, after the copy. */
+static inline __attribute__((always_inline)) int
+write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_hi, int issued,
+	  uint16_t sm, uint64_t time)
 {
 	size_t rs = w->rs;
 	if (w->failed)
 		return -1;
 	if (!n)
 		return 0;
-	gc_rec first = {.op = p[0], .time = time_hi | gc_get32(p + 20)};
+	gc_rec first = {.op = p[0], .time = issued ? time : time_hi | gc_get32(p + 20)};
 	if (w->in_kernel != 1 || first.time < w->last_time)
 		return write_refused(w, &first);
 	if (time_hi != w->time_hi && write_time(w, first.time) < 0)
 		return -1;
 	w->ndata += n;
 	w->kdata += n;
-	w->last_time = time_hi | gc_get32(p + (n - 1) * rs + 20);
+	w->last_time = issued ? time : time_hi | gc_get32(p + (n - 1) * rs + 20);
 	while (n) {
 		if (w->len + rs > IOBUF && flush_buf(w, 0) < 0)
 			return -1;
@@ -991,6 +1046,10 @@ int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_h
 			k = n;
 		unsigned char *q = w->buf + w->len;
 		memcpy(q, p, k * rs);
+		for (size_t i = 0; issued && i < k; i++) {
+			gc_put16(q + i * rs + 4, sm);
+			gc_put32(q + i * rs + 20, (uint32_t)time);
+		}
 		for (size_t i = 0; rs > GC_RECORD_BASE && i < k; i++, q += rs) {
 			/* as write_slow fills them */
 			uint64_t dist = gc_get64(q + 32), compute = w->compute ? gc_get64(q + 40) : 0;
@@ -1006,6 +1065,16 @@ int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_h
 		n -= k;
 	}
 	return 0;
+}
+
+int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_hi)
+{
+	return write_raw(w, p, n, time_hi, 0, 0, 0);
+}
+
+int gc_write_issued(gc_writer *w, const unsigned char *p, size_t n, unsigned sm, uint64_t time)
+{
+	return write_raw(w, p, n, time & ~LOW32, 1, (uint16_t)sm, time);
 }
 
 int gc_write_lanes(gc_writer *w, const gc_rec *rec, uint32_t mask, const uint64_t *addr,

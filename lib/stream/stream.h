@@ -58,6 +58,45 @@ size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max);
  * Neither gives 0 (with max > 0) while the next record is one that
  * gc_read would return as GC_DATA. */
 const unsigned char *gc_read_raw(gc_reader *r, size_t max, size_t *n, uint64_t *time_hi);
+/*
+ * The form of gc_read_raw whose checks are the caller's, for a loop that
+ * reads each record's bytes anyway (gc-stats): up to max data records
+ * as they lie, in *b, time-base records at the head taken; neither
+ * checked nor taken.  The caller takes a prefix of them with
+ * gc_read_take, each record of which it has checked as gc_read_raw
+ * would: its first word (bytes 0-3, little-endian) masked with
+ * word_mask passes gc_word_ok(w, word_min) (once for a run of one
+ * masked word), and the low halves of the clock (bytes 20-23) do not
+ * fall, the first not below low; the last one's goes to gc_read_take.
+ * The first record that fails is gc_read's next (its message).  Returns
+ * b->n: 0 when the next record is no data record of the open kernel (a
+ * kernel or end record, the end, an error): gc_read's too.  The bytes
+ * hold until the next call on r.  gc_read_raw is this with the checks
+ * in a loop of its own.
+ */
+typedef struct gc_block {
+	const unsigned char *p; /* n records, the header's record_size apart */
+	size_t n;
+	uint64_t time_hi;       /* a record's time: time_hi | bytes 20-23 */
+	uint32_t low;           /* the least low half the first may have */
+	uint32_t word_mask, word_min;
+} gc_block;
+size_t gc_read_block(gc_reader *r, size_t max, gc_block *b);
+/* Take the first n records of the last gc_read_block, checked; low: the
+ * last one's clock, its low half. */
+void gc_read_take(gc_reader *r, size_t n, uint32_t low);
+/* The checked bits of a data record's first word: op, space and (an
+ * access's) size; none of a masked word is GC_WORD_NONE's. */
+#define GC_WORD_ACCESS UINT32_C(0xff000fff)
+#define GC_WORD_OTHER UINT32_C(0x00000fff)
+#define GC_WORD_NONE UINT32_C(0x00fff000)
+/* A masked first word w is a data record's gc_read accepts (the op
+ * GC_LOAD to GC_ATOMIC, a known space, an access's size not 0). */
+static inline int gc_word_ok(uint32_t w, uint32_t word_min)
+{
+	return (w & 0xffu) - GC_LOAD <= (unsigned)(GC_ATOMIC - GC_LOAD) &&
+	       (w >> 8 & 15u) < GC_NSPACES && w >= word_min;
+}
 /* A record of gc_read_raw's block, at p with its time_hi, decoded into
  * rec as gc_read gives it (the kernel the one open). */
 void gc_reader_decode(const gc_reader *r, const unsigned char *p, uint64_t time_hi, gc_rec *rec);
@@ -96,6 +135,11 @@ int gc_write(gc_writer *w, const gc_rec *rec);
  * the bytes gc_write writes for each decoded (the pass-through of a
  * stage that changes no record). */
 int gc_write_raw(gc_writer *w, const unsigned char *p, size_t n, uint64_t time_hi);
+
+/* gc_write_raw of n data records as they lie with each one's SM (bytes
+ * 4-5) set to sm and its clock to time, in the writer's block (the
+ * records at p are not changed): a stage that issues them (gc-sched). */
+int gc_write_issued(gc_writer *w, const unsigned char *p, size_t n, unsigned sm, uint64_t time);
 
 /* The records of one warp instruction's active lanes: rec with, for each
  * lane of mask in order, that lane and its address, addr[lane], or when

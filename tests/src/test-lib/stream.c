@@ -910,6 +910,37 @@ void t_read_data(void)
 	gc_reader_close(r);
 	CHECK_U64(i, n);
 	CHECK_U64(bad, 0);
+	/* gc_read_block: the same records, checked here as gc-stats does
+	 * (gc_word_ok on a change of the masked word, the clock's low
+	 * halves), at most 3 of each block taken (the rest left for the
+	 * next call): gc_read_take leaves the count and clock as gc_read. */
+	r = gc_reader_open(path);
+	i = bad = 0;
+	for (;;) {
+		gc_block k;
+		size_t b = r ? gc_read_block(r, 5, &k) : 0, t = 0;
+		uint32_t low = k.low, last = GC_WORD_NONE;
+		for (const unsigned char *p = k.p; t < b && t < 3 && i < n; t++, i++, p += 32) {
+			uint32_t w = gc_get32(p) & k.word_mask;
+			if ((w != last && !gc_word_ok(w, k.word_min)) || gc_get32(p + 20) < low)
+				break;
+			last = w;
+			low = gc_get32(p + 20);
+			bad += (gc_get64(p + 24) & GC_ADDR48_MAX) != want[i].addr ||
+			       (k.time_hi | low) != want[i].time;
+		}
+		if (t) {
+			gc_read_take(r, t, low);
+			bad += b > 5 || gc_reader_records(r) != num[i - 1];
+			continue;
+		}
+		if (!read_next(r, want, num, n, &i, &bad))
+			break;
+	}
+	CHECK(r && !gc_reader_failed(r));
+	gc_reader_close(r);
+	CHECK_U64(i, n);
+	CHECK_U64(bad, 0);
 	/* before the last: 5000 data, 3 kernel begins (a begin and a name
 	 * record each), 2 kernel ends, 3 time bases (7 jumps of 2^31) */
 	CHECK_U64(num[n - 1], n + 3 * 2 + 2 + 3);
@@ -1174,9 +1205,13 @@ void t_write_raw_decode(void)
 
 /* Copy stream `in` to `out` event by event, its data records by
  * gc_read_raw runs of at most `batch` and gc_write_raw (batch 0: gc_read
- * and gc_write): 0, or -1. */
-static int copy_stream(const char *in, const char *out, size_t batch)
+ * and gc_write), or with `issued` each run as gc-sched issues one: its
+ * SM the count of runs before it, its clock the first one's, by
+ * gc_write_issued (issued 1) or gc_write of each decoded (issued 2):
+ * 0, or -1. */
+static int copy_issued(const char *in, const char *out, size_t batch, int issued)
 {
+	uint64_t runs = 0;
 	gc_reader *r = gc_reader_open(in);
 	gc_writer *w = r && !gc_reader_failed(r) ? gc_writer_open(out, gc_reader_header(r), 0)
 						  : NULL;
@@ -1186,8 +1221,19 @@ static int copy_stream(const char *in, const char *out, size_t batch)
 		size_t n = 0;
 		uint64_t hi = 0;
 		const unsigned char *p = batch ? gc_read_raw(r, batch, &n, &hi) : NULL;
+		uint64_t t = n ? hi | gc_get32(p + 20) : 0;
+		unsigned sm = (unsigned)(runs++ & 0xffff);
+		if (n && issued == 1)
+			rc = gc_write_issued(w, p, n, sm, t);
+		for (size_t i = 0; issued == 2 && i < n && !rc; i++) {
+			gc_reader_decode(r, p + i * gc_reader_header(r)->record_size, hi, &rec);
+			rec.sm = (uint16_t)sm;
+			rec.time = t;
+			rc = gc_write(w, &rec);
+		}
 		if (n) {
-			rc = gc_write_raw(w, p, n, hi);
+			if (!issued)
+				rc = gc_write_raw(w, p, n, hi);
 			continue;
 		}
 		int ev = gc_read(r, &rec);
@@ -1208,6 +1254,11 @@ static int copy_stream(const char *in, const char *out, size_t batch)
 	gc_writer_free(w);
 	gc_reader_close(r);
 	return rc;
+}
+
+static int copy_stream(const char *in, const char *out, size_t batch)
+{
+	return copy_issued(in, out, batch, 0);
 }
 
 /* Whether files a and b hold the same bytes. */
@@ -1241,6 +1292,9 @@ void t_write_raw(void)
 	CHECK(copy_stream(path, dec, 0) == 0 && same_file(path, dec));
 	CHECK(copy_stream(path, raw, 3) == 0 && same_file(path, raw));
 	CHECK(copy_stream(path, raw, SIZE_MAX) == 0 && same_file(path, raw));
+	/* gc_write_issued: gc_write of each with the SM and clock set */
+	CHECK(copy_issued(path, dec, 3, 2) == 0 && !same_file(path, dec));
+	CHECK(copy_issued(path, raw, 3, 1) == 0 && same_file(dec, raw));
 
 	/* 64 bytes: junk at 48-63 under distance and compute, at 40-63 under
 	 * the distance alone */
