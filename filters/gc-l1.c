@@ -41,8 +41,8 @@ static const char help[] =
 	"      --seed N           seed of the miss-latency generator (default 1)\n"
 	"      --window N         --timing: a warp with no request in the next N input\n"
 	"                         records has ended (default 1M)\n"
-	"      --threads N        --timing: threads that step SMs (default: the online CPUs;\n"
-	"                         the results are the same for every N)\n"
+	"      --threads N        --timing: threads that step SMs (default 1; the results\n"
+	"                         are the same for every N)\n"
 	"      --kernel-boundary flush|keep\n"
 	"                         invalidate the L1s at each kernel end (default: l1.kernel_flush)\n"
 	"      --gpu NAME|FILE    GPU preset or file (default: the input header's)\n"
@@ -137,7 +137,7 @@ struct cmdline {
 	const char *input;
 	int emit_all, timing, flush, top;
 	uint64_t seed, window;
-	unsigned threads; /* --timing: 0 until set, then the online CPUs */
+	unsigned threads; /* --timing: threads that step SMs (default 1) */
 	const char *keyval[NKEYOPTS]; /* the value of each key option, or NULL */
 	unsigned sweep[GC_WAYSWEEP_MAX]; /* --ways-sweep: the associativities */
 	size_t nsweep, emits;
@@ -176,7 +176,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	memset(cl, 0, sizeof *cl);
 	cl->seed = 1;
 	cl->window = 1u << 20;
-	cl->threads = 0;
+	cl->threads = 1;
 	cl->flush = -1; /* the preset's l1.kernel_flush */
 	cl->top = 10;
 	int c;
@@ -204,10 +204,6 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			}
 			gc_usage_error("unexpected option");
 		}
-	}
-	if (!cl->threads) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		cl->threads = cpus < 1 ? 1 : cpus > 1024 ? 1024 : (unsigned)cpus;
 	}
 	cl->input = gc_one_input(argc, argv);
 	if (cl->nsweep && (cl->timing || cl->emits || cl->keyval[KEYOPT_WAYS] ||
