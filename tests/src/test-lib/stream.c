@@ -796,6 +796,16 @@ void t_reader_open(void)
 }
 
 
+/* The end of a read of the whole file: no failure, all n records read,
+ * none differing; r closed. */
+static void read_end(gc_reader *r, uint64_t i, uint64_t n, uint64_t bad)
+{
+	CHECK(r && !gc_reader_failed(r));
+	gc_reader_close(r);
+	CHECK_U64(i, n);
+	CHECK_U64(bad, 0);
+}
+
 /* After a batch: the next event by gc_read, a data record checked as
  * record *i of want (num: its number); 0 at the end or on an error. */
 static int read_next(gc_reader *r, const gc_rec *want, const uint64_t *num, uint64_t n,
@@ -883,10 +893,7 @@ void t_read_data(void)
 		if (!read_next(r, want, num, n, &i, &bad))
 			break;
 	}
-	CHECK(r && !gc_reader_failed(r));
-	gc_reader_close(r);
-	CHECK_U64(i, n);
-	CHECK_U64(bad, 0);
+	read_end(r, i, n, bad);
 	/* gc_read_raw: the same records in place (the address in bytes 24-29
 	 * of a request, the clock's low half in 20-23), taken as gc_read
 	 * takes them (the count after a run is its last record's number). */
@@ -906,10 +913,7 @@ void t_read_data(void)
 		if (!read_next(r, want, num, n, &i, &bad))
 			break;
 	}
-	CHECK(r && !gc_reader_failed(r));
-	gc_reader_close(r);
-	CHECK_U64(i, n);
-	CHECK_U64(bad, 0);
+	read_end(r, i, n, bad);
 	/* gc_read_block: the same records, checked here as gc-stats does
 	 * (gc_word_ok on a change of the masked word, the clock's low
 	 * halves), at most 3 of each block taken (the rest left for the
@@ -937,10 +941,7 @@ void t_read_data(void)
 		if (!read_next(r, want, num, n, &i, &bad))
 			break;
 	}
-	CHECK(r && !gc_reader_failed(r));
-	gc_reader_close(r);
-	CHECK_U64(i, n);
-	CHECK_U64(bad, 0);
+	read_end(r, i, n, bad);
 	/* before the last: 5000 data, 3 kernel begins (a begin and a name
 	 * record each), 2 kernel ends, 3 time bases (7 jumps of 2^31) */
 	CHECK_U64(num[n - 1], n + 3 * 2 + 2 + 3);
