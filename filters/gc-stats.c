@@ -15,6 +15,7 @@
  */
 #include "base/bits.h"
 #include "base/endian.h"
+#include "base/footprint.h"
 #include "base/hash.h"
 #include "base/pctab.h"
 #include "base/rowmap.h"
@@ -103,8 +104,6 @@ struct row {
 	double dsum;
 };
 
-#define GCACHE 16 /* recent sector groups remembered (the hash's top 4 bits) */
-
 struct stats {
 	const gc_header *h;
 	int kind;
@@ -115,31 +114,12 @@ struct stats {
 	uint64_t time_first, time_last;
 	uint64_t stream_records, stream_bytes;
 
-	/* Distinct sectors: group of 64 consecutive sectors -> mask of those
-	 * seen.  One entry holds 16 lines of 128 bytes, so the table stays
-	 * small and a streaming kernel seldom probes it.  Distinct lines: a
-	 * line of up to 64 sectors is a field of the mask, counted when its
-	 * first sector appears; a request whose mask holds none of its own
-	 * line's sectors leaves the line in `bare`, counted at the end if no
-	 * sector of it ever appears; longer lines have a set of their own. */
+	/* Distinct sectors and lines (base/footprint.h). */
 	uint64_t line_size, sector_size;
-	unsigned lshift, sshift, lss; /* log2 of line, sector, sectors a line */
-	int wide;                     /* more than 64 sectors a line */
-	gc_hmap groups;
-	uint64_t sectors, lines;
-	uint64_t prev_group;
-	uint64_t *prev_bits;          /* value of prev_group, until the next put */
-	/* Recent groups and their values, by a hash of the group: valid
-	 * while the table keeps its slots (gc_hmap_put moves none but when
-	 * it grows, which gcache_slots tells). */
-	struct { uint64_t g, *v; } gcache[GCACHE];
-	const void *gcache_slots;
+	gc_footprint fp;
 	/* Counts of the fast path (count_raw), added up at the end: data
 	 * records by op and byte 1 (space and flags), by outcome byte. */
 	uint64_t hist_ob[2][1024], hist_out[2][256];
-	gc_hset bare;
-	gc_hset wide_lines;
-	uint64_t prev_wide_line;
 	uint64_t distinct_lines;      /* set at the end */
 
 	struct kern *kerns;
@@ -310,153 +290,11 @@ static void stats_init(struct stats *s, const struct cmdline *cl, const gc_reade
 		gc_die(GC_EXIT_DATA, "%s: header: the sector size %llu is larger than the line "
 		       "size %llu", gc_reader_name(r), (unsigned long long)s->sector_size,
 		       (unsigned long long)s->line_size);
-	s->lshift = gc_log2(s->line_size);
-	s->sshift = gc_log2(s->sector_size);
-	s->lss = s->lshift - s->sshift;
-	s->wide = s->lss > 6;
-	gc_hmap_init(&s->groups, 0);
-	gc_hset_init(&s->bare, 0);
-	gc_hset_init(&s->wide_lines, 0);
-	s->prev_wide_line = UINT64_MAX; /* not a line number: lines are long here */
+	gc_footprint_init(&s->fp, gc_log2(s->line_size), gc_log2(s->sector_size));
 	gc_rowmap_init(&s->byrows, sizeof(struct row), 64);
 }
 
 /* ---- counting ----------------------------------------------------------- */
-
-static inline unsigned popcount64(uint64_t x)
-{
-	x -= (x >> 1) & UINT64_C(0x5555555555555555);
-	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-	return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
-}
-
-/* The bits of the line field of a group's mask holding bit p. */
-static inline uint64_t line_field(const struct stats *s, unsigned p)
-{
-	uint64_t ones = s->lss == 6 ? UINT64_MAX : (UINT64_C(1) << (1u << s->lss)) - 1;
-	return ones << (p >> s->lss << s->lss);
-}
-
-/* Lines whose first sectors are in `fresh`, given those seen `before`. */
-static unsigned new_lines(const struct stats *s, uint64_t before, uint64_t fresh)
-{
-	unsigned n = 0;
-	while (fresh) {
-		uint64_t f = line_field(s, (unsigned)__builtin_ctzll(fresh));
-		n += !(before & f);
-		fresh &= ~f;
-	}
-	return n;
-}
-
-/* Mark sectors `bits` of group g as seen. */
-static inline __attribute__((always_inline)) void touch(struct stats *s, uint64_t g, uint64_t bits)
-{
-	uint64_t *v;
-	if (s->prev_bits && g == s->prev_group) {
-		v = s->prev_bits;
-	} else {
-		/* a hash: two arrays 2^k apart differ in high bits only */
-		unsigned c = (unsigned)((g * UINT64_C(0x9E3779B97F4A7C15)) >> 60);
-		if (s->gcache[c].v && s->gcache[c].g == g && s->gcache_slots == s->groups.slots) {
-			v = s->gcache[c].v;
-		} else {
-			v = gc_hmap_put(&s->groups, g, NULL);
-			if (!v)
-				gc_die(GC_EXIT_DATA, "out of memory (%zu sector groups)",
-				       gc_hmap_count(&s->groups));
-			if (s->gcache_slots != s->groups.slots) {
-				memset(s->gcache, 0, sizeof s->gcache);
-				s->gcache_slots = s->groups.slots;
-			}
-			s->gcache[c].g = g;
-			s->gcache[c].v = v;
-		}
-		s->prev_group = g;
-		s->prev_bits = v;
-	}
-	uint64_t fresh = bits & ~*v;
-	if (fresh) {
-		if (!s->wide)
-			s->lines += new_lines(s, *v, fresh);
-		*v |= fresh;
-		s->sectors += popcount64(fresh);
-	}
-}
-
-/* Lines longer than 64 sectors have a set of their own. */
-static void touch_wide_lines(struct stats *s, uint64_t l0, uint64_t l1)
-{
-	for (uint64_t l = l0;; l++) {
-		if (l != s->prev_wide_line && gc_hset_add(&s->wide_lines, l) < 0)
-			gc_die(GC_EXIT_DATA, "out of memory (%zu distinct lines)",
-			       gc_hset_count(&s->wide_lines));
-		s->prev_wide_line = l;
-		if (l == l1)
-			break;
-	}
-}
-
-/* Sectors first..last of a group as a mask. */
-static inline uint64_t sector_bits(unsigned first, unsigned last)
-{
-	return ((UINT64_C(2) << last) - 1) & ~((UINT64_C(1) << first) - 1);
-}
-
-/* The bytes [addr, addr+size) of an access; size 0 counts as one byte. */
-static inline void touch_range(struct stats *s, uint64_t addr, unsigned size)
-{
-	uint64_t last = addr + (size ? size - 1 : 0);
-	if (last < addr)
-		last = UINT64_MAX;
-	if (s->wide)
-		touch_wide_lines(s, addr >> s->lshift, last >> s->lshift);
-	uint64_t s0 = addr >> s->sshift, s1 = last >> s->sshift;
-	uint64_t g0 = s0 >> 6, g1 = s1 >> 6;
-	if (g0 == g1) {
-		touch(s, g0, sector_bits(s0 & 63, s1 & 63));
-		return;
-	}
-	touch(s, g0, sector_bits(s0 & 63, 63));
-	for (uint64_t g = g0 + 1; g < g1; g++)
-		touch(s, g, UINT64_MAX);
-	touch(s, g1, sector_bits(0, s1 & 63));
-}
-
-/* The line of a request, and sector i of the mask at addr + i * sector. */
-static inline void touch_request(struct stats *s, uint64_t addr, unsigned mask)
-{
-	uint64_t line = addr >> s->lshift, s0 = addr >> s->sshift;
-	unsigned off = s0 & 63;
-	if (s->wide) /* its line, and the next when the mask reaches it */
-		touch_wide_lines(s, line, mask ? (s0 + 31 - (unsigned)__builtin_clz(mask)) >> s->lss
-					      : line);
-	touch(s, s0 >> 6, (uint64_t)mask << off);
-	if (off > 56 && mask >> (64 - off))
-		touch(s, (s0 >> 6) + 1, mask >> (64 - off));
-	if (!s->wide) {
-		/* The sectors of the mask on the request's own line. */
-		unsigned own = (1u << s->lss) - (unsigned)(s0 & ((1u << s->lss) - 1));
-		if (!(mask & (own >= 8 ? 0xffu : (1u << own) - 1)) && gc_hset_add(&s->bare, line) < 0)
-			gc_die(GC_EXIT_DATA, "out of memory");
-	}
-}
-
-/* The count of distinct lines, once the stream has been read. */
-static uint64_t count_lines(const struct stats *s)
-{
-	if (s->wide)
-		return gc_hset_count(&s->wide_lines);
-	uint64_t n = s->lines, line;
-	size_t it = 0;
-	while (gc_hset_next(&s->bare, &it, &line)) {
-		uint64_t sec = line << s->lss;
-		const uint64_t *v = gc_hmap_get(&s->groups, sec >> 6);
-		n += !v || !(*v & line_field(s, sec & 63));
-	}
-	return n;
-}
 
 static uint64_t by_key(const struct stats *s, const gc_rec *r)
 {
@@ -517,17 +355,18 @@ static inline void count(struct stats *s, const gc_rec *r)
 		s->bypasses += (o & GC_OUT_BYPASS) != 0;
 	}
 	if (s->kind == GC_KIND_ACCESS)
-		touch_range(s, r->addr, r->size);
+		gc_footprint_range(&s->fp, r->addr, r->size);
 	else
-		touch_request(s, r->addr, r->mask);
+		gc_footprint_request(&s->fp, r->addr, r->mask);
 	if (s->by)
 		count_by(s, r, hit, miss);
 }
 
-/* touch() out of line (once a run): the run's loop keeps its registers. */
+/* gc_footprint_touch out of line (once a run): the run's loop keeps its
+ * registers. */
 static __attribute__((noinline)) void touch_run(struct stats *s, uint64_t g, uint64_t bits)
 {
-	touch(s, g, bits);
+	gc_footprint_touch(&s->fp, g, bits);
 }
 
 /*
@@ -542,7 +381,7 @@ static __attribute__((noinline)) void touch_run(struct stats *s, uint64_t g, uin
  * sectors and lines first seen do not depend on how the run's bits are
  * split); a run of one op, space, flags and size counts once, its bytes
  * a product (a counter in memory added to per record is a chain of
- * store-to-load latencies).  Wide lines: touch_range per record.
+ * store-to-load latencies).  Wide lines: gc_footprint_range per record.
  */
 static inline __attribute__((always_inline)) const unsigned char *
 access_runs(struct stats *s, const unsigned char *p, const unsigned char *end, size_t rs,
@@ -567,7 +406,7 @@ access_runs(struct stats *s, const unsigned char *p, const unsigned char *end, s
 			uint64_t a = gc_get64(p + 24), s0 = a >> sshift, s1 = (a + last) >> sshift;
 			if (__builtin_expect((s0 ^ s1) >> 6 != 0 || wide, 0)) {
 				/* two groups, or past 2^64: now (the order is free) */
-				touch_range(s, a, last + 1);
+				gc_footprint_range(&s->fp, a, last + 1);
 				continue;
 			}
 			if (s0 >> 6 != cg) {
@@ -597,9 +436,9 @@ static __attribute__((noinline)) const unsigned char *
 count_access_runs(struct stats *s, const unsigned char *p, const unsigned char *end, size_t rs,
 		  uint32_t wmin, uint32_t *low, uint64_t *bytes)
 {
-	if (rs == GC_RECORD_BASE && s->sshift == 5 && !s->wide)
+	if (rs == GC_RECORD_BASE && s->fp.sshift == 5 && !s->fp.wide)
 		return access_runs(s, p, end, GC_RECORD_BASE, 5, 0, wmin, low, bytes);
-	return access_runs(s, p, end, rs, s->sshift, s->wide, wmin, low, bytes);
+	return access_runs(s, p, end, rs, s->fp.sshift, s->fp.wide, wmin, low, bytes);
 }
 
 /*
@@ -633,7 +472,7 @@ static void count_raw(struct stats *s, gc_reader *r, const gc_block *b, size_t r
 			s->hist_ob[i & 1][(w >> 6 & 0x3fc) | (w & 3)]++;
 			s->hist_out[i & 1][w >> 16 & 0xff]++;
 			bytes += a >> 48;
-			touch_request(s, a & GC_ADDR48_MAX, w >> 24);
+			gc_footprint_request(&s->fp, a & GC_ADDR48_MAX, w >> 24);
 		}
 		end = p;
 	}
@@ -1022,7 +861,7 @@ static void report(FILE *f, const struct stats *s, const char *input)
 		(unsigned long long)s->distinct_lines,
 		(unsigned long long)s->line_size);
 	fprintf(f, LABEL "%llu (%llu-byte sectors)\n", "distinct sectors",
-		(unsigned long long)s->sectors, (unsigned long long)s->sector_size);
+		(unsigned long long)s->fp.sectors, (unsigned long long)s->sector_size);
 	if (s->records)
 		fprintf(f, LABEL "first %llu, last %llu, span %llu\n", "time",
 			(unsigned long long)s->time_first, (unsigned long long)s->time_last,
@@ -1098,7 +937,7 @@ static void json(FILE *f, const struct stats *s, const char *input)
 	gc_json_u64(&j, "line_size", s->line_size);
 	gc_json_u64(&j, "sector_size", s->sector_size);
 	gc_json_u64(&j, "distinct_lines", s->distinct_lines);
-	gc_json_u64(&j, "distinct_sectors", s->sectors);
+	gc_json_u64(&j, "distinct_sectors", s->fp.sectors);
 	if (s->records) {
 		gc_json_u64(&j, "time_first", s->time_first);
 		gc_json_u64(&j, "time_last", s->time_last);
@@ -1273,6 +1112,18 @@ static void dump_check(gc_csv_out *d, int rc)
 
 /* ---- several streams ---------------------------------------------------- */
 
+/* The footprint's counting ran out of memory: say what it was counting. */
+static void footprint_check(const struct stats *s)
+{
+	if (s->fp.failed == GC_FP_NOMEM_GROUPS)
+		gc_die(GC_EXIT_DATA, "out of memory (%zu sector groups)", gc_hmap_count(&s->fp.groups));
+	if (s->fp.failed == GC_FP_NOMEM_LINES)
+		gc_die(GC_EXIT_DATA, "out of memory (%zu distinct lines)",
+		       gc_hset_count(&s->fp.wide_lines));
+	if (s->fp.failed)
+		gc_die(GC_EXIT_DATA, "out of memory");
+}
+
 /* Read stream r to its verified end into s (and the dump). */
 static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, gc_csv_out *dump)
 {
@@ -1286,6 +1137,7 @@ static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, g
 			if (gc_read_block(r, SIZE_MAX, &b))
 				count_raw(s, r, &b, rs);
 			if (gc_reader_records(r) != before) {
+				footprint_check(s);
 				if (cl->c.progress)
 					gc_progress_reader_block(1, r);
 				continue;
@@ -1294,6 +1146,7 @@ static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, g
 		int ev = gc_read(r, &rec);
 		if (ev == GC_DATA) {
 			count(s, &rec);
+			footprint_check(s);
 			if (dump)
 				dump_check(dump, gc_csv_out_data(dump, &rec));
 		} else if (ev == GC_KBEGIN) {
@@ -1330,7 +1183,7 @@ static void read_into(struct stats *s, const struct cmdline *cl, gc_reader *r, g
 static void stats_finish(struct stats *s)
 {
 	finish_rows(s);
-	s->distinct_lines = count_lines(s);
+	s->distinct_lines = gc_footprint_lines(&s->fp);
 	s->results[GC_R_NONE] = s->records - s->results[GC_R_HIT] - s->results[GC_R_SECTOR_MISS] -
 				s->results[GC_R_MISS];
 }
@@ -1341,9 +1194,7 @@ static void stats_free(struct stats *s)
 		free(s->kerns[i].k);
 	free(s->kerns);
 	free(s->rows);
-	gc_hmap_free(&s->groups);
-	gc_hset_free(&s->wide_lines);
-	gc_hset_free(&s->bare);
+	gc_footprint_free(&s->fp);
 	gc_rowmap_free(&s->byrows);
 	gc_names_free(&s->names);
 	gc_opmap_free(&s->opcodes);

@@ -140,6 +140,34 @@ jv() {
 	expect_eq "$(jv time_last "$T/j")" 8589934592
 }
 
+@test "gc-stats: a request whose mask holds no sector of its own line still counts that line, once" {
+	# 128-byte lines, 32-byte sectors: each of the first two requests
+	# starts at sector 3 of its line (0x50000, 0x60000) and its mask holds
+	# only the next sector, the next line's first (0x50080, 0x60080); the
+	# third touches 0x60000's first sector.  Lines 0x50000 0x50080
+	# 0x60000 0x60080 (0x60000 not twice); sectors 0x50080 0x60080 0x60000.
+	cat >"$T/bare.csv" <<-'EOF'
+		# gc-stats dump 1
+		# kind requests
+		# version 1.0
+		# record_size 32
+		# required 0x0
+		# optional 0x0
+		# header line_size=128
+		# header sector_size=32
+		kernel,sm,block,warp,lane,pc,seq,op,space,addr,size,mask,time,outcome,flags,name,info
+		1,,,,,,,kbegin,,,,,,,,"k",grid=1x1x1 block=32x1x1 regs=8 shmem=0
+		1,0,0,0,,0x100,0,load,global,0x50060,32,0x2,10,,0,,
+		1,0,0,0,,0x100,1,load,global,0x60060,32,0x2,11,,0,,
+		1,0,0,0,,0x100,2,load,global,0x60000,32,0x1,12,,0,,
+		1,,,,,,,kend,,,,,,,,,records=3
+		,,,,,,,end,,,,,,,,,records=6 data=3
+	EOF
+	gc-import "$T/bare.csv" | gc-stats --json >"$T/j"
+	expect_eq "$(jv distinct_lines "$T/j")" 4
+	expect_eq "$(jv distinct_sectors "$T/j")" 3
+}
+
 @test "gc-stats: annotated counts: hits, misses, results, classes, write-backs, bypasses" {
 	mk request
 	gc-stats --json "$T/request.gcs" >"$T/j"
