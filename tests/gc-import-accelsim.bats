@@ -18,56 +18,62 @@ BFS="$TR/accelsim-v3-volta-bfs-rodinia"
 TU="$TR/accelsim-v5-turing-vecadd-raw"
 
 # dump FILE: every record of an access stream as one text line.  kdump
-# FILE: the kernel records only (faster on large streams).
+# FILE: the kernel records only (begin, attributes, name, end; the end
+# of stream); data FILE (below) the data records only.  od writes each 32-byte record as eight little-endian
+# 32-bit words, which awk takes apart into bytes and 16-bit halves (four
+# times less text than a number a byte).
 dump() {
 	records "$1" | decode
 }
 kdump() {
-	records "$1" | grep -E '^ *(12[89]|13[01]|143) ' | decode
+	records "$1" | decode 1
 }
 records() {
-	od -An -v -tu1 -w32 -j"$(stream_hsize "$1")" "$1"
+	od -An -v -tu4 -w32 -j"$(stream_hsize "$1")" "$1"
 }
 decode() {
-	awk '
-	function u16(i) { return $(i + 1) + 256 * $(i + 2) }
-	function u32(i) { return u16(i) + 65536 * u16(i + 2) }
-	function hex(i, n,   s, k) {
-		s = ""
-		for (k = n - 1; k >= 0; k--) s = s sprintf("%02x", $(i + 1 + k))
-		sub(/^0+/, "", s)
-		return "0x" (s == "" ? "0" : s)
+	awk -v konly="${1:-0}" '
+	function b(i) { return int($(int(i / 4) + 1) / p8[i % 4]) % 256 }
+	function hex(i) {
+		return $(i / 4 + 2) ? sprintf("0x%x%08x", $(i / 4 + 2), $(i / 4 + 1)) : sprintf("0x%x", $(i / 4 + 1))
 	}
-	BEGIN { split("global local shared const texture generic", sp, " ") }
+	function str(i, n,   s, k) {
+		s = ""
+		for (k = 0; k < n; k++) s = s sprintf("%c", b(i + k))
+		return s
+	}
+	BEGIN {
+		split("global local shared const texture generic", sp, " ")
+		p8[0] = 1; p8[1] = 256; p8[2] = 65536; p8[3] = 16777216
+	}
 	{
-		t = $1
-		if (t >= 1 && t <= 3)
+		t = $1 % 256
+		if (t == 128)
+			kid = $2
+		if (konly == 1 && !(t >= 128 && t <= 131 || t == 143) || konly == 2 && !(t >= 1 && t <= 3))
+			next
+		if (t >= 1 && t <= 3) {
+			f = int($1 / 256) % 256
 			printf "%s %s k%d b%d w%d l%d pc=%x seq=%d size=%d addr=%s sm=%d flags=%d time=%d\n",
-			    (t == 1 ? "load" : t == 2 ? "store" : "atomic"), sp[$2 % 16 + 1], kid,
-			    u32(8), u16(6), $3, u32(12), u32(16), $4, hex(24, 8), u16(4),
-			    int($2 / 16), u32(20)
-		else if (t == 128) {
-			kid = u32(4)
+			    (t == 1 ? "load" : t == 2 ? "store" : "atomic"), sp[f % 16 + 1], kid,
+			    $3, int($2 / 65536), int($1 / 65536) % 256, $4, $5, int($1 / 16777216), hex(24), $2 % 65536,
+			    int(f / 16), $6
+		} else if (t == 128) {
 			printf "kbegin k%d grid=%d,%d,%d block=%d,%d,%d regs=%d shmem=%d attrs=%d\n",
-			    kid, u32(8), u16(12), u16(14), u16(16), u16(18), u16(20), u16(22), u32(24), u16(28)
+			    kid, $3, $4 % 65536, int($4 / 65536), $5 % 65536, int($5 / 65536), $6 % 65536, int($6 / 65536), $7, $8 % 65536
 		} else if (t == 129)
-			printf "attr %d=%s\n", u16(2), hex(8, 8)
-		else if (t == 130) {
-			s = ""
-			for (k = 0; k < $2; k++) s = s sprintf("%c", $(3 + k))
-			printf "name %s\n", s
-		} else if (t == 133) {
-			s = ""
-			for (k = 0; k < $2 && k < 24; k++) s = s sprintf("%c", $(9 + k))
-			printf "opcode pc=%x len=%d %s\n", u32(4), $2, s
-		} else if (t == 134) {
-			s = ""
-			for (k = 0; k < $2; k++) s = s sprintf("%c", $(3 + k))
-			printf "opmore %s\n", s
-		} else if (t == 131)
-			printf "kend k%d records=%d\n", u32(4), u32(8)
+			printf "attr %d=%s\n", int($1 / 65536), hex(8)
+		else if (t == 130)
+			printf "name %s\n", str(2, int($1 / 256) % 256)
+		else if (t == 133) {
+			n = int($1 / 256) % 256
+			printf "opcode pc=%x len=%d %s\n", $2, n, str(8, n < 24 ? n : 24)
+		} else if (t == 134)
+			printf "opmore %s\n", str(2, int($1 / 256) % 256)
+		else if (t == 131)
+			printf "kend k%d records=%d\n", $2, $3
 		else if (t == 143)
-			printf "end records=%d data=%d\n", u32(8), u32(16)
+			printf "end records=%d data=%d\n", $3, $5
 		else
 			printf "type 0x%02x\n", t
 	}'
@@ -75,7 +81,7 @@ decode() {
 
 # data FILE: the data records only.
 data() {
-	dump "$1" | grep -E '^(load|store|atomic) '
+	records "$1" | decode 2
 }
 
 # body FILE: the records as bytes (the header, which names the input in
@@ -84,13 +90,61 @@ body() {
 	tail -c +"$(($(stream_hsize "$1") + 1))" "$1" | md5sum
 }
 
-# attrsum FILE KEY: the sum of one kernel attribute over all kernels.
+# attrsum TEXT KEY: the sum of one kernel attribute over all kernels of
+# a stream decoded (dump or kdump) into the file TEXT.
 attrsum() {
-	kdump "$1" | awk -v k="attr $2=" 'index($0, k) == 1 {
+	awk -v k="attr $2=" 'index($0, k) == 1 {
 		h = substr($0, length(k) + 3); v = 0
 		for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
 		s += v
-	} END { print s + 0 }'
+	} END { print s + 0 }' "$1"
+}
+
+# slurp VAR FILE: FILE's text in VAR without its trailing newlines, as
+# "$(cat FILE)" gives it, without a process.
+slurp() {
+	local -n slurp_v=$1
+	slurp_v=
+	IFS= read -r -d '' slurp_v <"$2" || true
+	while [[ $slurp_v == *$'\n' ]]; do slurp_v=${slurp_v%$'\n'}; done
+}
+
+# has TEXT ERE [WHAT]: a line of TEXT matches ERE (expect_match without
+# the printf and the grep).
+has() {
+	local l
+	while IFS= read -r l; do
+		[[ $l =~ $2 ]] && return 0
+	done <<<"$1"
+	echo "${3:-text}: no line of '$1' matches /$2/" >&2
+	return 1
+}
+
+# Shared by several tests (each checks what it uses): the BFS trace
+# through its kernelslist.g (bfs.gcs, its kernel records decoded in
+# bfs.k, gc-import's exit status in bfs.st), its kernel files' text
+# (bfs/kernel-N.traceg) and all of it in list order (bfs.txt); the raw
+# Turing trace imported (tu.gcs, tu.st).
+setup_file() {
+	local d=$BATS_FILE_TMPDIR f st=0
+	gc-import "$BFS/kernelslist.g" >"$d/bfs.gcs" || st=$?
+	echo "$st" >"$d/bfs.st"
+	kdump "$d/bfs.gcs" >"$d/bfs.k"
+	mkdir "$d/bfs"
+	for f in $(grep '^kernel' "$BFS/kernelslist.g"); do
+		xz -dc "$BFS/$f.xz" >"$d/bfs/$f"
+		cat "$d/bfs/$f" >>"$d/bfs.txt"
+	done
+	st=0
+	gc-import "$TU/kernel-1-ctx_0x1868c30.trace" >"$d/tu.gcs" || st=$?
+	echo "$st" >"$d/tu.st"
+}
+
+# shared NAME: the stream NAME.gcs of setup_file was written with exit 0.
+shared() {
+	local st
+	slurp st "$BATS_FILE_TMPDIR/$1.st"
+	expect_eq "$st" 0 "gc-import's exit status for the shared $1.gcs"
 }
 
 # jspace SPACE: one entry of the by_space breakdown of gc-stats --json in
@@ -162,22 +216,25 @@ tinsts() {
 }
 
 @test "accelsim: .traceg, raw .trace and kernelslist are detected from content" {
+	local h
 	cp "$A/version-4.traceg" "$T/noname"
-	sh_status 0 "gc-import '$T/noname' > '$T/a.gcs'"
-	expect_match "$(stream_htext "$T/a.gcs")" "source_format=accelsim"
-	expect_match "$(stream_htext "$T/a.gcs")" "accelsim_input=traceg"
-	expect_match "$(stream_htext "$T/a.gcs")" "accelsim_tracer_version=4"
-	expect_match "$(stream_htext "$T/a.gcs")" "accelsim_nvbit_version=1.5.5"
 	cp "$A/raw.trace" "$T/noname2"
-	sh_status 0 "gc-import '$T/noname2' > '$T/b.gcs'"
-	expect_match "$(stream_htext "$T/b.gcs")" "accelsim_input=trace"
-	sh_status 0 "gc-import '$VA/kernelslist.g' > '$T/c.gcs'"
-	expect_match "$(stream_htext "$T/c.gcs")" "accelsim_input=kernelslist"
-	expect_match "$(stream_htext "$T/c.gcs")" "accelsim_memcpy_htod=3"
-	expect_match "$(stream_htext "$T/c.gcs")" "accelsim_memcpy_htod_bytes=1200"
-	expect_match "$(stream_htext "$T/c.gcs")" "accelsim_list_ignored=0"
-	sh_status 0 "gc-import --format accelsim '$A/version-none.traceg' > '$T/d.gcs'"
-	expect_match "$(stream_htext "$T/d.gcs")" "accelsim_tracer_version=none"
+	gc-import "$T/noname" >"$T/a.gcs"
+	h=$(stream_htext "$T/a.gcs")
+	has "$h" "source_format=accelsim"
+	has "$h" "accelsim_input=traceg"
+	has "$h" "accelsim_tracer_version=4"
+	has "$h" "accelsim_nvbit_version=1.5.5"
+	gc-import "$T/noname2" >"$T/b.gcs"
+	has "$(stream_htext "$T/b.gcs")" "accelsim_input=trace"
+	gc-import "$VA/kernelslist.g" >"$T/c.gcs"
+	h=$(stream_htext "$T/c.gcs")
+	has "$h" "accelsim_input=kernelslist"
+	has "$h" "accelsim_memcpy_htod=3"
+	has "$h" "accelsim_memcpy_htod_bytes=1200"
+	has "$h" "accelsim_list_ignored=0"
+	gc-import --format accelsim "$A/version-none.traceg" >"$T/d.gcs"
+	has "$(stream_htext "$T/d.gcs")" "accelsim_tracer_version=none"
 }
 
 # ---- the real traces ---------------------------------------------------
@@ -196,9 +253,10 @@ tinsts() {
 	# The same from the text: 12 memory instructions, 332 others.
 	expect_eq "$(grep -v '^-' "$VA/kernel-1.traceg" | oracle | tr '\n' ' ')" \
 		"LDG 200 800 STG 100 400 insts 12 332 " oracle
-	expect_eq "$(attrsum "$T/va.gcs" 1)" 332 insts
-	expect_eq "$(attrsum "$T/va.gcs" 2)" 12 mem_insts
-	run dump "$T/va.gcs"
+	dump "$T/va.gcs" >"$T/va.txt"
+	expect_eq "$(attrsum "$T/va.txt" 1)" 332 insts
+	expect_eq "$(attrsum "$T/va.txt" 2)" 12 mem_insts
+	mapfile -t lines <"$T/va.txt"
 	expect_eq "${lines[0]}" "kbegin k1 grid=1,1,1 block=1024,1,1 regs=8 shmem=0 attrs=7"
 	expect_eq "${lines[3]}" "attr 3=0x0" stream
 	expect_eq "${lines[4]}" "attr 4=0x3d" binary
@@ -207,7 +265,7 @@ tinsts() {
 	expect_eq "${lines[7]}" "attr 7=0x2914" "thread_insts (10516)"
 	expect_eq "${lines[8]}" "name _Z6vecAddIfEvPT_S1_S1_i"
 	# Warp 3 is partly active (mask 0000000f): 4 lanes per instruction.
-	expect_eq "$(data "$T/va.gcs" | grep -c ' w3 ')" 12 "warp 3 lanes"
+	expect_eq "$(grep -Ec '^(load|store|atomic) .* w3 ' "$T/va.txt")" 12 "warp 3 lanes"
 }
 
 @test "accelsim: matrixmul (v4): 2,048 global loads, 1,024 global stores, 43,008 shared" {
@@ -217,22 +275,24 @@ tinsts() {
 	expect_eq "$(jnum kernel_count)" 1 kernels
 	expect_eq "$(jspace global)" 3072 global
 	expect_eq "$(jspace shared)" 43008 shared
-	expect_eq "$(data "$T/mm.gcs" | grep -c '^load global')" 2048 "global loads"
-	expect_eq "$(data "$T/mm.gcs" | grep -c '^store global')" 1024 "global stores"
+	dump "$T/mm.gcs" >"$T/mm.txt"
+	expect_eq "$(grep -c '^load global' "$T/mm.txt")" 2048 "global loads"
+	expect_eq "$(grep -c '^store global' "$T/mm.txt")" 1024 "global stores"
 	expect_eq "$(grep -v '^-' "$MM/kernel-1.traceg" | oracle | tr '\n' ' ')" \
 		"LDG 2048 8192 LDS 40960 262144 STG 1024 4096 STS 2048 8192 insts 1440 2976 " oracle
-	expect_eq "$(data "$T/mm.gcs" | grep -c '^load shared')" 40960 "shared loads"
-	expect_eq "$(attrsum "$T/mm.gcs" 2)" 1440 mem_insts
+	expect_eq "$(grep -c '^load shared' "$T/mm.txt")" 40960 "shared loads"
+	expect_eq "$(attrsum "$T/mm.txt" 2)" 1440 mem_insts
 	# LDS.U.128 with stride 0: 16 bytes, all 32 lanes on one address.
-	data "$T/mm.gcs" | grep ' size=16 ' > "$T/lds128"
+	grep -E '^(load|store|atomic) .* size=16 ' "$T/mm.txt" > "$T/lds128"
 	expect_eq "$(wc -l < "$T/lds128")" 8192
 	expect_eq "$(awk '{print $5, $8, $10}' "$T/lds128" | sort -u | wc -l)" \
 		"$(grep -c 'LDS.U.128' "$MM/kernel-1.traceg")" "one address per LDS.U.128 warp instruction"
 }
 
 @test "accelsim: raw Turing trace (v5, lineinfo): 300,000 lanes in arrival order" {
-	sh_status 0 "gc-import '$TU/kernel-1-ctx_0x1868c30.trace' > '$T/tu.gcs'"
-	run_status 0 gc-stats --json "$T/tu.gcs"
+	shared tu
+	local tu=$BATS_FILE_TMPDIR/tu.gcs
+	run_status 0 gc-stats --json "$tu"
 	printf '%s\n' "$output" >"$T/j"
 	expect_eq "$(jnum records)" 300000 records
 	expect_eq "$(jnum loads)" 200000 loads
@@ -240,49 +300,68 @@ tinsts() {
 	expect_eq "$(jnum bytes)" 2400000 bytes
 	expect_eq "$(grep -v '^-' "$TU/kernel-1-ctx_0x1868c30.trace" | oracle 5 | tr '\n' ' ')" \
 		"LDG 200000 1600000 STG 100000 800000 insts 9375 37566 " oracle
-	expect_eq "$(attrsum "$T/tu.gcs" 1)" 37566 insts
-	expect_eq "$(attrsum "$T/tu.gcs" 2)" 9375 mem_insts
-	expect_match "$(stream_htext "$T/tu.gcs")" "accelsim_input=trace"
-	expect_match "$(stream_htext "$T/tu.gcs")" "accelsim_tracer_version=5"
-	data "$T/tu.gcs" > "$T/tu.txt"
-	# Arrival order: the first memory line of the file comes first.
+	local h
+	h=$(stream_htext "$tu")
+	has "$h" "accelsim_input=trace"
+	has "$h" "accelsim_tracer_version=5"
+	# One decoding of the records: the kernel's attributes and, in
+	# order, the first access; every access's block, warp and size.
 	local first
 	first=$(grep -m1 LDG "$TU/kernel-1-ctx_0x1868c30.trace")
 	set -- $first
-	expect_eq "$(head -1 "$T/tu.txt" | awk '{print $4, $5, $7}')" \
-		"b$1 w$4 pc=$(printf %x "0x$6")" "first access"
+	dump "$tu" | awk '
+	/^attr [12]=/ { print }
+	/^(load|store|atomic) / {
+		if (!n++) print "first", $4, $5, $7
+		b = substr($4, 2) + 0; w = substr($5, 2) + 0
+		if (b >= 98 || w >= 32 || $9 != "size=8") bad++
+	}
+	END { print "bad", bad + 0 }' >"$T/tu.txt"
+	expect_eq "$(attrsum "$T/tu.txt" 1)" 37566 insts
+	expect_eq "$(attrsum "$T/tu.txt" 2)" 9375 mem_insts
+	# Arrival order: the first memory line of the file comes first.
+	mapfile -t lines < <(grep -E '^(first|bad) ' "$T/tu.txt")
+	expect_eq "${lines[0]}" "first b$1 w$4 pc=$(printf %x "0x$6")" "first access"
 	# Block ids stay inside the grid, warps inside the block; 8-byte doubles.
-	expect_eq "$(awk '{b = substr($4, 2) + 0; w = substr($5, 2) + 0;
-		if (b >= 98 || w >= 32 || $9 != "size=8") bad++} END {print bad + 0}' "$T/tu.txt")" 0
+	expect_eq "${lines[1]}" "bad 0"
 	# Its kernelslist names a .trace.xz that is not there: the .trace is used.
 	sh_status 0 "gc-import '$TU/kernelslist_ctx_0x1868c30' > '$T/tul.gcs'"
-	expect_eq "$(body "$T/tul.gcs")" "$(body "$T/tu.gcs")"
-	expect_match "$(stream_htext "$T/tul.gcs")" "accelsim_memcpy_htod=3"
+	expect_eq "$(body "$T/tul.gcs")" "$(body "$tu")"
+	has "$(stream_htext "$T/tul.gcs")" "accelsim_memcpy_htod=3"
 }
 
 @test "accelsim: BFS kernelslist.g (v3, xz): 16 kernels, 38,584 memory warp instructions" {
-	sh_status 0 "gc-import '$BFS/kernelslist.g' > '$T/bfs.gcs'"
-	kdump "$T/bfs.gcs" > "$T/k.txt"
-	expect_eq "$(grep -c '^kbegin' "$T/k.txt")" 16 kernels
-	expect_eq "$(grep '^kbegin' "$T/k.txt" | awk '{print $2}' | tr '\n' ' ')" \
+	shared bfs
+	local d=$BATS_FILE_TMPDIR
+	local k=$d/bfs.k
+	expect_eq "$(grep -c '^kbegin' "$k")" 16 kernels
+	expect_eq "$(grep '^kbegin' "$k" | awk '{print $2}' | tr '\n' ' ')" \
 		"k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 k11 k12 k13 k14 k15 k16 " "kernel order"
-	expect_eq "$(attrsum "$T/bfs.gcs" 2)" 38584 mem_insts
-	expect_eq "$(attrsum "$T/bfs.gcs" 1)" 116255 insts
-	# The text, per kernel file in list order, gives the same.
-	local f o
-	o=$(for f in $(grep '^kernel' "$BFS/kernelslist.g"); do xz -dc "$BFS/$f.xz"; done |
-		grep -v '^-' | oracle | tr '\n' ' ')
-	expect_eq "$o" "LDG 145956 313488 STG 35860 58936 insts 38584 116255 " oracle
-	run_status 0 gc-stats --json "$T/bfs.gcs"
+	expect_eq "$(attrsum "$k" 2)" 38584 mem_insts
+	expect_eq "$(attrsum "$k" 1)" 116255 insts
+	# The text, per kernel file in list order (bfs.txt), gives the same.
+	expect_eq "$(grep -v '^-' "$d/bfs.txt" | oracle | tr '\n' ' ')" \
+		"LDG 145956 313488 STG 35860 58936 insts 38584 116255 " oracle
+	run_status 0 gc-stats --json "$d/bfs.gcs"
 	printf '%s\n' "$output" >"$T/j"
 	expect_eq "$(jnum kernel_count)" 16 kernels
 	expect_eq "$(jnum records)" 181816 records
 	expect_eq "$(jnum bytes)" 372424 bytes
-	expect_match "$(stream_htext "$T/bfs.gcs")" "accelsim_memcpy_htod=14"
-	expect_match "$(stream_htext "$T/bfs.gcs")" "accelsim_tracer_version=3"
+	local h
+	h=$(stream_htext "$d/bfs.gcs")
+	has "$h" "accelsim_memcpy_htod=14"
+	has "$h" "accelsim_tracer_version=3"
 	# Kernel ids and names from the headers; odd ids are Kernel, even Kernel2.
-	expect_eq "$(grep -A8 '^kbegin k2 ' "$T/k.txt" | tail -1)" "name _Z7Kernel2PbS_S_S_i"
-	expect_eq "$(grep -A8 '^kbegin k15 ' "$T/k.txt" | tail -1)" "name _Z6KernelP4NodePiPbS2_S2_S1_i"
+	mapfile -t lines <"$k"
+	local i n2= n15=
+	for i in "${!lines[@]}"; do
+		case ${lines[i]} in
+		"kbegin k2 "*) n2=${lines[i + 8]} ;;
+		"kbegin k15 "*) n15=${lines[i + 8]} ;;
+		esac
+	done
+	expect_eq "$n2" "name _Z7Kernel2PbS_S_S_i"
+	expect_eq "$n15" "name _Z6KernelP4NodePiPbS2_S2_S1_i"
 }
 
 @test "accelsim: BFS thread instructions per kernel are Accel-Sim's instruction counts" {
@@ -293,20 +372,20 @@ tinsts() {
 	# in all.  Accel-Sim counts the active lanes of every warp instruction.
 	local want="1:41210 2:45196 3:42640 4:45896 5:50924 6:49816 7:95224 8:65440"
 	want="$want 9:236622 10:72804 11:226502 12:48486 13:55480 14:45084 15:41022 16:45056"
-	sh_status 0 "gc-import '$BFS/kernelslist.g' > '$T/b.gcs'"
-	local got
-	got=$(kdump "$T/b.gcs" | awk '
+	shared bfs
+	local got d=$BATS_FILE_TMPDIR
+	got=$(awk '
 	/^kbegin / { k = substr($2, 2) }
 	/^attr 7=/ {
 		h = substr($0, 10); v = 0
 		for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
 		printf "%s%s:%d", sep, k, v; sep = " "; s += v
 	}
-	END { printf " total:%d", s }')
+	END { printf " total:%d", s }' "$d/bfs.k")
 	expect_eq "$got" "$want total:1207402"
 	# The text agrees, kernel by kernel (two of them here).
-	expect_eq "$(xz -dc "$BFS/kernel-9.traceg.xz" | tinsts)" 236622
-	expect_eq "$(xz -dc "$BFS/kernel-11.traceg.xz" | tinsts)" 226502
+	expect_eq "$(tinsts <"$d/bfs/kernel-9.traceg")" 236622
+	expect_eq "$(tinsts <"$d/bfs/kernel-11.traceg")" 226502
 }
 
 # ---- hand-written files ------------------------------------------------
@@ -320,13 +399,14 @@ tinsts() {
 		diff -u "$A/version.expect" "$T/$f.txt" >&2
 	done
 	# Kernel attributes: 2 non-memory and 3 memory instructions each.
-	expect_eq "$(attrsum "$T/version-5.gcs" 1) $(attrsum "$T/version-5.gcs" 2)" "2 3"
+	kdump "$T/version-5.gcs" >"$T/v5.k"
+	expect_eq "$(attrsum "$T/v5.k" 1) $(attrsum "$T/v5.k" 2)" "2 3"
 	# Without base addresses (version none) only five attributes: the
 	# counts, thread instructions, stream and binary version.
 	expect_eq "$(dump "$T/version-none.gcs" | head -1)" \
 		"kbegin k1 grid=1,1,1 block=32,1,1 regs=8 shmem=0 attrs=5"
-	expect_match "$(stream_htext "$T/version-1.2.gcs")" "accelsim_tracer_version=1.2"
-	expect_match "$(stream_htext "$T/version-5.gcs")" "accelsim_tracer_version=5"
+	has "$(stream_htext "$T/version-1.2.gcs")" "accelsim_tracer_version=1.2"
+	has "$(stream_htext "$T/version-5.gcs")" "accelsim_tracer_version=5"
 }
 
 @test "accelsim: the size comes from the opcode, whatever mem_width says" {
@@ -379,9 +459,9 @@ tinsts() {
 	diff -u "$A/list.expect" "$T/k.txt" >&2
 	local h
 	h=$(stream_htext "$T/k.gcs")
-	expect_match "$h" "accelsim_memcpy_htod=2"
-	expect_match "$h" "accelsim_memcpy_htod_bytes=33768"
-	expect_match "$h" "accelsim_list_ignored=3"
+	has "$h" "accelsim_memcpy_htod=2"
+	has "$h" "accelsim_memcpy_htod_bytes=33768"
+	has "$h" "accelsim_list_ignored=3"
 	# A list read from standard input names files relative to the current
 	# directory.
 	sh_status 0 "cd '$A/list' && gc-import < kernelslist.g > '$T/k2.gcs'"
@@ -401,12 +481,13 @@ tinsts() {
 	cd "$A/bad"
 	while IFS='	' read -r f l m; do
 		n=$((n + 1))
-		local st=0
+		local st=0 err
 		gc-import "$f" > "$T/out" 2> "$T/err" || st=$?
-		if [ "$st" -ne 1 ] || [ "$(cat "$T/err")" != "gc-import: $f:$l: $m" ] || [ -s "$T/out" ]; then
+		slurp err "$T/err"
+		if [ "$st" -ne 1 ] || [ "$err" != "gc-import: $f:$l: $m" ] || [ -s "$T/out" ]; then
 			echo "$f: exit $st, stdout $(wc -c < "$T/out") bytes" >&2
 			echo "  expected: gc-import: $f:$l: $m" >&2
-			echo "  got:      $(cat "$T/err")" >&2
+			echo "  got:      $err" >&2
 			bad=$((bad + 1))
 		fi
 	done < MESSAGES
@@ -469,10 +550,13 @@ tinsts() {
 # ---- input forms -------------------------------------------------------
 
 @test "accelsim: gzip and xz input give the same stream as plain text" {
+	# (The fastest levels: the formats are the same, the compression not
+	# the point.)
 	local f=$TU/kernel-1-ctx_0x1868c30.trace
-	sh_status 0 "gc-import '$f' > '$T/p.gcs'"
-	gzip -c "$f" > "$T/t.gz"
-	xz -T1 -c "$f" > "$T/t.xz"
+	shared tu
+	cp "$BATS_FILE_TMPDIR/tu.gcs" "$T/p.gcs"
+	gzip -1 -c "$f" > "$T/t.gz"
+	xz -0 -T1 -c "$f" > "$T/t.xz"
 	sh_status 0 "gc-import '$T/t.gz' > '$T/z.gcs'"
 	sh_status 0 "gc-import '$T/t.xz' > '$T/x.gcs'"
 	expect_eq "$(body "$T/z.gcs")" "$(body "$T/p.gcs")" gzip
@@ -483,7 +567,7 @@ tinsts() {
 	sh_status 0 "cat '$T/t.gz' | gc-import > '$T/s2.gcs'"
 	expect_eq "$(body "$T/s2.gcs")" "$(body "$T/p.gcs")" "gzip pipe"
 	# Concatenated xz streams and gzip members: two kernels.
-	{ xz -c "$A/version-4.traceg"; xz -c "$A/version-3.traceg"; } > "$T/two.xz"
+	{ xz -0 -c "$A/version-4.traceg"; xz -0 -c "$A/version-3.traceg"; } > "$T/two.xz"
 	{ gzip -c "$A/version-4.traceg"; gzip -c "$A/version-3.traceg"; } > "$T/two.gz"
 	sh_status 0 "gc-import '$T/two.xz' > '$T/two1.gcs'"
 	sh_status 0 "gc-import '$T/two.gz' > '$T/two2.gcs'"
@@ -508,18 +592,21 @@ tinsts() {
 }
 
 @test "accelsim: the output is deterministic" {
-	sh_status 0 "gc-import '$BFS/kernelslist.g' > '$T/a.gcs'"
+	shared bfs
 	sh_status 0 "gc-import '$BFS/kernelslist.g' > '$T/b.gcs'"
-	cmp "$T/a.gcs" "$T/b.gcs"
+	cmp "$BATS_FILE_TMPDIR/bfs.gcs" "$T/b.gcs"
 }
 
 @test "accelsim: gen-traceg output imports with the counts of its text" {
 	local o
 	gen-traceg -s 300K > "$T/g.traceg"
 	sh_status 0 "gc-import '$T/g.traceg' > '$T/g.gcs'"
-	o=$(grep -v '^-' "$T/g.traceg" | oracle | awk '$1 != "insts" {n += $2} END {print n}')
-	expect_eq "$(data "$T/g.gcs" | wc -l)" "$o" records
-	expect_eq "$(attrsum "$T/g.gcs" 2)" "$(grep -v '^-' "$T/g.traceg" | oracle | awk '$1 == "insts" {print $2}')" mem_insts
+	grep -v '^-' "$T/g.traceg" | oracle >"$T/g.oracle"
+	o=$(awk '$1 != "insts" {n += $2} END {print n}' "$T/g.oracle")
+	data "$T/g.gcs" >"$T/g.txt"
+	expect_eq "$(wc -l <"$T/g.txt")" "$o" records
+	kdump "$T/g.gcs" >"$T/g.k"
+	expect_eq "$(attrsum "$T/g.k" 2)" "$(awk '$1 == "insts" {print $2}' "$T/g.oracle")" mem_insts
 	gen-traceg -s 200K -V 5 -l -r > "$T/r.trace"
 	sh_status 0 "gc-import '$T/r.trace' > '$T/r.gcs'"
 	o=$(grep -v '^-' "$T/r.trace" | oracle 5 | awk '$1 != "insts" {n += $2} END {print n}')
@@ -553,13 +640,10 @@ stats_of() {
 		"gc-import: $lines lines ($bytes bytes) read, 0 skipped; 1 kernels, 344 warp instructions, 12 memory warp instructions, 300 accesses"
 	# BFS through its kernelslist.g: the list's lines and every kernel
 	# file's (decompressed), 38,584 + 116,255 instructions, 181,816 lanes.
-	local f
-	lines=$(wc -l <"$BFS/kernelslist.g")
-	bytes=$(wc -c <"$BFS/kernelslist.g")
-	for f in $(grep '^kernel' "$BFS/kernelslist.g"); do
-		lines=$((lines + $(xz -dc "$BFS/$f.xz" | wc -l)))
-		bytes=$((bytes + $(xz -dc "$BFS/$f.xz" | wc -c)))
-	done
+	# (bfs.txt: the kernel files' text, one after another.)
+	local d=$BATS_FILE_TMPDIR
+	lines=$(cat "$BFS/kernelslist.g" "$d/bfs.txt" | wc -l)
+	bytes=$(cat "$BFS/kernelslist.g" "$d/bfs.txt" | wc -c)
 	sh_status 0 "gc-import --stats '$T/s.json' '$BFS/kernelslist.g' >/dev/null"
 	expect_eq "$(stats_of "$T/s.json")" \
 		"{\"tool\":\"gc-import\",\"input\":\"$BFS/kernelslist.g\",\"gpu\":\"volta-v100\",\"lines\":$lines,\"text_bytes\":$bytes,\"kernel_count\":16,\"instructions\":154839,\"mem_instructions\":38584,\"accesses\":181816,\"bad_lines\":0,\"thread_instructions\":1207402}"
