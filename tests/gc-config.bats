@@ -8,22 +8,47 @@ load helpers
 PRESETS="fermi-gtx470-16k fermi-gtx470-48k pascal-gtx1080 volta-titanv volta-v100
 	turing-rtx2060 ampere-rtx3070 ampere-a100 hopper-h100"
 
-# get PRESET KEY...: the values, space-separated
+# get PRESET KEY...: the values, space-separated (the lines joined in
+# bash, not by tr and sed)
 get() {
-	gpu-test get "$@" | tr '\n' ' ' | sed 's/ $//'
+	local v
+	v=$(gpu-test get "$@")
+	echo "${v//$'\n'/ }"
+}
+
+# slurp VAR FILE: FILE's text in VAR without its trailing newlines, as
+# "$(cat FILE)" gives it, without a process.
+slurp() {
+	local -n slurp_v=$1
+	slurp_v=
+	IFS= read -r -d '' slurp_v <"$2" || true
+	while [[ $slurp_v == *$'\n' ]]; do slurp_v=${slurp_v%$'\n'}; done
+}
+
+# gpu_status STATUS WHAT ARGS...: gpu-test ARGS exits with STATUS, its
+# stdout in $T/out and stderr in $err (sh_status without the sh).
+gpu_status() {
+	local want=$1 what=$2 st=0
+	shift 2
+	gpu-test "$@" >"$T/out" 2>"$T/err" || st=$?
+	slurp err "$T/err"
+	if [ "$st" -ne "$want" ]; then
+		echo "$what: gpu-test $*: exit status $st, expected $want; stderr: $err" >&2
+		return 1
+	fi
 }
 
 # bad_gpu FILE MESSAGE: FILE in tests/fixtures/gpus-bad is rejected with
 # exit 2, nothing on stdout and exactly "gpu-test: PATH:MESSAGE" on stderr,
 # through --gpu (gc_gpu_config_load) and through the library's own reader.
 bad_gpu() {
-	local f="$FIX/gpus-bad/$1"
-	[ -f "$f" ]
-	sh_status 2 "gpu-test load '$f'"
-	[ ! -s "$T/out" ]
-	expect_eq "$(cat "$T/err")" "gpu-test: $f$2" "load $1"
-	sh_status 2 "gpu-test parse '$f'"
-	expect_eq "$(cat "$T/err")" "gpu-test: $f$2" "parse $1"
+	local f="$FIX/gpus-bad/$1" err
+	[ -f "$f" ] || { echo "no file $f" >&2; return 1; }
+	gpu_status 2 "load $1" load "$f" || return 1
+	[ ! -s "$T/out" ] || { echo "load $1: stdout is not empty" >&2; return 1; }
+	expect_eq "$err" "gpu-test: $f$2" "load $1" || return 1
+	gpu_status 2 "parse $1" parse "$f" || return 1
+	expect_eq "$err" "gpu-test: $f$2" "parse $1"
 }
 
 # ---- the presets ---------------------------------------------------------
@@ -35,26 +60,32 @@ bad_gpu() {
 		expect_eq "$output" "$p: ok"
 		n=$((n + 1))
 	done
-	expect_eq "$(ls "$GC_ROOT"/share/gpus/*.gpu | wc -l)" "$n" "number of preset files"
-	for f in "$GC_ROOT"/share/gpus/*.gpu; do
+	local files=("$GC_ROOT"/share/gpus/*.gpu) f b
+	expect_eq "${#files[@]}" "$n" "number of preset files"
+	for f in "${files[@]}"; do
 		run_status 0 gpu-test parse "$f"
-		expect_eq "$output" "$(basename "$f" .gpu): ok"
+		b=${f##*/}
+		expect_eq "$output" "${b%.gpu}: ok"
 	done
 }
 
 @test "every value in every preset names its source" {
-	local f n=0
-	for f in "$GC_ROOT"/share/gpus/*.gpu; do
-		# a value line to check (the grep below finds nothing in a file
-		# it cannot read)
-		grep -q '^[[:space:]]*[a-z]' "$f"
-		n=$((n + 1))
-		if grep -v '^[[:space:]]*#' "$f" | grep -v '^[[:space:]]*$' | grep -v '# source: '; then
-			echo "lines without '# source:' in $f" >&2
-			return 1
-		fi
-	done
-	expect_eq "$n" "$(echo $PRESETS | wc -w)" "number of presets"
+	local f n=0 p np=0
+	# One awk over every file: each has a value line to check (a file it
+	# cannot read has none), and every line that is neither a comment
+	# nor blank names its source.
+	for f in "$GC_ROOT"/share/gpus/*.gpu; do n=$((n + 1)); done
+	awk 'FNR == 1 { files[++nf] = FILENAME }
+		/^[[:space:]]*[a-z]/ { values[FILENAME]++ }
+		!/^[[:space:]]*#/ && !/^[[:space:]]*$/ && !/# source: / {
+			print "line without \047# source:\047 in " FILENAME ": " $0; bad++ }
+		END {
+			for (i = 1; i <= nf; i++)
+				if (!values[files[i]]) { print "no value line in " files[i]; bad++ }
+			exit bad > 0
+		}' "$GC_ROOT"/share/gpus/*.gpu >&2
+	for p in $PRESETS; do np=$((np + 1)); done
+	expect_eq "$n" "$np" "number of presets"
 }
 
 @test "the built-in defaults are the fermi-gtx470-16k preset" {
@@ -352,14 +383,19 @@ size=16K
 }
 
 @test "every file in gpus-bad has a test above" {
-	local f name
+	# (this file read once into bash, each first line with read: no
+	# grep, head or basename a file)
+	local f name first me
+	slurp me "$BATS_TEST_FILENAME"
 	for f in "$FIX"/gpus-bad/*.gpu; do
-		name=$(basename "$f")
-		grep -q "bad_gpu $name " "$BATS_TEST_FILENAME" || {
+		name=${f##*/}
+		[[ $me == *"bad_gpu $name "* ]] || {
 			echo "no test for $name" >&2
 			return 1
 		}
-		head -1 "$f" | grep -q '^# Must be rejected: ' || {
+		first=
+		IFS= read -r first <"$f" || true
+		[[ $first == "# Must be rejected: "* ]] || {
 			echo "$name does not say why it must be rejected" >&2
 			return 1
 		}
@@ -462,17 +498,14 @@ nameless over the fermi-gtx470-16k defaults"
 
 # ---- the stream header -----------------------------------------------------
 
-@test "header text: every parameter of every preset round-trips" {
+@test "header text and stream header: every parameter of every preset round-trips, in the text and through a stream" {
+	# one run of gpu-test header a preset: line 1 the text, line 2 the stream
+	local p err l
 	for p in $PRESETS; do
-		sh_status 0 "gpu-test header $p" || sh_status 3 "gpu-test header $p"
-		expect_eq "$(head -1 "$T/out")" "text: 115 keys round trip" "$p"
-	done
-}
-
-@test "stream header: every parameter of every preset round-trips through a stream" {
-	for p in $PRESETS; do
-		sh_status 0 "gpu-test header $p"
-		expect_eq "$(sed -n 2p "$T/out")" "stream: 115 keys round trip" "$p"
+		gpu_status 0 "$p" header "$p"
+		mapfile -t l <"$T/out"
+		expect_eq "${l[0]}" "text: 115 keys round trip" "$p"
+		expect_eq "${l[1]}" "stream: 115 keys round trip" "$p"
 	done
 }
 
@@ -515,8 +548,13 @@ nameless over the fermi-gtx470-16k defaults"
 		run_status 0 groff -man -ww -z "$man"
 		expect_empty "$output" "groff's warnings"
 	fi
+	# (the manual read once; each preset's ".B NAME" line, its hyphens
+	# written \-, looked for in bash)
+	local m
+	slurp m "$man"
+	m=$'\n'$m$'\n'
 	for p in $PRESETS; do
-		grep -q "^\.B $(echo "$p" | sed 's/-/\\\\-/g')\$" "$man" || {
+		[[ $m == *$'\n'".B ${p//-/\\-}"$'\n'* ]] || {
 			echo "$p is not described in $man" >&2
 			return 1
 		}
