@@ -250,32 +250,38 @@ stream_rsize() {
 #   E ID COUNT                                  kernel end
 #   Z RECORDS DATA                              end of stream
 decode_stream() {
-	od -An -v -tu1 -w"$(stream_rsize "$1")" -j "$(stream_hsize "$1")" "$1" | awk '
-	function u(a, n,    v, i) { v = 0; for (i = a + n; i > a; i--) v = v * 256 + $i; return v }
-	function hex(a, n,    s, i) {
-		s = ""
-		for (i = a + n; i > a; i--) s = s sprintf("%02x", $i)
-		sub(/^0+/, "", s)
-		return "0x" (s == "" ? "0" : s)
-	}
+	# od writes a record as little-endian 32-bit words (a quarter of the
+	# text of a number a byte); bytes and 16-bit halves come by division.
+	# Bytes 12-19 (header size, record size) in one od.
+	local h
+	h=($(od -An -tu2 -j12 -N8 "$1"))
+	od -An -v -tu4 -w"${h[3]}" -j "$((h[0] + 65536 * h[1]))" "$1" | awk '
+	function b(i) { return int($(int(i / 4) + 1) / p8[i % 4]) % 256 }
+	function u8(w) { return $w + $(w + 1) * 4294967296 }
+	function hex(w) { return $(w + 1) ? sprintf("0x%x%08x", $(w + 1), $w) : sprintf("0x%x", $w) }
 	function flush() {
 		if (kb != "") print kb " \"" name "\"" kr
 		if (at != "") print substr(at, 2)
 		kb = name = kr = at = ""
 	}
-	BEGIN { split("global local shared const texture generic", sp, " "); split("load store atomic", ops, " ") }
-	$1 == 130 { for (i = 3; i < 3 + $2; i++) name = name sprintf("%c", $i); next }
-	$1 == 129 { at = at sprintf("\nA %.0f %.0f", u(2, 2), u(8, 8)); next }
+	BEGIN {
+		split("global local shared const texture generic", sp, " "); split("load store atomic", ops, " ")
+		p8[0] = 1; p8[1] = 256; p8[2] = 65536; p8[3] = 16777216
+	}
+	{ t = $1 % 256; f = int($1 / 256) % 256 }
+	t == 130 { for (i = 2; i < 2 + f; i++) name = name sprintf("%c", b(i)); next }
+	t == 129 { at = at sprintf("\nA %.0f %.0f", int($1 / 65536), u8(3)); next }
 	{ flush() }
-	$1 == 128 { kb = sprintf("K %.0f", u(4, 4))
-		    kr = sprintf(" %.0f,%.0f,%.0f %.0f,%.0f,%.0f %.0f %.0f", u(8, 4), u(12, 2), u(14, 2),
-				 u(16, 2), u(18, 2), u(20, 2), u(22, 2), u(24, 4)); next }
-	$1 >= 1 && $1 <= 3 { printf "%.0f,%.0f,%.0f,%s,%.0f,%s,%s%s,%.0f,%s\n", u(8, 4), u(6, 2), $3,
-		hex(12, 4), u(16, 4), ops[$1], sp[$2 % 16 + 1], ($2 >= 16 ? "+bypass" : ""), $4, hex(24, 8); next }
-	$1 == 131 { printf "E %.0f %.0f\n", u(4, 4), u(8, 8); next }
-	$1 == 143 { printf "Z %.0f %.0f\n", u(8, 8), u(16, 8); next }
-	$1 == 132 || $1 == 133 || $1 == 134 { next }
-	{ print "? " $1 }
+	t == 128 { kb = sprintf("K %.0f", $2)
+		   kr = sprintf(" %.0f,%.0f,%.0f %.0f,%.0f,%.0f %.0f %.0f", $3, $4 % 65536, int($4 / 65536),
+				$5 % 65536, int($5 / 65536), $6 % 65536, int($6 / 65536), $7); next }
+	t >= 1 && t <= 3 { printf "%.0f,%.0f,%.0f,%s,%.0f,%s,%s%s,%.0f,%s\n", $3, int($2 / 65536),
+		int($1 / 65536) % 256, sprintf("0x%x", $4), $5, ops[t], sp[f % 16 + 1], (f >= 16 ? "+bypass" : ""),
+		int($1 / 16777216), hex(7); next }
+	t == 131 { printf "E %.0f %.0f\n", $2, u8(3); next }
+	t == 143 { printf "Z %.0f %.0f\n", u8(3), u8(5); next }
+	t == 132 || t == 133 || t == 134 { next }
+	{ print "? " t }
 	END { flush() }'
 }
 
@@ -283,12 +289,15 @@ decode_stream() {
 # every data record, one line each, from the bytes apart from the library:
 #   BLOCK,WARP,SEQ INSTS CYCLES WAITS RESERVED VALID
 decode_compute() {
-	od -An -v -tu1 -w"$(stream_rsize "$1")" -j "$(stream_hsize "$1")" "$1" | awk '
-	function u(a, n,    v, i) { v = 0; for (i = a + n; i > a; i--) v = v * 256 + $i; return v }
-	$1 >= 1 && $1 <= 3 {
-		printf "%.0f,%.0f,%.0f %.0f %.0f %.0f %d %d\n", u(8, 4), u(6, 2), u(16, 4), u(40, 3),
-			u(43, 3) + ($47 % 4) * 16777216, int($47 / 4) + ($48 % 64) * 64,
-			int($48 / 64) % 2, int($48 / 128)
+	local h
+	h=($(od -An -tu2 -j12 -N8 "$1"))
+	od -An -v -tu4 -w"${h[3]}" -j "$((h[0] + 65536 * h[1]))" "$1" | awk '
+	{ t = $1 % 256 }
+	t >= 1 && t <= 3 {
+		b46 = int($12 / 65536) % 256; b47 = int($12 / 16777216)
+		printf "%.0f,%.0f,%.0f %.0f %.0f %.0f %d %d\n", $3, int($2 / 65536), $5, $11 % 16777216,
+			int($11 / 16777216) + ($12 % 65536) * 256 + (b46 % 4) * 16777216, int(b46 / 4) + (b47 % 64) * 64,
+			int(b47 / 64) % 2, int(b47 / 128)
 	}'
 }
 
