@@ -16,15 +16,6 @@ get() {
 	echo "${v//$'\n'/ }"
 }
 
-# slurp VAR FILE: FILE's text in VAR without its trailing newlines, as
-# "$(cat FILE)" gives it, without a process.
-slurp() {
-	local -n slurp_v=$1
-	slurp_v=
-	IFS= read -r -d '' slurp_v <"$2" || true
-	while [[ $slurp_v == *$'\n' ]]; do slurp_v=${slurp_v%$'\n'}; done
-}
-
 # gpu_status STATUS WHAT ARGS...: gpu-test ARGS exits with STATUS, its
 # stdout in $T/out and stderr in $err (sh_status without the sh).
 gpu_status() {

@@ -100,15 +100,6 @@ attrsum() {
 	} END { print s + 0 }' "$1"
 }
 
-# slurp VAR FILE: FILE's text in VAR without its trailing newlines, as
-# "$(cat FILE)" gives it, without a process.
-slurp() {
-	local -n slurp_v=$1
-	slurp_v=
-	IFS= read -r -d '' slurp_v <"$2" || true
-	while [[ $slurp_v == *$'\n' ]]; do slurp_v=${slurp_v%$'\n'}; done
-}
-
 # has TEXT ERE [WHAT]: a line of TEXT matches ERE (expect_match without
 # the printf and the grep).
 has() {

@@ -74,6 +74,15 @@ expect_eq() {
 	fi
 }
 
+# slurp VAR FILE: FILE's text in VAR without its trailing newlines, as
+# "$(cat FILE)" gives it, without a process.
+slurp() {
+	local -n slurp_v=$1
+	slurp_v=
+	IFS= read -r -d '' slurp_v <"$2" || true
+	while [[ $slurp_v == *$'\n' ]]; do slurp_v=${slurp_v%$'\n'}; done
+}
+
 # expect_empty ACTUAL [WHAT]
 expect_empty() {
 	if [ -n "$1" ]; then
@@ -315,12 +324,21 @@ ndata() {
 }
 
 # import_bad FILE MESSAGE [OPTIONS]: gc-import fails with exactly
-# "gc-import: MESSAGE" on stderr and exit status 1.
+# "gc-import: MESSAGE" on stderr and exit status 1.  (gc-import runs
+# directly and stderr is read by slurp: no sh, no cat.)
 import_bad() {
-	local f=$1 msg=$2
+	local f=$1 msg=$2 st=0 err
 	shift 2
-	sh_status 1 "gc-import $* '$f' >'$T/o'"
-	expect_eq "$(cat "$T/err")" "gc-import: $msg"
+	gc-import "$@" "$f" >"$T/o" 2>"$T/err" || st=$?
+	slurp err "$T/err"
+	if [ "$st" -ne 1 ]; then
+		echo "command: gc-import $* $f" >&2
+		echo "exit status $st, expected 1" >&2
+		echo "--- stderr ---" >&2
+		echo "$err" >&2
+		return 1
+	fi
+	expect_eq "$err" "gc-import: $msg"
 }
 
 # jnum KEY [FILE]: the number of the first "KEY": in FILE (default $T/j,

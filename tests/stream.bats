@@ -33,15 +33,6 @@ msg_of() {
 	return 1
 }
 
-# slurp VAR FILE: FILE's text in VAR without its trailing newlines, as
-# "$(cat FILE)" gives it, without a process.
-slurp() {
-	local -n slurp_v=$1
-	slurp_v=
-	IFS= read -r -d '' slurp_v <"$2" || true
-	while [[ $slurp_v == *$'\n' ]]; do slurp_v=${slurp_v%$'\n'}; done
-}
-
 # read_bad WHAT FILE: the reader (gc-mkbad read) refuses FILE on its
 # standard input with exit status 1, exactly "gc-read-test: stdin: $msg"
 # on stderr and nothing on stdout; WHAT names the case in a failure.
