@@ -14,9 +14,19 @@ types() {
 # with "gc-import: bad.csv:LINE: MESSAGE" (LINE: 12 unless given), exit 1,
 # nothing on stdout.
 bad_line() {
+	# (gc-import run from $T by cd and back, its stderr read by slurp:
+	# no subshell, sh or cat)
+	local st=0 err back=$PWD
 	sed "$1" "$FIX/csv/access.csv" >"$T/bad.csv" || return 1
-	(cd "$T" && sh_status 1 "gc-import bad.csv") || return 1
-	expect_eq "$(cat "$T/err")" "gc-import: bad.csv:${3:-12}: $2" || return 1
+	cd "$T" || return 1
+	gc-import bad.csv >"$T/out" 2>"$T/err" || st=$?
+	cd "$back" || return 1
+	slurp err "$T/err"
+	if [ "$st" -ne 1 ]; then
+		echo "$1: exit status $st, expected 1; stderr: $err" >&2
+		return 1
+	fi
+	expect_eq "$err" "gc-import: bad.csv:${3:-12}: $2" "$1" || return 1
 	if [ -s "$T/out" ]; then
 		echo "stdout is not empty" >&2
 		return 1
