@@ -24,37 +24,34 @@ htext() {
 #   end:     end ID COUNT
 #   eos:     eos RECORDS DATA
 records() {
-	od -An -tx1 -v -w"$(stream_rsize "$1")" -j "$(hsize "$1")" "$1" | awk '
-	function h(s,    i, v) {
-		v = 0
-		for (i = 1; i <= length(s); i++)
-			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return v
-	}
-	function le(a, b,    i, s) { s = ""; for (i = b; i >= a; i--) s = s $i; return h(s) }
-	function hx(a, b,    i, s) {
-		s = ""
-		for (i = b; i >= a; i--) s = s $i
-		sub(/^0+/, "", s)
-		return "0x" (s == "" ? "0" : s)
-	}
-	$1 == "01" || $1 == "02" {
-		print ($1 == "01" ? "ld" : "st"), h($3), le(7, 8), le(9, 12), hx(13, 16),
-		      le(17, 20), hx(25, 32), h($4)
+	# bytes 12-19 as 16-bit numbers: the header size (12-15) and the
+	# record size (18-19), in one od
+	local h
+	h=($(od -An -tu2 -j12 -N8 "$1"))
+	od -An -tu4 -v -w"${h[3]}" -j "$((h[0] + 65536 * h[1]))" "$1" | awk '
+	# od gives a record as little-endian 32-bit words: bytes and 16-bit
+	# halves by division (four times less text than a number a byte).
+	function b(i) { return int($(int(i / 4) + 1) / p8[i % 4]) % 256 }
+	function hx(w) { return $(w + 1) ? sprintf("0x%x%08x", $(w + 1), $w) : sprintf("0x%x", $w) }
+	BEGIN { p8[0] = 1; p8[1] = 256; p8[2] = 65536; p8[3] = 16777216; w32 = 4294967296 }
+	{ t = $1 % 256 }
+	t == 1 || t == 2 {
+		print (t == 1 ? "ld" : "st"), int($1 / 65536) % 256, int($2 / 65536), $3, sprintf("0x%x", $4),
+		      $5, hx(7), int($1 / 16777216)
 		next
 	}
-	$1 == "80" { print "begin", le(5, 8), le(9, 12), le(13, 14), le(15, 16), le(17, 18),
-		     le(19, 20), le(21, 22), le(23, 24), le(25, 28), le(29, 30); next }
-	$1 == "81" { print "attr", le(3, 4), le(9, 16); next }
-	$1 == "82" {
+	t == 128 { print "begin", $2, $3, $4 % 65536, int($4 / 65536), $5 % 65536,
+		     int($5 / 65536), $6 % 65536, int($6 / 65536), $7, $8 % 65536; next }
+	t == 129 { print "attr", int($1 / 65536), $3 + $4 * w32; next }
+	t == 130 {
 		s = ""
-		for (i = 3; i < 3 + h($2); i++) s = s sprintf("%c", h($i))
+		for (i = 2; i < 2 + int($1 / 256) % 256; i++) s = s sprintf("%c", b(i))
 		print "name", s
 		next
 	}
-	$1 == "83" { print "end", le(5, 8), le(9, 16); next }
-	$1 == "8f" { print "eos", le(9, 16), le(17, 24); next }
-	{ print "other", $1 }'
+	t == 131 { print "end", $2, $3 + $4 * w32; next }
+	t == 143 { print "eos", $3 + $4 * w32, $5 + $6 * w32; next }
+	{ print "other", sprintf("%02x", t) }'
 }
 
 # data FILE: the data records only.
@@ -62,9 +59,13 @@ data() {
 	records "$1" | grep -E '^(ld|st) '
 }
 
-# count FILE PATTERN: data records matching an ERE.
+# count FILE PATTERN: data records matching an ERE.  FILE is a stream or
+# its data already decoded (a file whose name ends in .d).
 count() {
-	data "$1" | grep -cE "$2" || [ $? -eq 1 ]
+	case $1 in
+	*.d) grep -cE "$2" "$1" || [ $? -eq 1 ] ;;
+	*) data "$1" | grep -cE "$2" || [ $? -eq 1 ] ;;
+	esac
 }
 
 gen() {
@@ -211,23 +212,24 @@ gen() {
 
 @test "gc-gen: matmul counts follow N*N*2N loads and N*N stores" {
 	gen matmul -n 8
-	expect_eq "$(count "$T/s" '^ld ')" $((8 * 8 * 16))
-	expect_eq "$(count "$T/s" '^st ')" 64
+	data "$T/s" >"$T/s.d"
+	expect_eq "$(count "$T/s.d" '^ld ')" $((8 * 8 * 16))
+	expect_eq "$(count "$T/s.d" '^st ')" 64
 	records "$T/s" >"$T/r"
 	# 16x16 blocks over 8x8: one block, threads x >= 8 or y >= 8 idle
 	expect_eq "$(sed -n 1p "$T/r")" "begin 1 1 1 1 16 16 1 32 0 1"
 	# 8 warps (two rows of 16 each, 8 active lanes per row) x (2*8 + 1)
 	expect_eq "$(sed -n 2p "$T/r")" "attr 2 $((4 * 17))"
-	data "$T/s" >"$T/d"
 	# thread (x 3, y 1) is lane 19 of warp 0: A[1][k], B[k][3], C[1][3]
-	grep -qx 'ld 19 0 0 0x10 0 0x10000020 4' "$T/d"
-	grep -qx 'ld 19 0 0 0x20 1 0x1000010c 4' "$T/d"
-	grep -qx 'ld 19 0 0 0x10 2 0x10000024 4' "$T/d"
-	grep -qx 'st 19 0 0 0x30 16 0x1000022c 4' "$T/d"
+	grep -qx 'ld 19 0 0 0x10 0 0x10000020 4' "$T/s.d"
+	grep -qx 'ld 19 0 0 0x20 1 0x1000010c 4' "$T/s.d"
+	grep -qx 'ld 19 0 0 0x10 2 0x10000024 4' "$T/s.d"
+	grep -qx 'st 19 0 0 0x30 16 0x1000022c 4' "$T/s.d"
 	# M x N = 3 x 5 with K = 7
 	gen matmul --height 3 --width 5 --inner 7 --block 4x2
-	expect_eq "$(count "$T/s" '^ld ')" $((3 * 5 * 2 * 7))
-	expect_eq "$(count "$T/s" '^st ')" 15
+	data "$T/s" >"$T/s.d"
+	expect_eq "$(count "$T/s.d" '^ld ')" $((3 * 5 * 2 * 7))
+	expect_eq "$(count "$T/s.d" '^st ')" 15
 	records "$T/s" | grep -q '^begin 1 2 2 1 4 2 1 '
 }
 
@@ -253,31 +255,31 @@ gen() {
 
 @test "gc-gen: stencil2d reads five neighbours of every interior point" {
 	gen stencil2d --width 10 --height 7
-	expect_eq "$(count "$T/s" '^ld ')" $((5 * 8 * 5))
-	expect_eq "$(count "$T/s" '^st ')" $((8 * 5))
-	data "$T/s" >"$T/d"
+	data "$T/s" >"$T/s.d"
+	expect_eq "$(count "$T/s.d" '^ld ')" $((5 * 8 * 5))
+	expect_eq "$(count "$T/s.d" '^st ')" $((8 * 5))
 	# point (1, 1) is lane 17 of warp 0: north, west, centre, east, south
-	expect_eq "$(awk '$2 == 17 && $3 == 0 { printf "%s %s ", $5, $7 }' "$T/d")" \
+	expect_eq "$(awk '$2 == 17 && $3 == 0 { printf "%s %s ", $5, $7 }' "$T/s.d")" \
 		"0x10 0x10000004 0x20 0x10000028 0x30 0x1000002c 0x40 0x10000030 0x50 0x10000054 0x60 0x1000022c "
 	# no boundary thread: lanes 0 and 16 (x = 0) and x = 9 never appear
-	expect_eq "$(awk '$2 == 0 || $2 == 16 || $2 == 9 || $2 == 25' "$T/d" | wc -l)" 0
-	expect_eq "$(awk '$4 != 0' "$T/d" | wc -l)" 0
+	expect_eq "$(awk '$2 == 0 || $2 == 16 || $2 == 9 || $2 == 25' "$T/s.d" | wc -l)" 0
+	expect_eq "$(awk '$4 != 0' "$T/s.d" | wc -l)" 0
 }
 
 @test "gc-gen: spmv counts, sorted distinct columns, CSR addresses" {
 	gen spmv -n 100 --width 1000 --nnz 5 --seed 3
-	expect_eq "$(count "$T/s" ' 0x(10|20) ')" 200
-	expect_eq "$(count "$T/s" ' 0x(30|40|50) ')" $((100 * 5 * 3))
-	expect_eq "$(count "$T/s" '^st ')" 100
-	data "$T/s" >"$T/d"
+	data "$T/s" >"$T/s.d"
+	expect_eq "$(count "$T/s.d" ' 0x(10|20) ')" 200
+	expect_eq "$(count "$T/s.d" ' 0x(30|40|50) ')" $((100 * 5 * 3))
+	expect_eq "$(count "$T/s.d" '^st ')" 100
 	# rowptr is 101 ints; col and val 500 each; x 1000 elements; y 100
-	grep -qx 'ld 5 0 0 0x10 0 0x10000014 4' "$T/d"
-	grep -qx 'ld 5 0 0 0x20 1 0x10000018 4' "$T/d"
-	grep -qx 'ld 5 0 0 0x30 2 0x10000264 4' "$T/d"
-	grep -qx 'ld 5 0 0 0x40 3 0x10000a64 4' "$T/d"
-	grep -qx 'st 5 0 0 0x60 17 0x10002214 4' "$T/d"
+	grep -qx 'ld 5 0 0 0x10 0 0x10000014 4' "$T/s.d"
+	grep -qx 'ld 5 0 0 0x20 1 0x10000018 4' "$T/s.d"
+	grep -qx 'ld 5 0 0 0x30 2 0x10000264 4' "$T/s.d"
+	grep -qx 'ld 5 0 0 0x40 3 0x10000a64 4' "$T/s.d"
+	grep -qx 'st 5 0 0 0x60 17 0x10002214 4' "$T/s.d"
 	# per row: x addresses ascending, distinct, inside x[0..999]
-	awk '$5 == "0x50" { print $3 * 32 + $2, $7 }' "$T/d" | sort -s -k1,1n >"$T/x"
+	awk '$5 == "0x50" { print $3 * 32 + $2, $7 }' "$T/s.d" | sort -s -k1,1n >"$T/x"
 	awk '{ if ($1 == row && $2 <= prev) exit 1; row = $1; prev = $2 }' "$T/x"
 	expect_eq "$(awk '$2 < "0x10001200" || $2 > "0x1000219c"' "$T/x" | wc -l)" 0
 	expect_eq "$(wc -l <"$T/x")" 500
@@ -285,27 +287,28 @@ gen() {
 
 @test "gc-gen: spmv with a density gives rows of different lengths" {
 	gen spmv -n 64 --nnz 0.25
-	data "$T/s" >"$T/d"
-	awk '$5 == "0x50" { n[$3 * 32 + $2]++ } END { for (r in n) print n[r] }' "$T/d" |
+	data "$T/s" >"$T/s.d"
+	awk '$5 == "0x50" { n[$3 * 32 + $2]++ } END { for (r in n) print n[r] }' "$T/s.d" |
 		sort -u >"$T/len"
 	[ "$(wc -l <"$T/len")" -gt 3 ]
 	# the warp runs as long as its longest row; lanes of shorter rows idle
-	expect_eq "$(count "$T/s" '^st ')" 64
+	expect_eq "$(count "$T/s.d" '^st ')" 64
 	gen spmv -n 4 --nnz 1.0
-	expect_eq "$(count "$T/s" ' 0x50 ')" 16
+	data "$T/s" >"$T/s.d"
+	expect_eq "$(count "$T/s.d" ' 0x50 ')" 16
 }
 
 @test "gc-gen: gather loads idx[i], then A[idx[i]] inside A" {
 	gen gather -n 1000
-	expect_eq "$(count "$T/s" '^ld ')" 2000
-	expect_eq "$(count "$T/s" '^st ')" 1000
-	data "$T/s" >"$T/d"
+	data "$T/s" >"$T/s.d"
+	expect_eq "$(count "$T/s.d" '^ld ')" 2000
+	expect_eq "$(count "$T/s.d" '^st ')" 1000
 	# idx at the base (1000 ints), A at 0x10001000, B at 0x10002000
-	grep -qx 'ld 0 0 0 0x10 0 0x10000000 4' "$T/d"
-	grep -qx 'st 0 0 0 0x30 2 0x10002000 4' "$T/d"
-	expect_eq "$(awk '$5 == "0x20" && ($7 < "0x10001000" || $7 > "0x10001f9c")' "$T/d" | wc -l)" 0
+	grep -qx 'ld 0 0 0 0x10 0 0x10000000 4' "$T/s.d"
+	grep -qx 'st 0 0 0 0x30 2 0x10002000 4' "$T/s.d"
+	expect_eq "$(awk '$5 == "0x20" && ($7 < "0x10001000" || $7 > "0x10001f9c")' "$T/s.d" | wc -l)" 0
 	# random, not a permutation of a pattern: many distinct elements
-	[ "$(awk '$5 == "0x20" { print $7 }' "$T/d" | sort -u | wc -l)" -gt 500 ]
+	[ "$(awk '$5 == "0x20" { print $7 }' "$T/s.d" | sort -u | wc -l)" -gt 500 ]
 }
 
 @test "gc-gen: strided is seed 000 Fig. 7 (two identical loops of one warp)" {
@@ -355,9 +358,12 @@ gen() {
 @test "gc-gen: mem_insts matches the warp instructions of every kernel" {
 	for k in vecadd copy rowcopy colcopy matmul transpose stencil2d spmv gather strided table2 mdm; do
 		gen "$k" -n 20 --block 16 2>/dev/null || gen "$k" -n 20
-		records "$T/s" >"$T/r"
-		want=$(grep -m1 '^attr 2 ' "$T/r" | awk '{ print $3 }')
-		got=$(grep -E '^(ld|st) ' "$T/r" | awk '{ print $3, $4, $6 }' | sort -u | wc -l)
+		# the first attribute 2 and the distinct (warp, block, seq) of
+		# the data records, in one awk
+		records "$T/s" | awk '/^attr 2 / && want == "" { want = $3 }
+			/^(ld|st) / && !seen[$3 " " $4 " " $6]++ { got++ }
+			END { print got + 0, want }' >"$T/n"
+		read -r got want <"$T/n"
 		expect_eq "$got" "$want" "$k mem_insts"
 	done
 }
@@ -435,9 +441,13 @@ gen() {
 		"vecadd --intervals --gpu no-such-gpu" "vecadd --op-latency int=3" \
 		"vecadd --intervals --op-latency fp=3" "vecadd --intervals --op-latency int=0" \
 		"vecadd --intervals --op-latency sp=2,0" "vecadd --intervals --op-latency sp"; do
-		sh_status 2 "gc-gen $args"
-		[ ! -s "$T/out" ]
-		expect_eq "$(grep -vc '^Try ' "$T/err")" 1 "message lines for '$args'"
+		# (gc-gen run here, its lines counted with read: no sh, no grep)
+		local st=0 n=0 l
+		gc-gen $args >"$T/out" 2>"$T/err" || st=$?
+		expect_eq "$st" 2 "exit status for '$args'"
+		[ ! -s "$T/out" ] || { echo "stdout for '$args' is not empty" >&2; return 1; }
+		while IFS= read -r l || [ -n "$l" ]; do [[ $l == Try\ * ]] || n=$((n + 1)); done <"$T/err"
+		expect_eq "$n" 1 "message lines for '$args'"
 	done
 	sh_status 2 "gc-gen nosuch"
 	expect_match "$(cat "$T/err")" "unknown kernel 'nosuch'"
