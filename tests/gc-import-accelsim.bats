@@ -100,17 +100,6 @@ attrsum() {
 	} END { print s + 0 }' "$1"
 }
 
-# has TEXT ERE [WHAT]: a line of TEXT matches ERE (expect_match without
-# the printf and the grep).
-has() {
-	local l
-	while IFS= read -r l; do
-		[[ $l =~ $2 ]] && return 0
-	done <<<"$1"
-	echo "${3:-text}: no line of '$1' matches /$2/" >&2
-	return 1
-}
-
 # Shared by several tests (each checks what it uses): the BFS trace
 # through its kernelslist.g (bfs.gcs, its kernel records decoded in
 # bfs.k, gc-import's exit status in bfs.st), its kernel files' text
@@ -212,20 +201,20 @@ tinsts() {
 	cp "$A/raw.trace" "$T/noname2"
 	gc-import "$T/noname" >"$T/a.gcs"
 	h=$(stream_htext "$T/a.gcs")
-	has "$h" "source_format=accelsim"
-	has "$h" "accelsim_input=traceg"
-	has "$h" "accelsim_tracer_version=4"
-	has "$h" "accelsim_nvbit_version=1.5.5"
+	expect_match "$h" "source_format=accelsim"
+	expect_match "$h" "accelsim_input=traceg"
+	expect_match "$h" "accelsim_tracer_version=4"
+	expect_match "$h" "accelsim_nvbit_version=1.5.5"
 	gc-import "$T/noname2" >"$T/b.gcs"
-	has "$(stream_htext "$T/b.gcs")" "accelsim_input=trace"
+	expect_match "$(stream_htext "$T/b.gcs")" "accelsim_input=trace"
 	gc-import "$VA/kernelslist.g" >"$T/c.gcs"
 	h=$(stream_htext "$T/c.gcs")
-	has "$h" "accelsim_input=kernelslist"
-	has "$h" "accelsim_memcpy_htod=3"
-	has "$h" "accelsim_memcpy_htod_bytes=1200"
-	has "$h" "accelsim_list_ignored=0"
+	expect_match "$h" "accelsim_input=kernelslist"
+	expect_match "$h" "accelsim_memcpy_htod=3"
+	expect_match "$h" "accelsim_memcpy_htod_bytes=1200"
+	expect_match "$h" "accelsim_list_ignored=0"
 	gc-import --format accelsim "$A/version-none.traceg" >"$T/d.gcs"
-	has "$(stream_htext "$T/d.gcs")" "accelsim_tracer_version=none"
+	expect_match "$(stream_htext "$T/d.gcs")" "accelsim_tracer_version=none"
 }
 
 # ---- the real traces ---------------------------------------------------
@@ -293,8 +282,8 @@ tinsts() {
 		"LDG 200000 1600000 STG 100000 800000 insts 9375 37566 " oracle
 	local h
 	h=$(stream_htext "$tu")
-	has "$h" "accelsim_input=trace"
-	has "$h" "accelsim_tracer_version=5"
+	expect_match "$h" "accelsim_input=trace"
+	expect_match "$h" "accelsim_tracer_version=5"
 	# One decoding of the records: the kernel's attributes and, in
 	# order, the first access; every access's block, warp and size.
 	local first
@@ -318,7 +307,7 @@ tinsts() {
 	# Its kernelslist names a .trace.xz that is not there: the .trace is used.
 	sh_status 0 "gc-import '$TU/kernelslist_ctx_0x1868c30' > '$T/tul.gcs'"
 	expect_eq "$(body "$T/tul.gcs")" "$(body "$tu")"
-	has "$(stream_htext "$T/tul.gcs")" "accelsim_memcpy_htod=3"
+	expect_match "$(stream_htext "$T/tul.gcs")" "accelsim_memcpy_htod=3"
 }
 
 @test "accelsim: BFS kernelslist.g (v3, xz): 16 kernels, 38,584 memory warp instructions" {
@@ -340,8 +329,8 @@ tinsts() {
 	expect_eq "$(jnum bytes)" 372424 bytes
 	local h
 	h=$(stream_htext "$d/bfs.gcs")
-	has "$h" "accelsim_memcpy_htod=14"
-	has "$h" "accelsim_tracer_version=3"
+	expect_match "$h" "accelsim_memcpy_htod=14"
+	expect_match "$h" "accelsim_tracer_version=3"
 	# Kernel ids and names from the headers; odd ids are Kernel, even Kernel2.
 	mapfile -t lines <"$k"
 	local i n2= n15=
@@ -396,8 +385,8 @@ tinsts() {
 	# counts, thread instructions, stream and binary version.
 	expect_eq "$(dump "$T/version-none.gcs" | head -1)" \
 		"kbegin k1 grid=1,1,1 block=32,1,1 regs=8 shmem=0 attrs=5"
-	has "$(stream_htext "$T/version-1.2.gcs")" "accelsim_tracer_version=1.2"
-	has "$(stream_htext "$T/version-5.gcs")" "accelsim_tracer_version=5"
+	expect_match "$(stream_htext "$T/version-1.2.gcs")" "accelsim_tracer_version=1.2"
+	expect_match "$(stream_htext "$T/version-5.gcs")" "accelsim_tracer_version=5"
 }
 
 @test "accelsim: the size comes from the opcode, whatever mem_width says" {
@@ -450,9 +439,9 @@ tinsts() {
 	diff -u "$A/list.expect" "$T/k.txt" >&2
 	local h
 	h=$(stream_htext "$T/k.gcs")
-	has "$h" "accelsim_memcpy_htod=2"
-	has "$h" "accelsim_memcpy_htod_bytes=33768"
-	has "$h" "accelsim_list_ignored=3"
+	expect_match "$h" "accelsim_memcpy_htod=2"
+	expect_match "$h" "accelsim_memcpy_htod_bytes=33768"
+	expect_match "$h" "accelsim_list_ignored=3"
 	# A list read from standard input names files relative to the current
 	# directory.
 	sh_status 0 "cd '$A/list' && gc-import < kernelslist.g > '$T/k2.gcs'"
