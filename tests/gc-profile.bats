@@ -241,13 +241,23 @@ diverge_stream() {
 	gc-import "$BFS" >"$T/s"
 	gc-profile "$T/s" >"$T/p"
 	has "$T/p" "kernels 16"
-	for k in $(seq 1 16); do
-		section "$T/p" "$k" >"$T/k"
-		t=$(sed -n 's/^threads //p' "$T/k")
+	# one awk over the sections (as section cuts them: from a "kernel"
+	# line to its "end kernel"): per kernel its "threads" value, the sum
+	# of its profiles' threads, its "profile" lines and its "profiles"
+	# value; checked kernel by kernel below
+	awk '/^kernel / { k++; inside = 1 }
+		inside && /^threads / { t[k] = t[k] substr($0, 9) }
+		inside && /^profile / { s[k] += $4; n[k]++ }
+		inside && /^profiles / { np[k] = np[k] substr($0, 10) }
+		/^end kernel / { inside = 0 }
+		END { OFS = ";"; for (i = 1; i <= 16; i++) print i, t[i], s[i], n[i] + 0, np[i] }' "$T/p" >"$T/ks"
+	local k t sum n np
+	while IFS=";" read -r k t sum n np; do
 		expect_eq "$t" 4096 "kernel $k threads"
-		expect_eq "$(awk '/^profile / { s += $4 } END { print s }' "$T/k")" "$t" "kernel $k profile threads"
-		expect_eq "$(grep -c '^profile ' "$T/k")" "$(sed -n 's/^profiles //p' "$T/k")" "kernel $k profiles"
-	done
+		expect_eq "$sum" "$t" "kernel $k profile threads"
+		expect_eq "$n" "$np" "kernel $k profiles"
+	done <"$T/ks"
+	expect_eq "$(wc -l <"$T/ks")" 16 "kernels checked"
 	expect_eq "$(awk '$1 == "profiles" && $2 > 1' "$T/p" | wc -l | awk '$1 >= 8 { print "yes" }')" yes \
 		"kernels with more than one profile"
 	# no more than --max-profiles
