@@ -130,6 +130,7 @@ static const check_unit units[] = {
 	{"rng", t_rng},
 	{"rowmap", t_rowmap},
 	{"grow", t_grow},
+	{"bigmem", t_bigmem},
 	{"counts-64", t_counts64},
 };
 #define NUNITS CHECK_NUNITS(units)
