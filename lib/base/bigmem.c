@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #ifndef MAP_ANONYMOUS
@@ -60,4 +61,115 @@ void gc_big_free(void *p, size_t n, size_t size)
 		free(p);
 	else
 		munmap(p, big_len(bytes));
+}
+
+int gc_bigpool_init(gc_bigpool *p)
+{
+	memset(p, 0, sizeof *p);
+	return pthread_mutex_init(&p->mu, NULL) ? -1 : 0;
+}
+
+/* The order of a block of `bytes` (GC_POOL_MIN to GC_BIG_PAGE). */
+static unsigned pool_order(size_t bytes)
+{
+	unsigned k = 0;
+	while ((GC_POOL_MIN << k) < bytes)
+		k++;
+	return k;
+}
+
+/* A free block of order k, split from a larger one or a new page; NULL
+ * when out of memory.  Under the lock. */
+static void *pool_take(gc_bigpool *p, unsigned k)
+{
+	unsigned j = k;
+	while (j < GC_POOL_ORDERS && !p->free[j])
+		j++;
+	char *b;
+	if (j == GC_POOL_ORDERS) {
+		if (p->nchunk == p->cap) {
+			size_t cap = p->cap ? 2 * p->cap : 16;
+			void **c = realloc(p->chunk, cap * sizeof *c);
+			if (!c)
+				return NULL;
+			p->chunk = c;
+			p->cap = cap;
+		}
+		if (!(b = gc_big_calloc(1, GC_BIG_PAGE)))
+			return NULL;
+		p->chunk[p->nchunk++] = b;
+		j = GC_POOL_ORDERS - 1;
+	} else {
+		b = p->free[j];
+		p->free[j] = *(void **)b;
+	}
+	while (j > k) { /* the upper half of each split is free */
+		j--;
+		char *half = b + (GC_POOL_MIN << j);
+		*(void **)half = p->free[j];
+		p->free[j] = half;
+	}
+	return b;
+}
+
+void *gc_bigpool_calloc(gc_bigpool *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	size_t bytes = n * size;
+	if (bytes < GC_POOL_MIN)
+		return calloc(n, size);
+	if (bytes > GC_BIG_PAGE)
+		return gc_big_calloc(n, size);
+	unsigned k = pool_order(bytes);
+	pthread_mutex_lock(&p->mu);
+	void *b = pool_take(p, k);
+	pthread_mutex_unlock(&p->mu);
+	if (!b) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(b, 0, GC_POOL_MIN << k);
+	return b;
+}
+
+void gc_bigpool_put(gc_bigpool *p, void *q, size_t n, size_t size)
+{
+	if (!q)
+		return;
+	size_t bytes = n * size;
+	if (bytes < GC_POOL_MIN || bytes > GC_BIG_PAGE) {
+		gc_big_free(q, n, size);
+		return;
+	}
+	unsigned k = pool_order(bytes);
+	char *b = q;
+	pthread_mutex_lock(&p->mu);
+	/* Pages are 2 MiB aligned: a block's buddy differs in one bit. */
+	while (k + 1 < GC_POOL_ORDERS) {
+		char *buddy = (char *)((uintptr_t)b ^ (GC_POOL_MIN << k));
+		void **at = &p->free[k];
+		while (*at && *at != buddy)
+			at = (void **)*at;
+		if (!*at)
+			break;
+		*at = *(void **)buddy; /* taken off its list, joined */
+		if (buddy < b)
+			b = buddy;
+		k++;
+	}
+	*(void **)b = p->free[k];
+	p->free[k] = b;
+	pthread_mutex_unlock(&p->mu);
+}
+
+void gc_bigpool_free_all(gc_bigpool *p)
+{
+	for (size_t i = 0; i < p->nchunk; i++)
+		gc_big_free(p->chunk[i], 1, GC_BIG_PAGE);
+	free(p->chunk);
+	pthread_mutex_destroy(&p->mu);
+	memset(p, 0, sizeof *p);
 }

@@ -251,3 +251,49 @@ void t_bigmem(void)
 	CHECK(gc_big_calloc(SIZE_MAX / 4, 8) == NULL);
 	CHECK_U64(errno, ENOMEM);
 }
+
+/* gc_bigpool: blocks carved from one 2 MiB page by halving, zeroed again
+ * when reused after being written, two freed buddies joined (a whole page
+ * then fits where they were, no second page), a table below GC_POOL_MIN
+ * calloc's and one above 2 MiB a mapping of its own. */
+void t_bigpool(void)
+{
+	gc_bigpool p;
+	if (!CHECK(gc_bigpool_init(&p) == 0))
+		return;
+	size_t half = GC_BIG_PAGE / 2 / 8, q = half / 2; /* in words */
+	uint64_t *a = gc_bigpool_calloc(&p, half, 8), *b = gc_bigpool_calloc(&p, q, 8),
+		 *c = gc_bigpool_calloc(&p, q, 8);
+	if (!CHECK(a && b && c))
+		return;
+	CHECK_U64(p.nchunk, 1);
+	CHECK_U64((uintptr_t)a & (GC_BIG_PAGE - 1), 0);
+	CHECK_U64((uintptr_t)b - (uintptr_t)a, GC_BIG_PAGE / 2);
+	CHECK_U64((uintptr_t)c - (uintptr_t)b, GC_BIG_PAGE / 4);
+	for (size_t i = 0; i < q; i++)
+		b[i] = c[i] = i + 1;
+	gc_bigpool_put(&p, b, q, 8);
+	uint64_t *d = gc_bigpool_calloc(&p, q - 1, 8); /* b again, zeroed */
+	uint64_t or = 0;
+	for (size_t i = 0; i < q; i++)
+		or |= d[i];
+	CHECK(d == b);
+	CHECK_U64(or, 0);
+	gc_bigpool_put(&p, d, q - 1, 8);
+	gc_bigpool_put(&p, c, q, 8);
+	gc_bigpool_put(&p, a, half, 8); /* b+c, then a: the whole page */
+	uint64_t *e = gc_bigpool_calloc(&p, 2 * half, 8);
+	CHECK(e == a);
+	CHECK_U64(p.nchunk, 1);
+	gc_bigpool_put(&p, e, 2 * half, 8);
+	uint64_t *s = gc_bigpool_calloc(&p, GC_POOL_MIN / 8 - 1, 8),
+		 *l = gc_bigpool_calloc(&p, 2 * half + 1, 8);
+	CHECK(s && l);
+	CHECK_U64(p.nchunk, 1);
+	CHECK_U64((uintptr_t)l & (GC_BIG_PAGE - 1), 0);
+	CHECK_U64(l ? l[2 * half] : 1, 0);
+	gc_bigpool_put(&p, s, GC_POOL_MIN / 8 - 1, 8);
+	gc_bigpool_put(&p, l, 2 * half + 1, 8);
+	gc_bigpool_free_all(&p);
+	CHECK_U64(p.nchunk, 0);
+}
