@@ -1,6 +1,8 @@
 /* bigmem.c - large zeroed tables in huge pages (bigmem.h). */
 #include "base/bigmem.h"
 
+#include "base/grow.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,13 +19,22 @@ static size_t big_len(size_t bytes)
 	return (bytes + GC_BIG_PAGE - 1) & ~(GC_BIG_PAGE - 1);
 }
 
-void *gc_big_calloc(size_t n, size_t size)
+/* n * size into *bytes; -1 (errno ENOMEM) when it overflows. */
+static int big_bytes(size_t n, size_t size, size_t *bytes)
 {
 	if (size && n > SIZE_MAX / size) {
 		errno = ENOMEM;
-		return NULL;
+		return -1;
 	}
-	size_t bytes = n * size;
+	*bytes = n * size;
+	return 0;
+}
+
+void *gc_big_calloc(size_t n, size_t size)
+{
+	size_t bytes;
+	if (big_bytes(n, size, &bytes) < 0)
+		return NULL;
 	if (bytes < GC_BIG_MIN)
 		return calloc(n, size);
 	size_t len = big_len(bytes);
@@ -87,14 +98,10 @@ static void *pool_take(gc_bigpool *p, unsigned k)
 		j++;
 	char *b;
 	if (j == GC_POOL_ORDERS) {
-		if (p->nchunk == p->cap) {
-			size_t cap = p->cap ? 2 * p->cap : 16;
-			void **c = realloc(p->chunk, cap * sizeof *c);
-			if (!c)
-				return NULL;
-			p->chunk = c;
-			p->cap = cap;
-		}
+		void **c = gc_grow(p->chunk, &p->cap, p->nchunk + 1, sizeof *c, 16);
+		if (!c)
+			return NULL;
+		p->chunk = c;
 		if (!(b = gc_big_calloc(1, GC_BIG_PAGE)))
 			return NULL;
 		p->chunk[p->nchunk++] = b;
@@ -114,11 +121,9 @@ static void *pool_take(gc_bigpool *p, unsigned k)
 
 void *gc_bigpool_calloc(gc_bigpool *p, size_t n, size_t size)
 {
-	if (size && n > SIZE_MAX / size) {
-		errno = ENOMEM;
+	size_t bytes;
+	if (big_bytes(n, size, &bytes) < 0)
 		return NULL;
-	}
-	size_t bytes = n * size;
 	if (bytes < GC_POOL_MIN)
 		return calloc(n, size);
 	if (bytes > GC_BIG_PAGE)
