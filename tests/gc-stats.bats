@@ -424,3 +424,32 @@ jv() {
 	# the rest of the report is the same
 	expect_eq "$(grep -v '=' "$T/v" | grep -v '^header')" "$(grep -v '^header' "$T/r")"
 }
+
+@test "gc-stats: distinct sectors and lines of records alternating among three sector groups" {
+	# groups of 2 KiB at 0x10000, 0x20000, 0x30000 in turn (the fast
+	# loop keeps two open), one access across 0x10800, then two stores of
+	# 64 bytes (two sectors each)
+	{
+		sed -n "1,9p" "$FIX/csv/access.csv"
+		echo '1,,,,,,,kbegin,,,,,,,,"three",grid=1x1x1 block=32x1x1 regs=8 shmem=0'
+		i=0
+		for a in 0x10000 0x20000 0x10040 0x30000 0x20020 0x10080 0x107fe 0x30060; do
+			echo "1,0,0,0,$i,0x10,0,load,global,$a,4,,100,,0,,"
+			i=$((i + 1))
+		done
+		echo '1,0,0,0,0,0x20,1,store,global,0x20040,64,,101,,0,,'
+		echo '1,0,0,0,1,0x20,1,store,global,0x30100,64,,101,,0,,'
+		echo '1,,,,,,,kend,,,,,,,,,records=10'
+		echo ',,,,,,,end,,,,,,,,,records=13 data=10'
+	} | gc-import >"$T/three.gcs"
+	gc-stats --json "$T/three.gcs" >"$T/j"
+	# sectors 0, 2, 4, 63 of 0x10000's group, 0 of the next; 0, 1, 2, 3
+	# of 0x20000's; 0, 3, 8, 9 of 0x30000's
+	expect_eq "$(jv distinct_sectors "$T/j")" 13 distinct_sectors
+	# lines 0x200, 0x201, 0x20f, 0x210, 0x400, 0x600, 0x602
+	expect_eq "$(jv distinct_lines "$T/j")" 7 distinct_lines
+	# the per-record path (--by) counts the same
+	gc-stats --json --by pc "$T/three.gcs" >"$T/b"
+	expect_eq "$(jv distinct_sectors "$T/b")" 13 "distinct_sectors --by pc"
+	expect_eq "$(jv distinct_lines "$T/b")" 7 "distinct_lines --by pc"
+}

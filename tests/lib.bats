@@ -10,9 +10,31 @@ use_asan_units
 # usage_error STATUS-LINE: stderr is that line and the --help hint, stdout
 # is empty (after sh_status 2).
 usage_error() {
-	expect_eq "$(cat "$T/err")" "test-lib: $1
+	expect_eq "$(<"$T/err")" "test-lib: $1
 Try 'test-lib --help' for more information." || return 1
 	[ ! -s "$T/out" ]
+}
+
+# parse STATUS num|real OPT ARG MIN MAX: test-lib's gc_num or gc_real on
+# one argument, without a shell, stdout in $T/out and stderr in $T/err,
+# and the exit status STATUS; on 0, nothing on stderr.  LeakSanitizer's
+# scan at exit is off here: cmd_num and cmd_real (test-lib/main.c) parse
+# one argument and allocate nothing, so the scan (125 of the ~160 ms an
+# ASan start costs, and these tests start ~60) has nothing to find;
+# "lib: unit tests" runs every unit with it on.
+parse() {
+	local want=$1 st=0
+	shift
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		test-lib "$@" >"$T/out" 2>"$T/err" || st=$?
+	if [ "$st" -ne "$want" ]; then
+		echo "command: test-lib $*" >&2
+		echo "exit status $st, expected $want" >&2
+		echo "--- stderr ---" >&2
+		echo "$(<"$T/err")" >&2
+		return 1
+	fi
+	[ "$want" -ne 0 ] || [ ! -s "$T/err" ] || { echo "test-lib $*: $(<"$T/err")" >&2; return 1; }
 }
 
 @test "lib: unit tests" {
@@ -32,8 +54,8 @@ ok 1 endian"
 @test "gc_num: decimal, hex and K/M/G suffixes" {
 	local arg want
 	while read -r arg want; do
-		run_status 0 test-lib num --size "$arg" 0 0xffffffffffffffff
-		expect_eq "$output" "$want" "gc_num $arg"
+		parse 0 num --size "$arg" 0 0xffffffffffffffff
+		expect_eq "$(<"$T/out")" "$want" "gc_num $arg"
 	done <<'END'
 0 0
 7 7
@@ -53,24 +75,24 @@ END
 }
 
 @test "gc_num: ranges" {
-	run_status 0 test-lib num --ways 4 1 64
-	expect_eq "$output" 4
-	run_status 0 test-lib num --ways 64 1 64
-	expect_eq "$output" 64
-	run_status 0 test-lib num --ways 1 1 64
-	expect_eq "$output" 1
-	sh_status 2 "test-lib num --ways 65 1 64"
+	parse 0 num --ways 4 1 64
+	expect_eq "$(<"$T/out")" 4
+	parse 0 num --ways 64 1 64
+	expect_eq "$(<"$T/out")" 64
+	parse 0 num --ways 1 1 64
+	expect_eq "$(<"$T/out")" 1
+	parse 2 num --ways 65 1 64
 	usage_error "--ways: 65 is out of range (1 to 64)"
-	sh_status 2 "test-lib num --ways 0 1 64"
+	parse 2 num --ways 0 1 64
 	usage_error "--ways: 0 is out of range (1 to 64)"
-	sh_status 2 "test-lib num --size 1K 0 1000"
+	parse 2 num --size 1K 0 1000
 	usage_error "--size: 1024 is out of range (0 to 1000)"
 }
 
 @test "gc_num: what is not a number" {
 	local arg
 	for arg in '' x 12x -1 +1 ' 5' '5 ' 0x 0xg 0x10K 1KB 1.5 K 1e3 0x-1 '1 K'; do
-		sh_status 2 "test-lib num --size '$arg' 0 100000"
+		parse 2 num --size "$arg" 0 100000
 		usage_error "--size: '$arg' is not a number"
 	done
 }
@@ -79,38 +101,38 @@ END
 	local arg
 	for arg in 18446744073709551616 99999999999999999999999 0x10000000000000000 \
 		17179869184G 18014398509481984M 18014398509481984K; do
-		sh_status 2 "test-lib num --size '$arg' 0 0xffffffffffffffff"
+		parse 2 num --size "$arg" 0 0xffffffffffffffff
 		usage_error "--size: '$arg' is too large"
 	done
 }
 
 @test "gc_num: a second 0x prefix is not a number" {
 	for arg in 0x0x10 0X0x10 0x0X1 0x0x; do
-		sh_status 2 "test-lib num --size $arg 0 100"
+		parse 2 num --size $arg 0 100
 		usage_error "--size: '$arg' is not a number"
 	done
-	run_status 0 test-lib num --size 0x010 0 100
-	expect_eq "$output" 16
+	parse 0 num --size 0x010 0 100
+	expect_eq "$(<"$T/out")" 16
 }
 
 # ---- gc_real ------------------------------------------------------------
 
 @test "gc_real: values, ranges, errors" {
-	run_status 0 test-lib real --ratio 0.5 0 1
-	expect_eq "$output" 0.5
-	run_status 0 test-lib real --ratio 1e-3 0 1
-	expect_eq "$output" 0.001
-	run_status 0 test-lib real --ratio -2.5 -10 10
-	expect_eq "$output" -2.5
-	run_status 0 test-lib real --ratio 1 0 1
-	expect_eq "$output" 1
-	sh_status 2 "test-lib real --ratio 2 0 1"
+	parse 0 real --ratio 0.5 0 1
+	expect_eq "$(<"$T/out")" 0.5
+	parse 0 real --ratio 1e-3 0 1
+	expect_eq "$(<"$T/out")" 0.001
+	parse 0 real --ratio -2.5 -10 10
+	expect_eq "$(<"$T/out")" -2.5
+	parse 0 real --ratio 1 0 1
+	expect_eq "$(<"$T/out")" 1
+	parse 2 real --ratio 2 0 1
 	usage_error "--ratio: 2 is out of range (0 to 1)"
-	sh_status 2 "test-lib real --ratio -0.5 0 1"
+	parse 2 real --ratio -0.5 0 1
 	usage_error "--ratio: -0.5 is out of range (0 to 1)"
 	local arg
 	for arg in '' abc 1.5x nan NaN 1e999 '1 2'; do
-		sh_status 2 "test-lib real --ratio '$arg' -1e300 1e300"
+		parse 2 real --ratio "$arg" -1e300 1e300
 		usage_error "--ratio: '$arg' is not a number"
 	done
 }

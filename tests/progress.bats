@@ -7,16 +7,20 @@
 
 load helpers
 
-# onterm CMD: run the shell command CMD with a terminal on stderr; $T/tty
-# gets what was drawn, one redraw a line, the clear-to-end codes taken off.
+# onterm CMD [FILE]: run the shell command CMD with a terminal on stderr;
+# FILE ($T/tty) gets what was drawn, one redraw a line, the clear-to-end
+# codes taken off.  test-lib progress sleeps 3 s whatever it draws: the
+# tests run two of them side by side (onterm ... & and wait).
 onterm() {
-	script -qec "$1" /dev/null | tr '\r' '\n' | sed 's/\x1b\[K//g' | grep -v '^$' >"$T/tty" || true
+	script -qec "$1" /dev/null | tr '\r' '\n' | sed 's/\x1b\[K//g' | grep -v '^$' >"${2:-$T/tty}" || true
 }
 
 @test "progress: the percentage, the rate and the time left; --progress=never draws nothing" {
 	# test-lib reads 10 MiB in ten steps 0.3 s apart: at 50% 5 MiB are read
 	# at 5 MiB / 1.2 s (the rate counted from the first step), 5 MiB left
+	onterm "test-lib progress --progress=never 10" "$T/never" &
 	onterm "test-lib progress --progress 10"
+	wait $!
 	expect_eq "$(sed -n 1p "$T/tty")" "test-lib:  10.0% (1 of 10 MiB)"
 	line=$(grep '^test-lib:  50.0%' "$T/tty")
 	expect_match "$line" '^test-lib:  50\.0% \(5 of 10 MiB, [0-9.]+ MiB/s, [0-9]+ s left\)$'
@@ -26,16 +30,16 @@ onterm() {
 	expect_eq "$(awk -v r="$rate" -v l="$left" 'BEGIN { d = 4 / r - l; print (d > -1 && d < 1) }')" 1 \
 		"5 MiB at $rate MiB/s: $left s"
 	expect_eq "$(tail -n 1 "$T/tty")" "test-lib: 100.0% (10 of 10 MiB, $(tail -n 1 "$T/tty" | sed 's/.*MiB, //')"
-	onterm "test-lib progress --progress=never 10"
-	expect_empty "$(cat "$T/tty")"
+	expect_empty "$(<"$T/never")" "--progress=never"
 	run_status 2 test-lib progress --progress=bogus 1
 	expect_match "$output" "--progress: 'bogus' is not auto, always or never"
 }
 
 @test "progress: a size not known (a pipe) draws nothing, unless --progress=always" {
-	onterm "test-lib progress --progress 0"
-	expect_empty "$(cat "$T/tty")"
+	onterm "test-lib progress --progress 0" "$T/pipe" &
 	onterm "test-lib progress --progress=always 0"
+	wait $!
+	expect_empty "$(<"$T/pipe")" "a pipe without --progress=always"
 	expect_eq "$(sed -n 1p "$T/tty")" "test-lib: 1 MiB"
 	expect_match "$(sed -n 5p "$T/tty")" '^test-lib: 5 MiB, [0-9.]+ MiB/s$'
 }

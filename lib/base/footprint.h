@@ -1,9 +1,11 @@
 /*
  * footprint.h - the distinct sectors and lines a stream touches (gc-stats).
  *
- * Sectors: a map from a group of 64 consecutive sectors to the mask of
- * those seen.  One entry holds 16 lines of 128 bytes, so the map stays
- * small and a streaming kernel seldom probes it.  Lines of up to 64
+ * Sectors: for each group of 64 consecutive sectors, the mask of those
+ * seen; a group holds 16 lines of 128 bytes.  The groups' words lie in
+ * pages of 8 consecutive groups (64 bytes), found by a map from page to
+ * words, so the map stays small and a streaming kernel seldom probes
+ * it.  Lines of up to 64
  * sectors: a line is a field of the mask, counted when its first sector
  * appears; a request whose mask holds none of its own line's sectors
  * leaves the line in `bare`, counted at the end if no sector of it ever
@@ -20,25 +22,29 @@
 #include <stdint.h>
 #include <string.h>
 
-#define GC_FP_RECENT 16 /* recent sector groups remembered (the hash's top 4 bits) */
+#define GC_FP_RECENT 16 /* recent pages remembered (the hash's top 4 bits) */
+#define GC_FP_PAGE 3     /* log2 of the sector groups of a page: 8 words, 64 bytes */
+#define GC_FP_CHUNKS 48  /* chunks of pages, each twice the last */
 
 typedef struct gc_footprint {
 	unsigned lshift, sshift, lss; /* log2 of line, sector, sectors a line */
 	int wide;                     /* more than 64 sectors a line */
-	gc_hmap groups;
+	/* The groups' words by pages of 2^GC_FP_PAGE consecutive groups:
+	 * a map from page to its words (a pointer into a chunk, where they
+	 * stay: the map's growth moves none, so `recent` stays valid). */
+	gc_hmap pages;
+	uint64_t *chunk[GC_FP_CHUNKS];
+	unsigned nchunks;
+	size_t chunk_used, chunk_cap; /* pages of the last chunk */
 	uint64_t sectors, lines;      /* distinct sectors; lines so far (narrow) */
-	uint64_t prev_group;
-	uint64_t *prev_bits;          /* value of prev_group, until the next put */
-	/* Recent groups and their values, by a hash of the group: valid
-	 * while the map keeps its slots (gc_hmap_put moves none but when
-	 * it grows, which recent_slots tells). */
-	struct { uint64_t g, *v; } recent[GC_FP_RECENT];
-	const void *recent_slots;
+	uint64_t prev_page;
+	uint64_t *prev_words;         /* words of prev_page, or NULL */
+	struct { uint64_t page, *v; } recent[GC_FP_RECENT];
 	gc_hset bare;
 	gc_hset wide_lines;
 	uint64_t prev_wide_line;
 	int failed;                   /* GC_FP_NOMEM_* of the first failure, or 0 */
-	uint64_t scratch;             /* a group's word when the map could not grow */
+	uint64_t scratch[1u << GC_FP_PAGE]; /* a page's words when none could be had */
 } gc_footprint;
 
 enum { GC_FP_NOMEM_GROUPS = 1, GC_FP_NOMEM_LINES, GC_FP_NOMEM_BARE };
@@ -48,8 +54,10 @@ void gc_footprint_init(gc_footprint *f, unsigned lshift, unsigned sshift);
 void gc_footprint_free(gc_footprint *f);
 /* The count of distinct lines, once everything is touched. */
 uint64_t gc_footprint_lines(const gc_footprint *f);
-/* The group map's word of group g (slow path of gc_footprint_touch). */
-uint64_t *gc_footprint_word(gc_footprint *f, uint64_t g);
+/* The words of page `page` (slow path of gc_footprint_touch). */
+uint64_t *gc_footprint_page(gc_footprint *f, uint64_t page);
+/* Sector groups with a sector seen. */
+size_t gc_footprint_groups(const gc_footprint *f);
 /* Lines l0..l1 of a footprint with wide lines. */
 void gc_footprint_wide_lines(gc_footprint *f, uint64_t l0, uint64_t l1);
 
@@ -85,26 +93,23 @@ static inline unsigned gc_footprint_new_lines(const gc_footprint *f, uint64_t be
 static inline __attribute__((always_inline)) void gc_footprint_touch(gc_footprint *f, uint64_t g,
 								   uint64_t bits)
 {
-	uint64_t *v;
-	if (f->prev_bits && g == f->prev_group) {
-		v = f->prev_bits;
+	uint64_t page = g >> GC_FP_PAGE, *w;
+	if (f->prev_words && page == f->prev_page) {
+		w = f->prev_words;
 	} else {
 		/* a hash: two arrays 2^k apart differ in high bits only */
-		unsigned c = (unsigned)((g * UINT64_C(0x9E3779B97F4A7C15)) >> 60);
-		if (f->recent[c].v && f->recent[c].g == g && f->recent_slots == f->groups.slots) {
-			v = f->recent[c].v;
+		unsigned c = (unsigned)((page * UINT64_C(0x9E3779B97F4A7C15)) >> 60);
+		if (f->recent[c].v && f->recent[c].page == page) {
+			w = f->recent[c].v;
 		} else {
-			v = gc_footprint_word(f, g);
-			if (f->recent_slots != f->groups.slots) {
-				memset(f->recent, 0, sizeof f->recent);
-				f->recent_slots = f->groups.slots;
-			}
-			f->recent[c].g = g;
-			f->recent[c].v = v;
+			w = gc_footprint_page(f, page);
+			f->recent[c].page = page;
+			f->recent[c].v = w;
 		}
-		f->prev_group = g;
-		f->prev_bits = v;
+		f->prev_page = page;
+		f->prev_words = w;
 	}
+	uint64_t *v = &w[g & ((1u << GC_FP_PAGE) - 1)];
 	uint64_t fresh = bits & ~*v;
 	if (fresh) {
 		if (!f->wide)

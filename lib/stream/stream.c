@@ -52,6 +52,7 @@ struct gc_reader {
 	gc_kernel k;
 	gc_optab ops;     /* the opcode records of the kernel open or last ended */
 	uint32_t oplast;  /* the PC of the last opcode record */
+	size_t chunk;     /* bytes a read(2) asks for: READ_CHUNK, or gc_reader_set_chunk's */
 };
 
 /* "NAME: message" into a handle's err[600] (the message cut to 400). */
@@ -99,7 +100,8 @@ static int fill(gc_reader *r, size_t need)
 		/* Reads of READ_CHUNK keep the block in the cache the records
 		 * are checked from; a header asks for more at once. */
 		size_t room = RBUF - r->len, want = need - r->len;
-		size_t cap = room < READ_CHUNK || want > READ_CHUNK ? room : READ_CHUNK;
+		size_t chunk = r->chunk ? r->chunk : READ_CHUNK;
+		size_t cap = room < chunk || want > chunk ? room : chunk;
 		ssize_t n = gc_input_read(r->in, r->buf + r->len, cap);
 		if (n < 0) {
 			r->failed = 1;
@@ -706,6 +708,11 @@ uint64_t gc_reader_bytes(const gc_reader *r) { return r->off; }
 int gc_reader_compressed(const gc_reader *r) { return gc_input_compressed(r->in); }
 uint64_t gc_reader_raw_bytes(const gc_reader *r) { return gc_input_consumed(r->in); }
 uint64_t gc_reader_raw_size(const gc_reader *r) { return gc_input_size(r->in); }
+
+void gc_reader_set_chunk(gc_reader *r, size_t bytes)
+{
+	r->chunk = bytes < GC_READ_CHUNK ? GC_READ_CHUNK : bytes > IOBUF ? IOBUF : bytes;
+}
 
 void gc_reader_close(gc_reader *r)
 {
