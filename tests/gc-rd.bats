@@ -81,7 +81,18 @@ hist() {
 
 # jv KEY FILE: a top-level JSON value (gc_json layout, two spaces in).
 jv() {
-	sed -n "s/^  \"$1\": \(.*\)/\1/p" "$2" | sed 's/,$//; s/^"\(.*\)"$/\1/'
+	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
+	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line)
+	local l v
+	local -a a
+	mapfile -t a <"$2" || return 0
+	for l in "${a[@]}"; do
+		[[ $l == "  \"$1\": "* ]] || continue
+		v=${l#"  \"$1\": "}
+		v=${v%,}
+		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
+		printf '%s\n' "$v"
+	done
 }
 
 # close A B [TOL]: |A - B| <= TOL (default 1e-12, relative to max(1, |B|)).

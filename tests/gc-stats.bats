@@ -22,7 +22,18 @@ mk() {
 # jv KEY FILE: a top-level number, string or literal of a JSON object
 # written by gc-json (one key a line, two spaces in).
 jv() {
-	sed -n "s/^  \"$1\": \(.*\)/\1/p" "$2" | sed 's/,$//; s/^"\(.*\)"$/\1/'
+	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
+	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line)
+	local l v
+	local -a a
+	mapfile -t a <"$2" || return 0
+	for l in "${a[@]}"; do
+		[[ $l == "  \"$1\": "* ]] || continue
+		v=${l#"  \"$1\": "}
+		v=${v%,}
+		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
+		printf '%s\n' "$v"
+	done
 }
 
 @test "gc-stats: the mandatory command-line cases" {
