@@ -25,18 +25,16 @@ bfs() {
 # indentation, e.g. '    "lru_hits"'); the first one.
 jv() {
 	# (bash alone, no process: as sed -n "s/^KEY: \(.*\)/\1/p" |
-	# sed 's/,$//; s/^"\(.*\)"$/\1/' | head -1)
-	local l v
-	local -a a
-	mapfile -t a <"$2" || return 0
-	for l in "${a[@]}"; do
-		[[ $l == "$1: "* ]] || continue
-		v=${l#"$1: "}
-		v=${v%,}
-		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
-		printf '%s\n' "$v"
-		return 0
-	done
+	# sed 's/,$//; s/^"\(.*\)"$/\1/' | head -1 on the whole file read once)
+	local s v p=$'\n'"$1: "
+	IFS= read -r -d '' s <"$2" || :
+	s=$'\n'$s
+	[[ $s == *"$p"* ]] || return 0
+	s=${s#*"$p"}
+	v=${s%%$'\n'*}
+	v=${v%,}
+	[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
+	printf '%s\n' "$v"
 }
 
 # present FILE: gc-l1's lookups that found their line (hits + sector
