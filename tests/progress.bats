@@ -69,16 +69,17 @@ falls() {
 
 @test "progress: gc-import draws the share of every file it reads, a kernelslist's traces too" {
 	# A kernelslist naming a gzip, an xz and a plain trace.  Each trace is
-	# read twice (two passes), the list once, each file's bytes as on
-	# disk; the first drawing comes after the list and the whole first
-	# trace (one block): (L + G) / (L + 2 (G + X + P)).
+	# read once (one pass: its spool holds what a second pass would
+	# write), the list once, each file's bytes as on disk; the first
+	# drawing comes after the list and the whole first trace (one block):
+	# (L + G) / (L + G + X + P).
 	cp "$FIX/accelsim/list/"* "$T/"
 	gzip "$T/kernel-1.traceg"
 	sed -i 's/^kernel-1\.traceg$/kernel-1.traceg.gz/' "$T/kernelslist.g"
 	local want
 	want=$(cd "$T" && stat -c %s kernelslist.g kernel-1.traceg.gz kernel-2.traceg.xz kernel-3.trace |
 		awk '{ s[NR] = $1 } END { printf "gc-import: %5.1f%% (0 of 0 MiB)",
-			100 * (s[1] + s[2]) / (s[1] + 2 * (s[2] + s[3] + s[4])) }')
+			100 * (s[1] + s[2]) / (s[1] + s[2] + s[3] + s[4]) }')
 	onterm "gc-import --progress '$T/kernelslist.g' >/dev/null"
 	expect_eq "$(sed -n 1p "$T/tty")" "$want"
 	expect_eq "$(falls)" 0 "drawings falling or at 100%"
@@ -87,15 +88,25 @@ falls() {
 	local bfs="$FIX/traces/accelsim-v3-volta-bfs-rodinia"
 	want=$(cd "$bfs" && stat -c %s kernelslist.g kernel-1.traceg.xz kernel-*.traceg.xz |
 		awk 'NR > 2 { t += $1 } NR <= 2 { s[NR] = $1 } END {
-			printf "gc-import: %5.1f%% (0 of 0 MiB)", 100 * (s[1] + s[2]) / (s[1] + 2 * t) }')
+			printf "gc-import: %5.1f%% (0 of 0 MiB)", 100 * (s[1] + s[2]) / (s[1] + t) }')
 	onterm "gc-import --progress '$bfs/kernelslist.g' >/dev/null"
 	expect_eq "$(sed -n 1p "$T/tty")" "$want"
 	expect_eq "$(falls)" 0 "drawings falling or at 100%"
-	# one trace of 2,415,124 bytes: its second pass joins the total before
-	# anything is drawn (while its format is told, 2 MiB are read); the
-	# first drawing comes with the rest, at the end of the first pass: 50%
-	onterm "gc-import --progress '$FIX/traces/accelsim-v5-turing-vecadd-raw/kernel-1-ctx_0x1868c30.trace' >/dev/null"
+	# one trace of 2,415,124 bytes read in two passes (GC_ACCELSIM_SPOOL=0):
+	# its second pass joins the total before anything is drawn (while its
+	# format is told, 2 MiB are read); the first drawing comes with the
+	# rest, at the end of the first pass: 50%.  In one pass (the default)
+	# the whole file is read before the first drawing, and nothing at 100%
+	# is drawn.  A spool past its budget (4 KiB): the second pass joins the
+	# total when the first ends, and the first drawing is its first block.
+	local raw="$FIX/traces/accelsim-v5-turing-vecadd-raw/kernel-1-ctx_0x1868c30.trace"
+	onterm "GC_ACCELSIM_SPOOL=0 gc-import --progress '$raw' >/dev/null"
 	expect_eq "$(sed -n 1p "$T/tty")" "gc-import:  50.0% (2 of 4 MiB)"
+	expect_eq "$(falls)" 0 "drawings falling or at 100%"
+	onterm "gc-import --progress '$raw' >/dev/null"
+	expect_empty "$(cat "$T/tty")"
+	onterm "GC_ACCELSIM_SPOOL=4096 gc-import --progress '$raw' >/dev/null"
+	expect_eq "$(sed -n 1p "$T/tty")" "gc-import:  50.1% (2 of 4 MiB)"
 	expect_eq "$(falls)" 0 "drawings falling or at 100%"
 	# a pipe: its size is not known, nothing unless --progress=always
 	onterm "cat '$FIX/accelsim/version-5.traceg' | gc-import --progress >/dev/null"

@@ -3,16 +3,20 @@
  * post-processed kernel-N.traceg files, raw kernel-N.trace files and the
  * kernelslist[.g] that names them, into one access stream.
  *
- * Every kernel trace is read twice.  The first pass checks every line and
- * counts the kernel's instructions; the second writes the records.  The
- * kernel begin record carries those counts, so they must be known before
- * the kernel's first access, and two passes keep memory flat whatever the
- * size of a kernel.  A regular file is read again from its start (a
- * compressed one decompressed again); anything else (a pipe) is copied to
- * an unlinked temporary file during the first pass.  The second pass meets
- * the same lines and takes the same decisions (under --lenient it skips
- * the same lines) without reporting them again; a second pass that counts
- * differently means the file changed while it was read, which is fatal.
+ * The kernel begin record carries the kernel's counts, so they must be
+ * known before the kernel's first access.  The first pass over a kernel
+ * trace checks every line and counts the kernel's instructions.  A file
+ * is read once: the first pass keeps what a second would write in a spool
+ * (accelsim_spool.c), written after the file's last line.  Past the
+ * spool's budget, and for a pipe or under --intervals, the file is read
+ * twice instead, the second pass writing the records, so memory stays
+ * bounded whatever the size of a kernel.  A regular file is read again
+ * from its start (a compressed one decompressed again); anything else (a
+ * pipe) is copied to an unlinked temporary file during the first pass.
+ * The second pass meets the same lines and takes the same decisions (under
+ * --lenient it skips the same lines) without reporting them again; a
+ * second pass that counts differently means the file changed while it was
+ * read, which is fatal.
  *
  * Decisions (documented in gc-import(1)):
  * - A memory instruction is a line with a non-zero mem_width (an address
@@ -318,7 +322,10 @@ static void import_list(gc_import *im, gc_lines *in)
 			free(ent[i].path);
 			ent[i].path = NULL;
 		} else {
-			gc_import_will_read(im, ent[i].path, 2); /* as_import_trace's passes */
+			/* as_import_trace's passes (a second added if a spool
+			 * overflows) */
+			gc_import_will_read(im, ent[i].path,
+					    im->intervals || !as_spool_budget(NULL) ? 2 : 1);
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -361,7 +368,8 @@ int gc_accelsim_import(gc_import *im, gc_lines *in)
 		import_list(im, in);
 		break;
 	case K_TRACE:
-		gc_import_will_reread(im, in); /* as_import_trace's second pass */
+		if (!as_one_pass(im, in))
+			gc_import_will_reread(im, in); /* as_import_trace's second pass */
 		as_import_trace(im, in);
 		break;
 	default:

@@ -5,6 +5,7 @@
  * and decides; the files, by what they do:
  *   accelsim.c         messages and errors, detection, kernelslists, entry
  *   accelsim_pass.c    a kernel trace file read in two passes, a pipe spilt
+ *   accelsim_spool.c   or in one: what the second pass would write, kept
  *   accelsim_kernel.c  kernels: the '-' header, the begin record, the counts
  *   accelsim_traceg.c  the .traceg structure: blocks and warp sections
  *   accelsim_inst.c    instruction lines, their opcodes and address payloads
@@ -90,6 +91,16 @@ typedef struct kstate {
 	minst pend;
 } kstate;
 
+/* What the second pass would write, kept by the first (accelsim_spool.c). */
+typedef struct as_spool {
+	int on;                 /* keeping: one pass (0: two, or dropped) */
+	unsigned char **chunk;  /* chunks of csize bytes */
+	size_t nchunk, cchunk;  /* chunks allocated, room for pointers */
+	size_t csize, limit;    /* a chunk's bytes, the chunks allowed */
+	unsigned char *p, *end; /* where the next event goes, the limit */
+	uint64_t base;          /* the last access's address */
+} as_spool;
+
 typedef struct parser {
 	gc_import *im;
 	gc_lines *in;            /* the lines of this pass */
@@ -120,6 +131,7 @@ typedef struct parser {
 	 * pc % PCSEEN_SLOTS; 0: none), so that a loop's instructions are not
 	 * looked up in it again and again. */
 	uint64_t pcseen[PCSEEN_SLOTS];
+	as_spool sp;
 } parser;
 
 /* ---- the tokenizer ------------------------------------------------------ */
@@ -237,8 +249,11 @@ void as_fatal(parser *p, const char *fmt, ...)
 wslot *as_wt_get(parser *p, uint64_t key);
 /* A '-key = value' line; one outside a header begins a new kernel. */
 void as_header_line(parser *p, char *s);
-/* The header is complete: check it, write the begin record (pass 2). */
+/* The header is complete: check it, write the begin record (pass 2, or
+ * keep it for the one-pass replay). */
 void as_body_start(parser *p);
+/* Write kernel c's begin record with the counts kc of the first pass. */
+void as_write_begin(parser *p, kstate *c, const kcount *kc);
 /* Count one memory instruction and write its records (pass 2). */
 void as_commit(parser *p, const minst *m, uint32_t *seq, uint32_t block, uint32_t warp,
 	       uint16_t sm);
@@ -257,10 +272,31 @@ void as_warp_line(parser *p, char *s, int insts);
 /* accelsim_inst.c: an instruction line */
 void as_inst_line(parser *p, char *s);
 
+/* accelsim_spool.c */
+/* 1 when GC_ACCELSIM_SPOOL (bytes; default 256 MiB) allows one pass; the
+ * budget in *budget when not NULL. */
+int as_spool_budget(size_t *budget);
+/* An empty spool, on when the budget allows. */
+void as_spool_start(as_spool *s);
+void as_spool_free(as_spool *s);
+/* Keep a kernel's begin (its index in kc, its state after the header), an
+ * opcode, a memory warp instruction's record and lanes, a kernel's end;
+ * past the budget the spool is dropped (sp.on becomes 0). */
+void as_spool_begin(parser *p, size_t ki, const kstate *c);
+void as_spool_opcode(parser *p, uint32_t pc, const char *name, size_t len);
+void as_spool_access(parser *p, const gc_rec *r, const minst *m);
+void as_spool_end(parser *p);
+/* Write everything kept, in order. */
+void as_spool_replay(parser *p);
+
 /* accelsim_pass.c */
 /* A header key of the import, while the header is unwritten; first wins. */
 void as_set_key(gc_import *im, const char *key, const char *val);
-/* Read one kernel trace file in two passes; returns its bytes of text. */
+/* 1 when a trace is read in one pass (a file, not a pipe, without
+ * --intervals, GC_ACCELSIM_SPOOL not 0), unless its spool overflows. */
+int as_one_pass(const gc_import *im, const gc_lines *in);
+/* Read one kernel trace file in one or two passes; returns its bytes of
+ * text. */
 uint64_t as_import_trace(gc_import *im, gc_lines *in);
 
 #endif

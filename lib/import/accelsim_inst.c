@@ -454,9 +454,12 @@ static void inst_memory(parser *p, iline *l, int raw)
 	}
 	if (!lanes_below48(p, &m, size))
 		return;
-	if (p->pass == 2 && p->pcseen[l->pc % PCSEEN_SLOTS] != (uint64_t)l->pc + 1) {
+	if ((p->pass == 2 || p->sp.on) && p->pcseen[l->pc % PCSEEN_SLOTS] != (uint64_t)l->pc + 1) {
 		p->pcseen[l->pc % PCSEEN_SLOTS] = (uint64_t)l->pc + 1;
-		gc_import_opcode(p->im, l->pc, l->op, l->ol);
+		if (p->pass == 2)
+			gc_import_opcode(p->im, l->pc, l->op, l->ol);
+		else
+			as_spool_opcode(p, l->pc, l->op, l->ol);
 	}
 	m.op = o->op;
 	m.space = o->space;

@@ -92,10 +92,20 @@ void as_body_start(parser *p)
 			snprintf(p->first_binary, sizeof p->first_binary, "%llu",
 				 (unsigned long long)c->binary);
 	}
-	if (p->pass != 2)
+	if (p->pass == 1) {
+		if (p->sp.on) {
+			memset(p->pcseen, 0, sizeof p->pcseen);
+			as_spool_begin(p, p->nk, c);
+		}
 		return;
+	}
 	if (p->ki >= p->nk)
 		as_fatal(p, "%s: changed while it was read (more kernels the second time)", p->name);
+	as_write_begin(p, c, &p->kc[p->ki]);
+}
+
+void as_write_begin(parser *p, kstate *c, const kcount *kc)
+{
 	gc_kernel *k = &c->k;
 	gc_import *im = p->im;
 	if (im->intervals && !im->iv_ready) {
@@ -103,8 +113,8 @@ void as_body_start(parser *p)
 		im->iv_ready = 1;
 	}
 	k->id = c->have_id ? k->id : gc_import_next_id(im);
-	gc_kernel_set_attr(k, GC_A_INSTS, p->kc[p->ki].insts);
-	gc_kernel_set_attr(k, GC_A_MEM_INSTS, p->kc[p->ki].mem);
+	gc_kernel_set_attr(k, GC_A_INSTS, kc->insts);
+	gc_kernel_set_attr(k, GC_A_MEM_INSTS, kc->mem);
 	if (c->have_stream)
 		gc_kernel_set_attr(k, GC_A_STREAM, c->stream);
 	if (c->have_binary)
@@ -113,8 +123,8 @@ void as_body_start(parser *p)
 		gc_kernel_set_attr(k, GC_A_SHMEM_BASE, c->shbase);
 	if (c->have_lbase)
 		gc_kernel_set_attr(k, GC_A_LOCAL_BASE, c->lbase);
-	gc_kernel_set_attr(k, GC_A_THREAD_INSTS, p->kc[p->ki].tinsts);
-	im->thread_insts += p->kc[p->ki].tinsts;
+	gc_kernel_set_attr(k, GC_A_THREAD_INSTS, kc->tinsts);
+	im->thread_insts += kc->tinsts;
 	memset(p->pcseen, 0, sizeof p->pcseen); /* gc_import_kbegin empties the table */
 	gc_import_kbegin(p->im, k);
 }
@@ -127,7 +137,7 @@ void as_commit(parser *p, const minst *m, uint32_t *seq, uint32_t block, uint32_
 	c->mem++;
 	c->tinsts += (uint64_t)gc_popcount32(m->mask);
 	uint32_t s = (*seq)++;
-	if (p->pass != 2 || !m->mask)
+	if (!m->mask || (p->pass != 2 && !p->sp.on))
 		return;
 	gc_rec r;
 	memset(&r, 0, sizeof r);
@@ -155,8 +165,11 @@ void as_commit(parser *p, const minst *m, uint32_t *seq, uint32_t block, uint32_
 			r.space = GC_GLOBAL;
 	}
 	r.addr = m->base;
-	gc_import_lanes(p->im, &r, m->mask, m->strided ? NULL : m->addr,
-			m->strided ? (uint64_t)m->stride : 0);
+	if (p->pass == 1)
+		as_spool_access(p, &r, m);
+	else
+		gc_import_lanes(p->im, &r, m->mask, m->strided ? NULL : m->addr,
+				m->strided ? (uint64_t)m->stride : 0);
 }
 
 void as_flush_pending(parser *p)
@@ -205,6 +218,8 @@ void as_end_kernel(parser *p, int at_eof)
 		p->kc[p->nk].tinsts = c->tinsts;
 		p->kc[p->nk].skip = c->skip;
 		p->nk++;
+		if (p->sp.on && !c->skip)
+			as_spool_end(p);
 	} else {
 		if (p->ki >= p->nk)
 			as_fatal(p, "%s: changed while it was read (more kernels the second time)",

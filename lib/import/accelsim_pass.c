@@ -142,6 +142,19 @@ static void run(parser *p, gc_lines *l)
 	as_end_kernel(p, 1);
 }
 
+int as_one_pass(const gc_import *im, const gc_lines *in)
+{
+	return gc_lines_is_regular(in) && !im->intervals && as_spool_budget(NULL);
+}
+
+static void free_parser(parser *p)
+{
+	free(p->kc);
+	free(p->wt);
+	free(p->ivp);
+	free(p);
+}
+
 void as_set_key(gc_import *im, const char *key, const char *val)
 {
 	/* Only while the header is still unwritten; the first input wins. */
@@ -149,8 +162,9 @@ void as_set_key(gc_import *im, const char *key, const char *val)
 		(void)gc_header_set(&im->h, key, val);
 }
 
-/* Read one kernel trace file (of any number of kernels); returns the
- * bytes of text it held. */
+/* Read one kernel trace file (of any number of kernels): in one pass when
+ * it can be read again and the spool holds what the second would write,
+ * else in two; returns the bytes of text it held. */
 uint64_t as_import_trace(gc_import *im, gc_lines *in)
 {
 	parser *p = calloc(1, sizeof *p);
@@ -162,6 +176,9 @@ uint64_t as_import_trace(gc_import *im, gc_lines *in)
 	int regular = gc_lines_is_regular(in);
 	if (!regular)
 		spill_open(p);
+	else if (as_one_pass(im, in))
+		as_spool_start(&p->sp);
+	int spooled = p->sp.on;
 	p->pass = 1;
 	run(p, in);
 	uint64_t bytes = gc_lines_bytes(in);
@@ -173,6 +190,19 @@ uint64_t as_import_trace(gc_import *im, gc_lines *in)
 		 * choose their preset by it (gc-config(5), GPU SELECTION). */
 		as_set_key(im, "binary_version", p->first_binary);
 	}
+	/* Every instruction line names its opcode: the stream carries them
+	 * (gc-stream(5), opcode records), unless an input before this one
+	 * already wrote the header without them. */
+	if (!im->w)
+		im->h.required |= GC_REQ_OPCODES;
+	if (p->sp.on) {
+		as_spool_replay(p);
+		as_spool_free(&p->sp);
+		free_parser(p);
+		return bytes;
+	}
+	if (spooled)
+		gc_import_will_reread(im, in); /* the spool passed its budget */
 	gc_lines *l = in;
 	if (regular) {
 		if (gc_lines_rewind(in) < 0)
@@ -182,20 +212,12 @@ uint64_t as_import_trace(gc_import *im, gc_lines *in)
 	} else {
 		l = spill_reopen(p);
 	}
-	/* Every instruction line names its opcode: the stream carries them
-	 * (gc-stream(5), opcode records), unless an input before this one
-	 * already wrote the header without them. */
-	if (!im->w)
-		im->h.required |= GC_REQ_OPCODES;
 	p->pass = 2;
 	run(p, l);
 	if (p->ki != p->nk)
 		as_fatal(p, "%s: changed while it was read (fewer kernels the second time)", p->name);
 	if (l != in)
 		gc_lines_close(l);
-	free(p->kc);
-	free(p->wt);
-	free(p->ivp);
-	free(p);
+	free_parser(p);
 	return bytes;
 }

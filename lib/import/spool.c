@@ -37,6 +37,19 @@ static void reset(gc_spool *s)
 
 void gc_spool_init(gc_spool *s) { memset(s, 0, sizeof *s); }
 
+unsigned char *gc_spool_chunk(size_t size)
+{
+	size_t align = size >= ((size_t)2 << 20) ? (size_t)2 << 20 : 4096;
+	unsigned char *q = aligned_alloc(align, (size + align - 1) / align * align);
+	if (!q)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	if (align > 4096)
+		(void)madvise(q, size, MADV_HUGEPAGE);
+#endif
+	return q;
+}
+
 /* Close the chunk being written and move to the next, allocating it (with
  * huge-page advice before its first touch) when it is new. */
 static void next_chunk(gc_import *im, gc_spool *s)
@@ -57,35 +70,13 @@ static void next_chunk(gc_import *im, gc_spool *s)
 			s->used = nu;
 			s->cchunk = c;
 		}
-		unsigned char *q = aligned_alloc(GC_SPOOL_CHUNK, GC_SPOOL_CHUNK);
+		unsigned char *q = gc_spool_chunk(GC_SPOOL_CHUNK);
 		if (!q)
 			im->fatal(im, "out of memory");
-#ifdef MADV_HUGEPAGE
-		(void)madvise(q, GC_SPOOL_CHUNK, MADV_HUGEPAGE);
-#endif
 		s->chunk[s->nchunk++] = q;
 	}
 	s->p = s->chunk[s->cur];
 	s->end = s->p + GC_SPOOL_CHUNK - REC_MAX;
-}
-
-static inline unsigned char *put_varint(unsigned char *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (unsigned char)v;
-	return p;
-}
-
-static inline const unsigned char *get_varint(const unsigned char *p, uint64_t *v)
-{
-	uint64_t x = *p & 0x7f;
-	for (unsigned sh = 7; *p++ & 0x80; sh += 7)
-		x |= (uint64_t)(*p & 0x7f) << sh;
-	*v = x;
-	return p;
 }
 
 void gc_spool_put(gc_import *im, gc_spool *s, const gc_rec *r)
@@ -107,15 +98,15 @@ void gc_spool_put(gc_import *im, gc_spool *s, const gc_rec *r)
 	}
 	if (r->block != s->block) {
 		t |= T_BLOCK;
-		p = put_varint(p, s->block = r->block);
+		p = gc_put_varint(p, s->block = r->block);
 	}
 	if (r->warp != s->warp) {
 		t |= T_WARP;
-		p = put_varint(p, s->warp = r->warp);
+		p = gc_put_varint(p, s->warp = r->warp);
 	}
 	if (r->seq != s->seq) {
 		t |= T_SEQ;
-		p = put_varint(p, s->seq = r->seq);
+		p = gc_put_varint(p, s->seq = r->seq);
 	}
 	if (r->lane != s->next_lane) {
 		t |= T_LANE;
@@ -125,7 +116,7 @@ void gc_spool_put(gc_import *im, gc_spool *s, const gc_rec *r)
 	uint64_t d = r->addr - s->addr;
 	if (d != s->step) {
 		t |= T_ADDR;
-		p = put_varint(p, d << 1 ^ (uint64_t)((int64_t)d >> 63));
+		p = gc_put_varint(p, gc_zigzag(d));
 		s->step = d;
 	}
 	s->addr = r->addr;
@@ -163,21 +154,21 @@ void gc_spool_emit(gc_import *im, gc_spool *s, const gc_rec *tmpl, const uint32_
 				p += 5;
 			}
 			if (t & T_BLOCK) {
-				p = get_varint(p, &v);
+				p = gc_get_varint(p, &v);
 				r.block = blocks ? blocks[v] : (uint32_t)v;
 			}
 			if (t & T_WARP) {
-				p = get_varint(p, &v);
+				p = gc_get_varint(p, &v);
 				r.warp = (uint16_t)v;
 			}
 			if (t & T_SEQ) {
-				p = get_varint(p, &v);
+				p = gc_get_varint(p, &v);
 				r.seq = (uint32_t)v;
 			}
 			lane = t & T_LANE ? *p++ : (uint8_t)(lane + 1);
 			if (t & T_ADDR) {
-				p = get_varint(p, &v);
-				step = (v >> 1) ^ (0 - (v & 1));
+				p = gc_get_varint(p, &v);
+				step = gc_unzigzag(v);
 			}
 			addr += step;
 			r.lane = lane;

@@ -53,4 +53,35 @@ void gc_spool_emit(gc_import *im, gc_spool *s, const gc_rec *tmpl, const uint32_
 void gc_spool_clear(gc_spool *s);
 void gc_spool_free(gc_spool *s);
 
+/* A chunk of size bytes for a spool that never moves (free() it): aligned
+ * to 2 MiB with huge-page advice before its first touch when it is that
+ * large (a fresh page costs tens of microseconds on some machines); NULL
+ * when out of memory. */
+unsigned char *gc_spool_chunk(size_t size);
+
+/* Variable-length integers, 7 bits a byte, low bits first (at most 10
+ * bytes), as the spools code their fields. */
+static inline unsigned char *gc_put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+static inline const unsigned char *gc_get_varint(const unsigned char *p, uint64_t *v)
+{
+	uint64_t x = *p & 0x7f;
+	for (unsigned sh = 7; *p++ & 0x80; sh += 7)
+		x |= (uint64_t)(*p & 0x7f) << sh;
+	*v = x;
+	return p;
+}
+
+/* Zigzag: a signed step as an unsigned varint's value, and back. */
+static inline uint64_t gc_zigzag(uint64_t d) { return d << 1 ^ (uint64_t)((int64_t)d >> 63); }
+static inline uint64_t gc_unzigzag(uint64_t v) { return (v >> 1) ^ (0 - (v & 1)); }
+
 #endif
