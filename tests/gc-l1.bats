@@ -23,6 +23,22 @@ jget() {
 			NR == 2 { if (c) print $c; else print "no key " k }'
 }
 
+# CSV_AWK: the awk function csv(LINE, F) that splits one CSV line into
+# F[1..n], honouring quotes, and returns n.
+CSV_AWK='
+function csv(line, f,   n, i, c, q, v) {
+	n = 0; v = ""; q = 0
+	for (i = 1; i <= length(line); i++) {
+		c = substr(line, i, 1)
+		if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { v = v c; i++ }
+		else if (c == "\"") q = !q
+		else if (c == "," && !q) { f[++n] = v; v = "" }
+		else v = v c
+	}
+	f[++n] = v
+	return n
+}'
+
 # jall JSON: every value of a --stats file into the array J (J[hits],
 # J[classes.capacity], J[kernels.0.misses]), with one gc-stats.
 jall() {
@@ -31,20 +47,7 @@ jall() {
 	declare -gA J
 	while IFS='	' read -r k v; do
 		J[$k]=$v
-	done < <(gc-stats --merge --arrays "$1" | awk '
-		# split one CSV line into f[1..n], honouring quotes
-		function csv(line, f,   n, i, c, q, v) {
-			n = 0; v = ""; q = 0
-			for (i = 1; i <= length(line); i++) {
-				c = substr(line, i, 1)
-				if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { v = v c; i++ }
-				else if (c == "\"") q = !q
-				else if (c == "," && !q) { f[++n] = v; v = "" }
-				else v = v c
-			}
-			f[++n] = v
-			return n
-		}
+	done < <(gc-stats --merge --arrays "$1" | awk "$CSV_AWK"'
 		NR == 1 { n = csv($0, key) }
 		NR == 2 { csv($0, val); for (i = 1; i <= n; i++) print key[i] "\t" val[i] }')
 	[ "${#J[@]}" -gt 0 ] || { echo "jall: no keys in $1" >&2; return 1; }
@@ -675,19 +678,7 @@ policy() {
 	for i in 1 2 3 4 5 6 7 8; do
 		args+=("$T/o$i.csv" "$T/a$i.csv")
 	done
-	run awk -v cases="$(printf '%s\n' "${case[@]}")" '
-		function csv(line, f,   n, i, c, q, v) {
-			n = 0; v = ""; q = 0
-			for (i = 1; i <= length(line); i++) {
-				c = substr(line, i, 1)
-				if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { v = v c; i++ }
-				else if (c == "\"") q = !q
-				else if (c == "," && !q) { f[++n] = v; v = "" }
-				else v = v c
-			}
-			f[++n] = v
-			return n
-		}
+	run awk -v cases="$(printf '%s\n' "${case[@]}")" "$CSV_AWK"'
 		function bad(i, what, got, want) {
 			printf "%s: %s: got %s, expected %s\n", name[i], what, got, want; fails++
 		}
