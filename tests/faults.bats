@@ -258,6 +258,13 @@ EOF2
 	run_status 1 gc-stats "$T/c.gz"
 }
 
+# flip FILE OFFSET MASK: xor the byte at OFFSET with MASK (decimal).
+flip() {
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "$(printf '\\%03o' $((b ^ $3)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 @test "faults: bit flips in the header, a data record, a control record and the end record" {
 	gc-gen -n 32 copy >"$T/s.gcs"
 	local size hs
