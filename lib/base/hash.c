@@ -1,6 +1,8 @@
 /* hash.c - open-addressing uint64_t sets and maps (see hash.h). */
 #include "base/hash.h"
 
+#include "base/bigmem.h"
+
 #include <stdlib.h>
 
 #define MIN_CAP 16
@@ -45,7 +47,7 @@ static inline int on_path(size_t h, size_t i, size_t j)
 
 static uint64_t *new_keys(size_t cap)
 {
-	uint64_t *k = malloc(cap * sizeof *k);
+	uint64_t *k = gc_big_calloc(cap, sizeof *k); /* huge pages if large */
 	if (k)
 		for (size_t i = 0; i < cap; i++)
 			k[i] = GC_HASH_EMPTY;
@@ -70,7 +72,7 @@ int gc_hset_init(gc_hset *s, size_t expect)
 
 void gc_hset_free(gc_hset *s)
 {
-	free(s->keys);
+	gc_big_free(s->keys, s->cap, sizeof *s->keys);
 	gc_hset_init(s, 0);
 }
 
@@ -101,7 +103,7 @@ static int hset_grow(gc_hset *s)
 			j = (j + 1) & mask;
 		keys[j] = k;
 	}
-	free(s->keys);
+	gc_big_free(s->keys, s->cap, sizeof *s->keys);
 	s->keys = keys;
 	s->cap = cap;
 	s->shift = shift;
@@ -214,7 +216,7 @@ int gc_hset_next(const gc_hset *s, size_t *it, uint64_t *key)
 
 static gc_hslot *new_slots(size_t cap)
 {
-	gc_hslot *sl = malloc(cap * sizeof *sl);
+	gc_hslot *sl = gc_big_calloc(cap, sizeof *sl);
 	if (sl)
 		for (size_t i = 0; i < cap; i++)
 			sl[i].key = GC_HASH_EMPTY;
@@ -240,7 +242,7 @@ int gc_hmap_init(gc_hmap *m, size_t expect)
 
 void gc_hmap_free(gc_hmap *m)
 {
-	free(m->slots);
+	gc_big_free(m->slots, m->cap, sizeof *m->slots);
 	gc_hmap_init(m, 0);
 }
 
@@ -271,7 +273,7 @@ static int hmap_grow(gc_hmap *m)
 			j = (j + 1) & mask;
 		sl[j] = m->slots[i];
 	}
-	free(m->slots);
+	gc_big_free(m->slots, m->cap, sizeof *m->slots);
 	m->slots = sl;
 	m->cap = cap;
 	m->shift = shift;

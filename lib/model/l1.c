@@ -186,6 +186,10 @@ static int configure(gc_l1 *R, char *err, size_t len)
 gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 {
 	gc_l1 *R = calloc(1, sizeof *R);
+	if (R && gc_bigpool_init(&R->seenpool) < 0) {
+		free(R);
+		R = NULL;
+	}
 	if (!R) {
 		snprintf(err, len, "out of memory");
 		return NULL;
@@ -240,6 +244,7 @@ void gc_l1_free(gc_l1 *L)
 	l1_input_free(L);
 	gc_l1queue_free(&L->smheap);
 	gc_l1queue_free(&L->aheap);
+	gc_bigpool_free_all(&L->seenpool); /* after the SMs' tables went back */
 	free(L);
 }
 

@@ -87,7 +87,9 @@ void l1_class_free(struct sm *s)
 	free(f->ix);
 	f->node = NULL;
 	f->ix = NULL;
-	free(s->seen.slot);
+	if (s->seen.slot)
+		gc_bigpool_put(s->seen.pool, s->seen.slot, s->seen.mask + 1,
+			       2 * sizeof *s->seen.slot);
 	memset(&s->seen, 0, sizeof s->seen);
 }
 
@@ -288,7 +290,7 @@ static void seen_grow(gc_l1 *R, struct l1_seen *t)
 {
 	uint64_t cap = t->slot ? 2 * (t->mask + 1) : 64;
 	unsigned shift = t->slot ? t->shift - 1 : 64 - 6;
-	uint64_t *to = calloc(cap, 2 * sizeof *to);
+	uint64_t *to = gc_bigpool_calloc(&R->seenpool, cap, 2 * sizeof *to);
 	if (!to)
 		l1_fail(R, "out of memory");
 	for (uint64_t i = 0; t->slot && i <= t->mask; i++) {
@@ -301,8 +303,10 @@ static void seen_grow(gc_l1 *R, struct l1_seen *t)
 		to[2 * j] = key;
 		to[2 * j + 1] = t->slot[2 * i + 1];
 	}
-	free(t->slot);
+	if (t->slot)
+		gc_bigpool_put(t->pool, t->slot, t->mask + 1, 2 * sizeof *t->slot);
 	t->slot = to;
+	t->pool = &R->seenpool;
 	t->mask = cap - 1;
 	t->shift = shift;
 }

@@ -6,6 +6,7 @@
 #ifndef GC_MODEL_L1_IMPL_H
 #define GC_MODEL_L1_IMPL_H
 
+#include "base/bigmem.h"
 #include "base/endian.h"
 #include "base/hash.h"
 #include "base/pctab.h"
@@ -149,6 +150,7 @@ struct l1_seen {
 	uint64_t mask;      /* slots - 1 */
 	unsigned shift;     /* 64 - log2(slots) */
 	uint64_t n;         /* slots used */
+	gc_bigpool *pool;   /* where slot came from (the gc_l1's seenpool) */
 };
 
 /* One SM: its L1 and, with the timing model, its warp queue and MSHRs. */
@@ -286,6 +288,7 @@ struct gc_l1 {
 	uint64_t last_key;    /* its (block, warp) key in warpmap */
 	int kend;             /* the kernel's input has ended */
 	gc_l1queue smheap;    /* SMs by their next time */
+	gc_bigpool seenpool;  /* the SMs' seen tables, in shared huge pages */
 	uint64_t tbase;       /* the kernel's start time */
 	uint64_t gnow;        /* the current global time */
 	uint64_t buffered, peak_buffered;

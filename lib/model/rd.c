@@ -1,5 +1,6 @@
 /* rd.c - exact and sampled reuse distances, and their histogram (rd.h). */
 #include "model/rd.h"
+#include "base/bigmem.h"
 #include "base/hash.h"
 
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static inline size_t home(uint64_t key, unsigned shift)
 
 static uint32_t *new_slots(size_t cap)
 {
-	uint32_t *sl = malloc(cap * 3 * sizeof *sl);
+	uint32_t *sl = gc_big_calloc(cap, 3 * sizeof *sl); /* huge pages if large */
 	if (sl)
 		memset(sl, 0xff, cap * 3 * sizeof *sl);
 	return sl;
@@ -78,7 +79,7 @@ static int grow_table(gc_rd *s)
 			j = (j + 1) & (cap - 1);
 		put_at(sl, j, k, s->slots[3 * i + 2]);
 	}
-	free(s->slots);
+	gc_big_free(s->slots, s->cap, 3 * sizeof *s->slots);
 	s->slots = sl;
 	s->cap = cap;
 	s->shift = shift;
@@ -240,7 +241,7 @@ void gc_rd_init(gc_rd *s)
 
 void gc_rd_free(gc_rd *s)
 {
-	free(s->slots);
+	gc_big_free(s->slots, s->cap, 3 * sizeof *s->slots);
 	free(s->bits);
 	free(s->tree);
 	gc_rd_init(s);

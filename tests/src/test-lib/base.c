@@ -2,6 +2,7 @@
  * base.c - test-lib units of base/ and the L1 event wheel: the
  * generator, rows by key, the wheel against the heap.
  */
+#include "base/bigmem.h"
 #include "base/endian.h"
 #include "base/grow.h"
 #include "base/rng.h"
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -206,4 +208,92 @@ void t_grow(void)
 	char *c = gc_grow(NULL, &c0, 3, 1, 0); /* no first size: from 1 */
 	CHECK_U64(c0, 4);
 	free(c);
+}
+
+/* gc_big_calloc and gc_big_free around GC_BIG_MIN: below it calloc's
+ * block, at it and above a mapping of its own, aligned to 2 MiB and
+ * rounded to whole 2 MiB pages (its last byte and the rest of its last
+ * page usable, the page after it not mapped); each zeroed, and gone once
+ * freed (msync of an unmapped page fails with ENOMEM); NULL with ENOMEM
+ * when the bytes overflow. */
+void t_bigmem(void)
+{
+	static const size_t sizes[] = {0, 1, GC_BIG_MIN - 8, GC_BIG_MIN, GC_BIG_MIN + 8,
+				       GC_BIG_PAGE, GC_BIG_PAGE + 8};
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		size_t n = sizes[k] / 8;
+		uint64_t *a = gc_big_calloc(n, sizeof *a);
+		if (!CHECK(a != NULL))
+			continue;
+		uint64_t or = 0;
+		for (size_t i = 0; i < n; i++)
+			or |= a[i];
+		CHECK_U64(or, 0);
+		for (size_t i = 0; i < n; i++)
+			a[i] = i + 1;
+		CHECK_U64(n ? a[n - 1] : 0, n);
+		uintptr_t at = (uintptr_t)a;
+		int mapped = n * 8 >= GC_BIG_MIN;
+		CHECK_U64(mapped && (at & (GC_BIG_PAGE - 1)) == 0, mapped);
+		size_t len = (n * 8 + GC_BIG_PAGE - 1) & ~(GC_BIG_PAGE - 1);
+		if (mapped) {
+			((volatile char *)a)[len - 1] = 1; /* the rounded page is ours */
+			CHECK_U64(msync((char *)a + len, 4096, MS_ASYNC) == -1 && errno == ENOMEM, 1);
+		}
+		gc_big_free(a, n, sizeof *a);
+		if (mapped) {
+			errno = 0;
+			CHECK_U64(msync(a, 4096, MS_ASYNC) == -1 && errno == ENOMEM, 1);
+		}
+	}
+	gc_big_free(NULL, GC_BIG_MIN, 1);
+	errno = 0;
+	CHECK(gc_big_calloc(SIZE_MAX / 4, 8) == NULL);
+	CHECK_U64(errno, ENOMEM);
+}
+
+/* gc_bigpool: blocks carved from one 2 MiB page by halving, zeroed again
+ * when reused after being written, two freed buddies joined (a whole page
+ * then fits where they were, no second page), a table below GC_POOL_MIN
+ * calloc's and one above 2 MiB a mapping of its own. */
+void t_bigpool(void)
+{
+	gc_bigpool p;
+	if (!CHECK(gc_bigpool_init(&p) == 0))
+		return;
+	size_t half = GC_BIG_PAGE / 2 / 8, q = half / 2; /* in words */
+	uint64_t *a = gc_bigpool_calloc(&p, half, 8), *b = gc_bigpool_calloc(&p, q, 8),
+		 *c = gc_bigpool_calloc(&p, q, 8);
+	if (!CHECK(a && b && c))
+		return;
+	CHECK_U64(p.nchunk, 1);
+	CHECK_U64((uintptr_t)a & (GC_BIG_PAGE - 1), 0);
+	CHECK_U64((uintptr_t)b - (uintptr_t)a, GC_BIG_PAGE / 2);
+	CHECK_U64((uintptr_t)c - (uintptr_t)b, GC_BIG_PAGE / 4);
+	for (size_t i = 0; i < q; i++)
+		b[i] = c[i] = i + 1;
+	gc_bigpool_put(&p, b, q, 8);
+	uint64_t *d = gc_bigpool_calloc(&p, q - 1, 8); /* b again, zeroed */
+	uint64_t or = 0;
+	for (size_t i = 0; i < q; i++)
+		or |= d[i];
+	CHECK(d == b);
+	CHECK_U64(or, 0);
+	gc_bigpool_put(&p, d, q - 1, 8);
+	gc_bigpool_put(&p, c, q, 8);
+	gc_bigpool_put(&p, a, half, 8); /* b+c, then a: the whole page */
+	uint64_t *e = gc_bigpool_calloc(&p, 2 * half, 8);
+	CHECK(e == a);
+	CHECK_U64(p.nchunk, 1);
+	gc_bigpool_put(&p, e, 2 * half, 8);
+	uint64_t *s = gc_bigpool_calloc(&p, GC_POOL_MIN / 8 - 1, 8),
+		 *l = gc_bigpool_calloc(&p, 2 * half + 1, 8);
+	CHECK(s && l);
+	CHECK_U64(p.nchunk, 1);
+	CHECK_U64((uintptr_t)l & (GC_BIG_PAGE - 1), 0);
+	CHECK_U64(l ? l[2 * half] : 1, 0);
+	gc_bigpool_put(&p, s, GC_POOL_MIN / 8 - 1, 8);
+	gc_bigpool_put(&p, l, 2 * half + 1, 8);
+	gc_bigpool_free_all(&p);
+	CHECK_U64(p.nchunk, 0);
 }

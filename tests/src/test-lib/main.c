@@ -130,6 +130,8 @@ static const check_unit units[] = {
 	{"rng", t_rng},
 	{"rowmap", t_rowmap},
 	{"grow", t_grow},
+	{"bigmem", t_bigmem},
+	{"bigpool", t_bigpool},
 	{"counts-64", t_counts64},
 };
 #define NUNITS CHECK_NUNITS(units)

@@ -57,6 +57,8 @@ void t_l1wheel(void);
 void t_rng(void);
 void t_rowmap(void);
 void t_grow(void);
+void t_bigmem(void);
+void t_bigpool(void);
 void t_counts64(void); /* wide.c */
 
 #endif
