@@ -21,7 +21,20 @@ mk() {
 
 # jv KEY FILE: a top-level value of a JSON object (two spaces in).
 jv() {
-	sed -n "s/^  \"$1\": \(.*\)/\1/p" "$2" | sed 's/,$//; s/^"\(.*\)"$/\1/'
+	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
+	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line, on the whole
+	# file read once)
+	local s v p=$'\n'"  \"$1\": "
+	IFS= read -r -d '' s <"$2" || :
+	s=$'\n'$s
+	while [[ $s == *"$p"* ]]; do
+		s=${s#*"$p"}
+		v=${s%%$'\n'*}
+		v=${v%,}
+		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
+		printf '%s\n' "$v"
+	done
+	return 0
 }
 
 # records FILE: the data lines of a dump, no comments, header or control.

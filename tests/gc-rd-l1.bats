@@ -11,15 +11,30 @@ load helpers
 
 BFS=$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernelslist.g
 
+# bfs: $B/acc.gcs (scheduled) and $B/bfs.gcs (coalesced), made once for
+# the tests of this file.
+B=$BATS_FILE_TMPDIR
 bfs() {
-	gc-import "$BFS" | gc-sched --gpu volta-v100 >"$T/acc.gcs"
-	gc-coalesce "$T/acc.gcs" >"$T/bfs.gcs"
+	[ -s "$B/bfs.gcs" ] && return 0
+	gc-import "$BFS" | gc-sched --gpu volta-v100 >"$B/acc.gcs" &&
+		gc-coalesce "$B/acc.gcs" >"$B/bfs.gcs" && [ -s "$B/bfs.gcs" ] ||
+		{ rm -f "$B/bfs.gcs"; return 1; }
 }
 
 # jv KEY FILE: a value at one level of a gc_json object (KEY with its
 # indentation, e.g. '    "lru_hits"'); the first one.
 jv() {
-	sed -n "s/^$1: \(.*\)/\1/p" "$2" | sed 's/,$//; s/^"\(.*\)"$/\1/' | head -1
+	# (bash alone, no process: as sed -n "s/^KEY: \(.*\)/\1/p" |
+	# sed 's/,$//; s/^"\(.*\)"$/\1/' | head -1 on the whole file read once)
+	local s v p=$'\n'"$1: "
+	IFS= read -r -d '' s <"$2" || :
+	s=$'\n'$s
+	[[ $s == *"$p"* ]] || return 0
+	s=${s#*"$p"}
+	v=${s%%$'\n'*}
+	v=${v%,}
+	[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
+	printf '%s\n' "$v"
 }
 
 # present FILE: gc-l1's lookups that found their line (hits + sector
@@ -30,7 +45,7 @@ present() {
 
 @test "gc-rd l1: the BFS trace: the V100's rules from the stream's header" {
 	bfs
-	gc-rd --json "$T/bfs.gcs" >"$T/j"
+	gc-rd --json "$B/bfs.gcs" >"$T/j"
 	expect_eq "$(jv '  "scope"' "$T/j")" l1
 	expect_eq "$(jv '  "stacks"' "$T/j")" sm
 	expect_eq "$(jv '  "kernel_boundary"' "$T/j")" flush
@@ -40,16 +55,16 @@ present() {
 	expect_eq "$(jv '    "from"' "$T/j")" gpu
 	expect_eq "$(grep -c '"l1_size": 131072,' "$T/j")" 16 "every kernel's L1"
 	# gc-l1 says the same of each kernel
-	gc-l1 --stats "$T/l1.json" "$T/bfs.gcs" >/dev/null
+	gc-l1 --stats "$T/l1.json" "$B/bfs.gcs" >/dev/null
 	expect_eq "$(grep -c '"l1_size": 131072,' "$T/l1.json")" 16 "gc-l1's kernels"
 	# the report says so
-	gc-rd "$T/bfs.gcs" >"$T/rep"
+	gc-rd "$B/bfs.gcs" >"$T/rep"
 	grep -q '^scope             the L1 of volta-v100: what it looks up, a stack per SM, emptied at each kernel start$' "$T/rep"
 	grep -q "^cache             1024 lines, 256 ways (the L1 of 128 KB, the carve-out's): distance >= 1024 misses$" "$T/rep"
 	# --gpu names it; --scope stream: one stack over every reference
-	gc-rd --gpu volta-v100 --json "$T/bfs.gcs" | grep -v '"input"' >"$T/g"
+	gc-rd --gpu volta-v100 --json "$B/bfs.gcs" | grep -v '"input"' >"$T/g"
 	expect_same <(grep -v '"input"' "$T/j") "$T/g" "--gpu volta-v100"
-	gc-rd --scope stream --json "$T/bfs.gcs" >"$T/s"
+	gc-rd --scope stream --json "$B/bfs.gcs" >"$T/s"
 	expect_eq "$(jv '  "stacks"' "$T/s")" one
 	expect_eq "$(jv '  "kernel_boundary"' "$T/s")" keep
 }
@@ -57,41 +72,41 @@ present() {
 @test "gc-rd l1: predicted hits equal gc-l1's with a fully associative LRU L1 (line granularity)" {
 	bfs
 	# the carve-out's size: 1024 lines, gc-l1 --sets 1 --ways 1024
-	gc-rd --json "$T/bfs.gcs" >"$T/j"
-	gc-l1 --sets 1 --ways 1024 --stats "$T/fa.json" "$T/bfs.gcs" >/dev/null
+	gc-rd --json "$B/bfs.gcs" >"$T/j"
+	gc-l1 --sets 1 --ways 1024 --stats "$T/fa.json" "$B/bfs.gcs" >/dev/null
 	expect_eq "$(jv '    "lru_hits"' "$T/j")" "$(present "$T/fa.json")" "1024 lines"
 	expect_eq "$(jv '    "lru_hits"' "$T/j")" 60801 "1024 lines, the number"
 	expect_eq "$(jv '    "capacity"' "$T/j")" 0 "no capacity miss at 128 KB"
 	# smaller caches, where capacity counts
 	for n in 1 8 32 100 256; do
-		gc-rd --lines "$n" --json "$T/bfs.gcs" >"$T/j"
-		gc-l1 --sets 1 --ways "$n" --stats "$T/fa.json" "$T/bfs.gcs" >/dev/null
+		gc-rd --lines "$n" --json "$B/bfs.gcs" >"$T/j"
+		gc-l1 --sets 1 --ways "$n" --stats "$T/fa.json" "$B/bfs.gcs" >/dev/null
 		expect_eq "$(jv '    "lru_hits"' "$T/j")" "$(present "$T/fa.json")" "$n lines"
 	done
 	# the set-associative L1 itself: gc-rd --sets 4 (linear index, like the
 	# preset's) against gc-l1's default V100 L1, and smaller ones
-	gc-rd --sets 4 --json "$T/bfs.gcs" >"$T/j"
-	gc-l1 --stats "$T/l1.json" "$T/bfs.gcs" >/dev/null
+	gc-rd --sets 4 --json "$B/bfs.gcs" >"$T/j"
+	gc-l1 --stats "$T/l1.json" "$B/bfs.gcs" >/dev/null
 	expect_eq "$(jv '    "lru_hits"' "$T/j")" "$(present "$T/l1.json")" "the V100 L1"
 	expect_eq "$(jv '    "cut_off"' "$T/j")" 256 "per-set cut-off"
 	expect_eq "$(jv '    "sdcm_hit_rate"' "$T/j")" null "no SDCM on per-set distances"
 	for w in 2 8 64; do
-		gc-rd --sets 4 --lines $((4 * w)) --json "$T/bfs.gcs" >"$T/j"
-		gc-l1 --sets 4 --ways "$w" --stats "$T/l1.json" "$T/bfs.gcs" >/dev/null
+		gc-rd --sets 4 --lines $((4 * w)) --json "$B/bfs.gcs" >"$T/j"
+		gc-l1 --sets 4 --ways "$w" --stats "$T/l1.json" "$B/bfs.gcs" >/dev/null
 		expect_eq "$(jv '    "lru_hits"' "$T/j")" "$(present "$T/l1.json")" "4 sets of $w ways"
 	done
 	# kept across kernels: the same with gc-l1 --kernel-boundary keep
-	gc-rd --kernel-boundary keep --lines 64 --json "$T/bfs.gcs" >"$T/j"
-	gc-l1 --kernel-boundary keep --sets 1 --ways 64 --stats "$T/fa.json" "$T/bfs.gcs" >/dev/null
+	gc-rd --kernel-boundary keep --lines 64 --json "$B/bfs.gcs" >"$T/j"
+	gc-l1 --kernel-boundary keep --sets 1 --ways 64 --stats "$T/fa.json" "$B/bfs.gcs" >/dev/null
 	expect_eq "$(jv '    "lru_hits"' "$T/j")" "$(present "$T/fa.json")" "keep"
-	gc-rd --lines 64 --json "$T/bfs.gcs" >"$T/f"
+	gc-rd --lines 64 --json "$B/bfs.gcs" >"$T/f"
 	[ "$(jv '    "lru_hits"' "$T/j")" -gt "$(jv '    "lru_hits"' "$T/f")" ]
 }
 
 @test "gc-rd l1: sector granularity: what equals gc-l1 and what does not" {
 	bfs
-	gc-rd --gran sector --json "$T/bfs.gcs" >"$T/j"
-	gc-l1 --stats "$T/l1.json" "$T/bfs.gcs" >/dev/null
+	gc-rd --gran sector --json "$B/bfs.gcs" >"$T/j"
+	gc-l1 --stats "$T/l1.json" "$B/bfs.gcs" >/dev/null
 	# a reference per masked sector: gc-l1's requested sectors
 	expect_eq "$(jv '  "references"' "$T/j")" "$(jv '    "requested"' "$T/l1.json")" "sectors"
 	expect_eq "$(jv '  "references"' "$T/j")" 90629 "sectors, the number"
@@ -101,7 +116,7 @@ present() {
 	# into 32-byte lines, the V100 with 32-byte lines
 	sed 's/^l1.cache = S:4:128:64,/l1.cache = N:4:32:256,/; s/^name = volta-v100/name = v100-32/' \
 		"$GC_ROOT/share/gpus/volta-v100.gpu" >"$T/v32.gpu"
-	gc-coalesce --gpu "$T/v32.gpu" "$T/acc.gcs" >"$T/b32.gcs"
+	gc-coalesce --gpu "$T/v32.gpu" "$B/acc.gcs" >"$T/b32.gcs"
 	gc-l1 --sets 1 --ways 4096 --stats "$T/fa.json" "$T/b32.gcs" >/dev/null
 	expect_eq "$(jv '  "requests"' "$T/fa.json")" 90629 "32-byte requests"
 	# no capacity miss at 4096 sectors: equal
@@ -130,14 +145,14 @@ present() {
 @test "gc-rd l1: --by sm --by kernel: a row per (SM, launch), each equal to gc-l1's" {
 	bfs
 	# gc-l1 --emit all: each request's outcome, counted per (sm, kernel)
-	gc-l1 --emit all --sets 1 --ways 32 "$T/bfs.gcs" | gc-stats --dump |
+	gc-l1 --emit all --sets 1 --ways 32 "$B/bfs.gcs" | gc-stats --dump |
 		awk -F, '!/^#/ && $2 ~ /^[0-9]+$/ && $8 != "kbegin" && $8 != "kend" {
 			k = $2 "," $1; n[k]++; if ($14 == "hit" || $14 ~ /^sector-miss/) h[k]++ }
 			END { for (k in n) print k "," n[k] "," h[k] + 0 }' | sort -t, -k1,1n -k2,2n >"$T/l1"
 	expect_eq "$(wc -l <"$T/l1")" 128 "(sm, kernel) pairs"
 	for by in "--by sm --by kernel" "--by sm,kernel"; do
 		# shellcheck disable=SC2086
-		gc-rd $by --lines 32 --csv "$T/bfs.gcs" >"$T/rd.csv"
+		gc-rd $by --lines 32 --csv "$B/bfs.gcs" >"$T/rd.csv"
 		expect_eq "$(head -1 "$T/rd.csv")" \
 			"sm,launch,kernel,references,compulsory,median,p90,lru_hits,lru_hit_rate,sdcm_hit_rate"
 		awk -F, 'NR > 1 { print $1 "," $3 "," $4 "," $8 }' "$T/rd.csv" |
@@ -145,17 +160,17 @@ present() {
 		expect_same "$T/rd" "$T/l1" "$by"
 	done
 	# the keys in the order given; kernel and pc: launch, kernel, pc
-	expect_eq "$(gc-rd --by kernel --by sm --csv "$T/bfs.gcs" | head -1 | cut -d, -f1-3)" "launch,kernel,sm"
-	expect_eq "$(gc-rd --by kernel,pc --csv "$T/bfs.gcs" | head -1 | cut -d, -f1-4)" "launch,kernel,pc,references"
-	expect_eq "$(gc-rd --by pc --by sm --csv "$T/bfs.gcs" | head -1 | cut -d, -f1-4)" "kernel,pc,sm,references"
+	expect_eq "$(gc-rd --by kernel --by sm --csv "$B/bfs.gcs" | head -1 | cut -d, -f1-3)" "launch,kernel,sm"
+	expect_eq "$(gc-rd --by kernel,pc --csv "$B/bfs.gcs" | head -1 | cut -d, -f1-4)" "launch,kernel,pc,references"
+	expect_eq "$(gc-rd --by pc --by sm --csv "$B/bfs.gcs" | head -1 | cut -d, -f1-4)" "kernel,pc,sm,references"
 	# the rows of every combination add up to every reference
 	for by in sm,kernel,pc pc,sm kernel; do
-		expect_eq "$(gc-rd --by $by --csv "$T/bfs.gcs" | awk -F, -v by=$by 'NR == 1 {
+		expect_eq "$(gc-rd --by $by --csv "$B/bfs.gcs" | awk -F, -v by=$by 'NR == 1 {
 			for (i = 1; i <= NF; i++) if ($i == "references") c = i }
 			NR > 1 { s += $c } END { print s }')" 69908 "$by"
 	done
 	# JSON: "by" a list, each row its keys
-	gc-rd --by sm,kernel --json "$T/bfs.gcs" >"$T/j"
+	gc-rd --by sm,kernel --json "$B/bfs.gcs" >"$T/j"
 	expect_eq "$(sed -n '/^  "by"/,/]/p' "$T/j" | tr -d ' \n')" '"by":["sm","kernel"],'
 	grep -q '^      "sm": 0,$' "$T/j"
 	grep -q '^      "launch": 1,$' "$T/j"
@@ -241,12 +256,12 @@ twok() {
 		"--kernel-boundary warm|--kernel-boundary: 'warm' is not flush or keep" \
 		"--by sm,warp|--by: 'warp' is not sm, kernel or pc" \
 		"--lines 2 --sets 4|--lines 2 --sets 4: fewer lines than sets"; do
-		sh_status 2 "gc-rd ${bad%%|*} '$T/bfs.gcs'"
+		sh_status 2 "gc-rd ${bad%%|*} '$B/bfs.gcs'"
 		expect_eq "$(head -1 "$T/err")" "gc-rd: ${bad#*|}"
 		[ ! -s "$T/out" ]
 	done
 	# past the L1: gc-l1's output to L2 is the stream's scope by default
-	gc-l1 "$T/bfs.gcs" >"$T/l2.gcs"
+	gc-l1 "$B/bfs.gcs" >"$T/l2.gcs"
 	sh_status 2 "gc-rd --scope l1 '$T/l2.gcs'"
 	expect_eq "$(head -1 "$T/err")" "gc-rd: --scope l1: $T/l2.gcs: the input is gc-l1's output to L2, past the L1"
 	gc-rd --json "$T/l2.gcs" >"$T/j"

@@ -16,7 +16,20 @@ streams() {
 
 # jv KEY FILE: a top-level value of a gc-stats JSON object.
 jv() {
-	sed -n "s/^  \"$1\": \(.*\)/\1/p" "$2" | sed 's/,$//; s/^"\(.*\)"$/\1/'
+	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
+	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line, on the whole
+	# file read once)
+	local s v p=$'\n'"  \"$1\": "
+	IFS= read -r -d '' s <"$2" || :
+	s=$'\n'$s
+	while [[ $s == *"$p"* ]]; do
+		s=${s#*"$p"}
+		v=${s%%$'\n'*}
+		v=${v%,}
+		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
+		printf '%s\n' "$v"
+	done
+	return 0
 }
 
 @test "gc-stats files: several streams are reported one after another" {
