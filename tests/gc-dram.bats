@@ -16,23 +16,6 @@ load helpers
 
 CONS="--gpu volta-v100 --partition-index consecutive"
 
-jv() {
-	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
-	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line, on the whole
-	# file read once)
-	local s v p=$'\n'"  \"$1\": "
-	IFS= read -r -d '' s <"$2" || :
-	s=$'\n'$s
-	while [[ $s == *"$p"* ]]; do
-		s=${s#*"$p"}
-		v=${s%%$'\n'*}
-		v=${v%,}
-		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
-		printf '%s\n' "$v"
-	done
-	return 0
-}
-
 mk() {
 	gc-import "$FIX/l2/$1.csv" >"$T/$1.gcs"
 }

@@ -19,24 +19,6 @@ mk() {
 	gc-import "$FIX/l2/$1.csv" >"$T/$1.gcs"
 }
 
-# jv KEY FILE: a top-level value of a JSON object (two spaces in).
-jv() {
-	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
-	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line, on the whole
-	# file read once)
-	local s v p=$'\n'"  \"$1\": "
-	IFS= read -r -d '' s <"$2" || :
-	s=$'\n'$s
-	while [[ $s == *"$p"* ]]; do
-		s=${s#*"$p"}
-		v=${s%%$'\n'*}
-		v=${v%,}
-		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
-		printf '%s\n' "$v"
-	done
-	return 0
-}
-
 # records FILE: the data lines of a dump, no comments, header or control.
 records() {
 	gc-stats --dump "$1" | grep -v '^#' | grep -Ev '^(kernel,|[0-9]*,,,,,,,k|,,,,,,,end)'

@@ -79,24 +79,6 @@ hist() {
 	gc-rd --csv "$@" "$f" | awk -F, 'NR > 1 { printf "%s%s:%s", (NR > 2 ? " " : ""), $1, $3 }'
 }
 
-# jv KEY FILE: a top-level JSON value (gc_json layout, two spaces in).
-jv() {
-	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
-	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line, on the whole
-	# file read once)
-	local s v p=$'\n'"  \"$1\": "
-	IFS= read -r -d '' s <"$2" || :
-	s=$'\n'$s
-	while [[ $s == *"$p"* ]]; do
-		s=${s#*"$p"}
-		v=${s%%$'\n'*}
-		v=${v%,}
-		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
-		printf '%s\n' "$v"
-	done
-	return 0
-}
-
 # close A B [TOL]: |A - B| <= TOL (default 1e-12, relative to max(1, |B|)).
 close() {
 	expect_num "$1" "value"

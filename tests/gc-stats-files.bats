@@ -14,24 +14,6 @@ streams() {
 	gc-gen -n 256 copy | gc-sched --gpu volta-v100 | gc-coalesce >"$T/c.gcs"
 }
 
-# jv KEY FILE: a top-level value of a gc-stats JSON object.
-jv() {
-	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
-	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line, on the whole
-	# file read once)
-	local s v p=$'\n'"  \"$1\": "
-	IFS= read -r -d '' s <"$2" || :
-	s=$'\n'$s
-	while [[ $s == *"$p"* ]]; do
-		s=${s#*"$p"}
-		v=${s%%$'\n'*}
-		v=${v%,}
-		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
-		printf '%s\n' "$v"
-	done
-	return 0
-}
-
 @test "gc-stats files: several streams are reported one after another" {
 	streams
 	gc-stats "$T/a.gcs" "$T/c.gcs" >"$T/both"

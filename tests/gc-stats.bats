@@ -19,25 +19,6 @@ mk() {
 	gc-import "$FIX/csv/$1.csv" >"$T/$1.gcs"
 }
 
-# jv KEY FILE: a top-level number, string or literal of a JSON object
-# written by gc-json (one key a line, two spaces in).
-jv() {
-	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
-	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line, on the whole
-	# file read once)
-	local s v p=$'\n'"  \"$1\": "
-	IFS= read -r -d '' s <"$2" || :
-	s=$'\n'$s
-	while [[ $s == *"$p"* ]]; do
-		s=${s#*"$p"}
-		v=${s%%$'\n'*}
-		v=${v%,}
-		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
-		printf '%s\n' "$v"
-	done
-	return 0
-}
-
 @test "gc-stats: the mandatory command-line cases" {
 	common_cli_cases gc-stats --line
 }

@@ -393,3 +393,24 @@ compute_fields() {
 	gc-stats --dump "$1" |
 		awk -F, '$8 ~ /^(load|store|atomic)$/ { print "b" $3, "w" $4, "pc=" $6, $17 }' | uniq
 }
+
+# jv KEY FILE: every top-level value of "KEY" in a JSON object as gc_json
+# writes it (one key a line, two spaces in), a line each, strings
+# unquoted.  A file may define its own jv for another layout (gc-clone,
+# gc-rd-l1).
+jv() {
+	# (bash alone, no process: as sed -n "s/^  \"KEY\": \(.*\)/\1/p" |
+	# sed 's/,$//; s/^"\(.*\)"$/\1/', every match a line, on the whole
+	# file read once)
+	local s v p=$'\n'"  \"$1\": "
+	IFS= read -r -d '' s <"$2" || :
+	s=$'\n'$s
+	while [[ $s == *"$p"* ]]; do
+		s=${s#*"$p"}
+		v=${s%%$'\n'*}
+		v=${v%,}
+		[[ $v == \"*\" ]] && { v=${v#\"}; v=${v%\"}; }
+		printf '%s\n' "$v"
+	done
+	return 0
+}
