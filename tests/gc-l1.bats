@@ -797,28 +797,38 @@ policy() {
 	[ "${J[bypasses]}" -gt 0 ]
 }
 
+# env_pair VAR DIR STREAM OPTION...: gc-l1 --timing --emit all OPTION...
+# --stats s.json STREAM in DIR/a, and with VAR=1 in DIR/b (each run in its
+# own directory, its --stats named s.json in both: the provenance names
+# it); the two outputs and the two --stats go on the array pairs, for
+# same_pairs to compare with one cksum at the end.
+env_pair() {
+	local var=$1 d=$2 f=$3
+	shift 3
+	mkdir -p "$d/a" "$d/b"
+	cd "$d/a" || return 1
+	gc-l1 --timing --emit all "$@" --stats s.json "$f" >a.gcs
+	cd "$d/b" || return 1
+	local -x "$var=1"
+	gc-l1 --timing --emit all "$@" --stats s.json "$f" >a.gcs
+	pairs+=("$d/a/a.gcs" "$d/b/a.gcs" "$d/a/s.json" "$d/b/s.json")
+}
+
 @test "timing: skipping the steps of blocked warps changes nothing (GC_L1_STEP_ALL)" {
 	gc-gen rowcopy -n 128 | gc-sched | gc-coalesce >"$T/r.gcs"
 	gc-gen matmul -n 32 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/m.gcs"
-	# (each run in its own directory, its --stats named s.json in all: the
-	# provenance names it; one cksum compares every pair at the end)
-	mkdir "$T"/{a,b}{r,m}{1,2,3,4}
 	pairs=()
 	for f in r m; do
 		i=0
 		for m in "" "--mshr 4 --mshr-per-warp 2" "--mshr 16 --mshr-per-warp 4 --mshr-kind sector-assoc" \
 			"--mshr-merge 2 --hit-latency 3"; do
 			i=$((i + 1))
-			cd "$T/a$f$i"
-			gc-l1 --timing --emit all $m --stats s.json "$T/$f.gcs" >a.gcs
-			cd "$T/b$f$i"
-			GC_L1_STEP_ALL=1 gc-l1 --timing --emit all $m --stats s.json "$T/$f.gcs" >a.gcs
-			pairs+=("$T/a$f$i/a.gcs" "$T/b$f$i/a.gcs" "$T/a$f$i/s.json" "$T/b$f$i/s.json")
+			env_pair GC_L1_STEP_ALL "$T/$f$i" "$T/$f.gcs" $m
 		done
 	done
 	same_pairs "GC_L1_STEP_ALL against the skipping" "${pairs[@]}"
 	# the second case stalls a lot: the skipping is exercised
-	jall "$T/ar2/s.json"
+	jall "$T/r2/a/s.json"
 	[ "${J[mshr_stalls]}" -gt 1000 ]
 }
 
@@ -887,9 +897,6 @@ policy() {
 	gc-gen matmul -n 48 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/m.gcs"
 	gc-gen stencil2d -n 96 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/s.gcs"
 	gc-gen spmv -n 3000 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/p.gcs"
-	# (each run in its own directory, its --stats named a.json in all: the
-	# provenance names it; one cksum compares every pair at the end)
-	mkdir "$T"/{a,b}{m,s,p,x}{1,2,3,4,5}
 	pairs=()
 	for f in m s p; do
 		i=0
@@ -897,31 +904,23 @@ policy() {
 			"--size 4K --ways 2 --mshr 8" "--size 4K --ways 4 --write write-evict --mshr 4" \
 			"--size 8K --ways 2 --write write-back --write-alloc write-allocate --mshr 8 --mshr-merge 1"; do
 			i=$((i + 1))
-			cd "$T/a$f$i"
-			gc-l1 --timing --emit all $m --stats a.json "$T/$f.gcs" >a.gcs
-			cd "$T/b$f$i"
-			GC_L1_LOOK_ALL=1 gc-l1 --timing --emit all $m --stats a.json "$T/$f.gcs" >a.gcs
-			pairs+=("$T/a$f$i/a.gcs" "$T/b$f$i/a.gcs" "$T/a$f$i/a.json" "$T/b$f$i/a.json")
+			env_pair GC_L1_LOOK_ALL "$T/$f$i" "$T/$f.gcs" $m
 		done
 	done
 	# random loads and stores over a few lines of a 2 x 2 L1, every policy
 	awk -v SEED=3 -f "$L1FIX/mix.awk" | mk mix
-	L="--timing --emit all --sets 2 --ways 2 --index linear --mshr-per-warp 0 --miss-latency 40 --sigma 3"
+	L="--sets 2 --ways 2 --index linear --mshr-per-warp 0 --miss-latency 40 --sigma 3"
 	i=0
 	for m in "--write write-evict --mshr 3" "--write write-back --write-alloc write-allocate --mshr 3" \
 		"--write write-back --write-alloc fetch-on-write --mshr 2 --mshr-merge 1" \
 		"--write write-through --write-alloc write-allocate --mshr 4 --mshr-kind sector-assoc"; do
 		i=$((i + 1))
-		cd "$T/ax$i"
-		gc-l1 $L $m --stats a.json "$T/mix.gcs" >a.gcs
-		cd "$T/bx$i"
-		GC_L1_LOOK_ALL=1 gc-l1 $L $m --stats a.json "$T/mix.gcs" >a.gcs
-		pairs+=("$T/ax$i/a.gcs" "$T/bx$i/a.gcs")
+		env_pair GC_L1_LOOK_ALL "$T/x$i" "$T/mix.gcs" $L $m
 	done
 	same_pairs "GC_L1_LOOK_ALL against the changed-line retries" "${pairs[@]}"
 	# the cases stall: retries are exercised (the stencil on a 4K 2-way L1
 	# more than 1000 times, each random mix more than 10000 times)
-	gc-stats --merge "$T/as3/a.json" "$T"/ax[1-4]/a.json >"$T/stalls.csv"
+	gc-stats --merge "$T/s3/a/s.json" "$T"/x[1-4]/a/s.json >"$T/stalls.csv"
 	run awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "mshr_stalls") c = i; next }
 		{ min = NR == 2 ? 1000 : 10000; if (!c || !($c > min)) print $1 ": mshr_stalls " (c ? $c : "missing") ", not above " min }' "$T/stalls.csv"
 	expect_empty "$output" "cases that stall too little"
