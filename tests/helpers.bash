@@ -414,3 +414,21 @@ jv() {
 	done
 	return 0
 }
+
+# refused WHAT STATUS WANT: a command that ran with stdout in $T/out and
+# stderr in $T/err (exit status STATUS) refused its input: status 1,
+# stderr exactly WANT, nothing on stdout; WHAT names the case.
+refused() {
+	local err
+	slurp err "$T/err"
+	if [ "$2" -ne 1 ]; then
+		echo "$1: exit status $2, expected 1; stderr: $err" >&2
+		return 1
+	fi
+	expect_eq "$err" "$3" "message for $1" || return 1
+	if [ -s "$T/out" ]; then
+		echo "$1: stdout is not empty:" >&2
+		cat "$T/out" >&2
+		return 1
+	fi
+}

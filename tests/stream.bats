@@ -37,19 +37,9 @@ msg_of() {
 # standard input with exit status 1, exactly "gc-read-test: stdin: $msg"
 # on stderr and nothing on stdout; WHAT names the case in a failure.
 read_bad() {
-	local st=0 err
+	local st=0
 	gc-mkbad read <"$2" >"$T/out" 2>"$T/err" || st=$?
-	slurp err "$T/err"
-	if [ "$st" -ne 1 ]; then
-		echo "$1: exit status $st, expected 1; stderr: $err" >&2
-		return 1
-	fi
-	expect_eq "$err" "gc-read-test: stdin: $msg" "message for $1" || return 1
-	if [ -s "$T/out" ]; then
-		echo "$1: stdout is not empty:" >&2
-		cat "$T/out" >&2
-		return 1
-	fi
+	refused "$1" "$st" "gc-read-test: stdin: $msg"
 }
 
 # bad NAME: the reader refuses member NAME with its message.  (Each step
