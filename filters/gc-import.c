@@ -499,6 +499,10 @@ int main(int argc, char **argv)
 	im.wflags = (cl.c.gzip ? GC_W_GZIP : 0) | (cl.c.force ? GC_W_FORCE : 0);
 	im.no_stream = cl.c.emit_none;
 	im.lenient = cl.lenient;
+	/* the Accel-Sim spool's budget (gc-import(1), ENVIRONMENT) */
+	const char *spool = getenv("GC_ACCELSIM_SPOOL");
+	if (spool && *spool)
+		im.accelsim_spool = gc_num("GC_ACCELSIM_SPOOL", spool, 0, UINT64_MAX);
 	im.bad = on_bad;
 	im.fatal = on_fatal;
 	im.warn = on_warn;

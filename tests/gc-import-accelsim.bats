@@ -658,7 +658,7 @@ stats_of() {
 
 @test "accelsim: one pass (the spool) writes what two passes write, and a spool past its budget goes back to them" {
 	# GC_ACCELSIM_SPOOL=0 reads every trace twice, as before the spool;
-	# 4096 bytes hold a small trace's events but not most BFS kernels', so
+	# 4K (4096 bytes) hold a small trace's events but not most BFS kernels', so
 	# that list takes both ways in one run.  Streams, --stats and messages
 	# equal, --lenient skipping the same lines (a bad trace of two
 	# kernels, one of them skipped).
@@ -666,14 +666,14 @@ stats_of() {
 	cat "$A/bad/lacks-grid.traceg" "$A/version-5.traceg" >"$T/bad2.traceg"
 	for f in "$BFS/kernelslist.g" "$MM/kernelslist.g" "$TU/kernelslist_ctx_0x1868c30" \
 		"$A/ldgsts.traceg" "$A/generic.traceg" "$A/raw-core.trace" "$A/addr-modes.traceg" "$T/bad2.traceg"; do
-		for e in 0 4096 ''; do
+		for e in 0 4K ''; do
 			if ! GC_ACCELSIM_SPOOL=$e gc-import --lenient --stats "$T/s.json" "$f" >"$T/o$e" 2>"$T/e$e"; then
 				echo "$f: GC_ACCELSIM_SPOOL=$e: exit status not 0" >&2
 				return 1
 			fi
 			mv "$T/s.json" "$T/s$e-.json"
 		done
-		for e in 4096 ''; do
+		for e in 4K ''; do
 			expect_same "$T/o0" "$T/o$e" "$f: stream, GC_ACCELSIM_SPOOL=$e against two passes"
 			expect_same "$T/s0-.json" "$T/s$e-.json" "$f: --stats, GC_ACCELSIM_SPOOL=$e"
 			if ! cmp -s "$T/e0" "$T/e$e"; then # none on most: cmp, not expect_same
@@ -684,4 +684,8 @@ stats_of() {
 		done
 	done
 	[ -s "$T/e0" ] # the last trace's skipped kernel was reported
+	# a budget that is not a number: a usage error, nothing read or written
+	GC_ACCELSIM_SPOOL=4Q sh_status 2 "gc-import '$MM/kernel-1.traceg' >'$T/out'"
+	expect_eq "$(head -1 "$T/err")" "gc-import: GC_ACCELSIM_SPOOL: '4Q' is not a number"
+	[ ! -s "$T/out" ]
 }

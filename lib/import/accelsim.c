@@ -325,7 +325,7 @@ static void import_list(gc_import *im, gc_lines *in)
 			/* as_import_trace's passes (a second added if a spool
 			 * overflows) */
 			gc_import_will_read(im, ent[i].path,
-					    im->intervals || !as_spool_budget(NULL) ? 2 : 1);
+					    im->intervals || !im->accelsim_spool ? 2 : 1);
 		}
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -273,11 +273,8 @@ void as_warp_line(parser *p, char *s, int insts);
 void as_inst_line(parser *p, char *s);
 
 /* accelsim_spool.c */
-/* 1 when GC_ACCELSIM_SPOOL (bytes; default 256 MiB) allows one pass; the
- * budget in *budget when not NULL. */
-int as_spool_budget(size_t *budget);
-/* An empty spool, on when the budget allows. */
-void as_spool_start(as_spool *s);
+/* An empty spool, on when im's budget (accelsim_spool) is not 0. */
+void as_spool_start(as_spool *s, const gc_import *im);
 void as_spool_free(as_spool *s);
 /* Keep a kernel's begin (its index in kc, its state after the header), an
  * opcode, a memory warp instruction's record and lanes, a kernel's end;
@@ -293,7 +290,7 @@ void as_spool_replay(parser *p);
 /* A header key of the import, while the header is unwritten; first wins. */
 void as_set_key(gc_import *im, const char *key, const char *val);
 /* 1 when a trace is read in one pass (a file, not a pipe, without
- * --intervals, GC_ACCELSIM_SPOOL not 0), unless its spool overflows. */
+ * --intervals, a spool budget not 0), unless its spool overflows. */
 int as_one_pass(const gc_import *im, const gc_lines *in);
 /* Read one kernel trace file in one or two passes; returns its bytes of
  * text. */

@@ -144,7 +144,7 @@ static void run(parser *p, gc_lines *l)
 
 int as_one_pass(const gc_import *im, const gc_lines *in)
 {
-	return gc_lines_is_regular(in) && !im->intervals && as_spool_budget(NULL);
+	return gc_lines_is_regular(in) && !im->intervals && im->accelsim_spool;
 }
 
 static void free_parser(parser *p)
@@ -177,7 +177,7 @@ uint64_t as_import_trace(gc_import *im, gc_lines *in)
 	if (!regular)
 		spill_open(p);
 	else if (as_one_pass(im, in))
-		as_spool_start(&p->sp);
+		as_spool_start(&p->sp, im);
 	int spooled = p->sp.on;
 	p->pass = 1;
 	run(p, in);

@@ -10,10 +10,11 @@
  * warp instruction costs a tag, its fields as variable-length integers and
  * its lanes' addresses as steps from the lane before (about 15 bytes and
  * 2-3 bytes a listed lane on the bench trace, against 50-60 bytes of text
- * a line).  Past the budget (GC_ACCELSIM_SPOOL, bytes; gc-import(1)) the
+ * a line).  Past the budget (im->accelsim_spool: GC_ACCELSIM_SPOOL, gc-import(1)) the
  * spool is dropped and the file is read a second time, so memory stays
  * bounded whatever a kernel's size.
  */
+#include "base/bigmem.h"
 #include "import/accelsim_impl.h"
 #include "import/spool.h"
 
@@ -27,30 +28,15 @@ enum { EV_NEXT, EV_BEGIN, EV_OPCODE, EV_ACCESS, EV_END };
 #define EV_FULL 0x20
 
 #define CHUNK_MAX ((size_t)2 << 20)
-#define BUDGET_DEFAULT ((size_t)256 << 20)
 /* The most one access takes: tag, pc, mask, seq, block, warp, sm, op,
  * space, flags, size, base, then 32 steps or a stride. */
 #define ACCESS_MAX (1 + 5 + 4 + 5 + 5 + 5 + 5 + 3 + 3 + 10 + 32 * 10)
 
-int as_spool_budget(size_t *budget)
+void as_spool_start(as_spool *s, const gc_import *im)
 {
-	const char *e = getenv("GC_ACCELSIM_SPOOL");
-	size_t b = BUDGET_DEFAULT;
-	if (e && *e) {
-		char *end;
-		unsigned long long v = strtoull(e, &end, 10);
-		b = *end ? BUDGET_DEFAULT : (size_t)v;
-	}
-	if (budget)
-		*budget = b;
-	return b > 0;
-}
-
-void as_spool_start(as_spool *s)
-{
-	size_t b;
+	size_t b = im->accelsim_spool > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)im->accelsim_spool;
 	memset(s, 0, sizeof *s);
-	s->on = as_spool_budget(&b);
+	s->on = b > 0;
 	if (!s->on)
 		return;
 	/* Chunks of 2 MiB, or one of the whole budget when it is smaller. */
@@ -63,7 +49,7 @@ void as_spool_start(as_spool *s)
 void as_spool_free(as_spool *s)
 {
 	for (size_t i = 0; i < s->nchunk; i++)
-		free(s->chunk[i]);
+		gc_big_free(s->chunk[i], 1, s->csize);
 	free(s->chunk);
 	s->chunk = NULL;
 	s->nchunk = s->cchunk = 0;
@@ -92,7 +78,7 @@ static unsigned char *room(parser *p, size_t need)
 		s->chunk = nc;
 		s->cchunk = c;
 	}
-	unsigned char *q = gc_spool_chunk(s->csize);
+	unsigned char *q = gc_big_calloc(1, s->csize);
 	if (!q)
 		as_fatal(p, "out of memory");
 	s->chunk[s->nchunk++] = q;

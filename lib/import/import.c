@@ -16,6 +16,7 @@ void gc_import_init(gc_import *im)
 	gc_header_init(&im->h, GC_KIND_ACCESS);
 	im->warp_size = 32;
 	im->ppt_level = 1;
+	im->accelsim_spool = GC_ACCELSIM_SPOOL_DEFAULT;
 }
 
 void gc_import_unknown_opcode(gc_import *im, const char *opcode)

@@ -20,6 +20,8 @@
 
 typedef struct gc_import gc_import;
 
+#define GC_ACCELSIM_SPOOL_DEFAULT ((uint64_t)256 << 20)
+
 /* A junk rule: lane addresses lo..hi (both included) are junk; the kind
  * says how it was written (below:N is 0..N-1, range:LO-HI is LO..HI,
  * above:N is N+1..2^64-1). */
@@ -65,6 +67,10 @@ struct gc_import {
 	 * kernel's binary version (have_binary 0: the trace has none); it
 	 * sets iv_lat and the header's intervals.* keys, or never returns. */
 	int intervals;
+	/* Accel-Sim: the bytes a trace's one-pass spool may take before the
+	 * file is read a second time instead (0: always two passes);
+	 * GC_ACCELSIM_SPOOL_DEFAULT unless the caller sets it */
+	uint64_t accelsim_spool;
 	int iv_ready;
 	gc_iv_lat iv_lat;
 	void (*iv_setup)(gc_import *im, const char *file, int have_binary, uint64_t binary);

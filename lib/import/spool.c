@@ -2,9 +2,10 @@
  * move (spool.h). */
 #include "import/spool.h"
 
+#include "base/bigmem.h"
+
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* The tag byte: which fields follow. */
 enum {
@@ -37,18 +38,7 @@ static void reset(gc_spool *s)
 
 void gc_spool_init(gc_spool *s) { memset(s, 0, sizeof *s); }
 
-unsigned char *gc_spool_chunk(size_t size)
-{
-	size_t align = size >= ((size_t)2 << 20) ? (size_t)2 << 20 : 4096;
-	unsigned char *q = aligned_alloc(align, (size + align - 1) / align * align);
-	if (!q)
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	if (align > 4096)
-		(void)madvise(q, size, MADV_HUGEPAGE);
-#endif
-	return q;
-}
+
 
 /* Close the chunk being written and move to the next, allocating it (with
  * huge-page advice before its first touch) when it is new. */
@@ -70,7 +60,7 @@ static void next_chunk(gc_import *im, gc_spool *s)
 			s->used = nu;
 			s->cchunk = c;
 		}
-		unsigned char *q = gc_spool_chunk(GC_SPOOL_CHUNK);
+		unsigned char *q = gc_big_calloc(1, GC_SPOOL_CHUNK);
 		if (!q)
 			im->fatal(im, "out of memory");
 		s->chunk[s->nchunk++] = q;
@@ -184,7 +174,7 @@ void gc_spool_clear(gc_spool *s) { reset(s); }
 void gc_spool_free(gc_spool *s)
 {
 	for (size_t i = 0; i < s->nchunk; i++)
-		free(s->chunk[i]);
+		gc_big_free(s->chunk[i], 1, GC_SPOOL_CHUNK);
 	free(s->chunk);
 	free(s->used);
 	gc_spool_init(s);

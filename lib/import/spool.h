@@ -53,12 +53,6 @@ void gc_spool_emit(gc_import *im, gc_spool *s, const gc_rec *tmpl, const uint32_
 void gc_spool_clear(gc_spool *s);
 void gc_spool_free(gc_spool *s);
 
-/* A chunk of size bytes for a spool that never moves (free() it): aligned
- * to 2 MiB with huge-page advice before its first touch when it is that
- * large (a fresh page costs tens of microseconds on some machines); NULL
- * when out of memory. */
-unsigned char *gc_spool_chunk(size_t size);
-
 /* Variable-length integers, 7 bits a byte, low bits first (at most 10
  * bytes), as the spools code their fields. */
 static inline unsigned char *gc_put_varint(unsigned char *p, uint64_t v)
