@@ -324,8 +324,7 @@ static void import_list(gc_import *im, gc_lines *in)
 		} else {
 			/* as_import_trace's passes (a second added if a spool
 			 * overflows) */
-			gc_import_will_read(im, ent[i].path,
-					    im->intervals || !im->accelsim_spool ? 2 : 1);
+			gc_import_will_read(im, ent[i].path, as_passes(im));
 		}
 	}
 	for (size_t i = 0; i < n; i++) {

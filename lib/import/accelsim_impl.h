@@ -289,8 +289,14 @@ void as_spool_replay(parser *p);
 /* accelsim_pass.c */
 /* A header key of the import, while the header is unwritten; first wins. */
 void as_set_key(gc_import *im, const char *key, const char *val);
-/* 1 when a trace is read in one pass (a file, not a pipe, without
- * --intervals, a spool budget not 0), unless its spool overflows. */
+/* The passes a trace file takes unless its spool overflows: 1 without
+ * --intervals and with a spool budget, else 2. */
+static inline int as_passes(const gc_import *im)
+{
+	return im->intervals || !im->accelsim_spool ? 2 : 1;
+}
+/* 1 when trace in is read in one pass (a file, not a pipe, and
+ * as_passes 1), unless its spool overflows. */
 int as_one_pass(const gc_import *im, const gc_lines *in);
 /* Read one kernel trace file in one or two passes; returns its bytes of
  * text. */

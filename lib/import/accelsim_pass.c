@@ -144,7 +144,7 @@ static void run(parser *p, gc_lines *l)
 
 int as_one_pass(const gc_import *im, const gc_lines *in)
 {
-	return gc_lines_is_regular(in) && !im->intervals && im->accelsim_spool;
+	return gc_lines_is_regular(in) && as_passes(im) == 1;
 }
 
 static void free_parser(parser *p)
