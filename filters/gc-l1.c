@@ -41,8 +41,11 @@ static const char help[] =
 	"      --seed N           seed of the miss-latency generator (default 1)\n"
 	"      --window N         --timing: a warp with no request in the next N input\n"
 	"                         records has ended (default 1M)\n"
-	"      --threads N        --timing: threads that step SMs (default 1; the results\n"
-	"                         are the same for every N)\n"
+	"      --threads N        --timing: threads that step SMs (default: the online\n"
+	"                         CPUs; the results are the same for every N)\n"
+	"      --dispatch WHEN    --timing: free: a block starts when its SM has a free\n"
+	"                         slot, whenever it was read (default, SMs apart);\n"
+	"                         read: when it is read, in one global order (the old rule)\n"
 	"      --kernel-boundary flush|keep\n"
 	"                         invalidate the L1s at each kernel end (default: l1.kernel_flush)\n"
 	"      --gpu NAME|FILE    GPU preset or file (default: the input header's)\n"
@@ -91,6 +94,7 @@ enum {
 	OPT_SEED,
 	OPT_WINDOW,
 	OPT_THREADS,
+	OPT_DISPATCH,
 	OPT_BOUNDARY,
 	OPT_TOP,
 	OPT_SWEEP,
@@ -137,7 +141,8 @@ struct cmdline {
 	const char *input;
 	int emit_all, timing, flush, top;
 	uint64_t seed, window;
-	unsigned threads; /* --timing: threads that step SMs (default 1) */
+	unsigned threads; /* --timing: threads that step SMs (default: the online CPUs) */
+	int dispatch;     /* --timing: GC_L1_DISPATCH_* */
 	const char *keyval[NKEYOPTS]; /* the value of each key option, or NULL */
 	unsigned sweep[GC_WAYSWEEP_MAX]; /* --ways-sweep: the associativities */
 	size_t nsweep, emits;
@@ -162,6 +167,7 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"window", required_argument, NULL, OPT_WINDOW},
 		{"threads", required_argument, NULL, OPT_THREADS},
+		{"dispatch", required_argument, NULL, OPT_DISPATCH},
 		{"kernel-boundary", required_argument, NULL, OPT_BOUNDARY},
 		{"top", required_argument, NULL, OPT_TOP},
 		{"ways-sweep", required_argument, NULL, OPT_SWEEP},
@@ -176,7 +182,9 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	memset(cl, 0, sizeof *cl);
 	cl->seed = 1;
 	cl->window = 1u << 20;
-	cl->threads = 1;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cl->threads = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (unsigned)ncpu;
+	cl->dispatch = GC_L1_DISPATCH_FREE;
 	cl->flush = -1; /* the preset's l1.kernel_flush */
 	cl->top = 10;
 	int c;
@@ -194,6 +202,14 @@ static void parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case OPT_SEED: cl->seed = gc_num("--seed", optarg, 0, UINT64_MAX); break;
 		case OPT_WINDOW: cl->window = gc_num("--window", optarg, 1, UINT64_C(1) << 40); break;
 		case OPT_THREADS: cl->threads = (unsigned)gc_num("--threads", optarg, 1, 1024); break;
+		case OPT_DISPATCH:
+			if (strcmp(optarg, "free") == 0)
+				cl->dispatch = GC_L1_DISPATCH_FREE;
+			else if (strcmp(optarg, "read") == 0)
+				cl->dispatch = GC_L1_DISPATCH_READ;
+			else
+				gc_usage_error("--dispatch: '%s' is not free or read", optarg);
+			break;
 		case OPT_TOP: cl->top = (int)gc_num("--top", optarg, 0, 1u << 30); break;
 		case OPT_BOUNDARY: cl->flush = gc_kernel_boundary(optarg); break;
 		case OPT_SWEEP: sweep_option(cl, optarg); break;
@@ -897,6 +913,7 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.seed = cl->seed;
 	p.window = cl->window;
 	p.threads = cl->threads;
+	p.dispatch = cl->dispatch;
 	p.step_all = getenv("GC_L1_STEP_ALL") != NULL;
 	p.look_all = getenv("GC_L1_LOOK_ALL") != NULL;
 	p.in_order = getenv("GC_L1_IN_ORDER") != NULL;

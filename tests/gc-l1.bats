@@ -320,9 +320,14 @@ table2() {
 		for i in $(seq 1 20); do echo "0 0 1 $i load $((i * 128)) 0x1 4 $i"; done
 		echo "0 0 0 1 load 0x000 0x1 4 30"
 	} | mk gap
-	sh_status 1 "gc-l1 --timing --window 5 '$T/gap.gcs' >/dev/null"
+	sh_status 1 "gc-l1 --timing --dispatch read --window 5 '$T/gap.gcs' >/dev/null"
 	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap.gcs: record 24: block 0 warp 0 has a request after the timing model ended it (no request of it in 5 records); raise --window"
+	# --dispatch free (the default) decides it from the records alone
+	# (21 records after the warp's last): the same record
+	sh_status 1 "gc-l1 --timing --window 5 '$T/gap.gcs' >/dev/null"
+	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap.gcs: record 24: block 0 warp 0 has a request after the timing model ended the warp or started its block (no request of the warp, or no new warp of the block, in 5 records, or the block had its warps); raise --window"
 	gc-l1 --timing --window 64 "$T/gap.gcs" >/dev/null
+	gc-l1 --timing --dispatch read --window 64 "$T/gap.gcs" >/dev/null
 	# the late record in the second batch of 64 records read at once, not
 	# its last; what was written before the error is no complete stream
 	{
@@ -332,9 +337,28 @@ table2() {
 		echo "0 0 0 1 load 0x000 0x1 4 200"
 		for i in $(seq 101 110); do echo "0 0 1 $i load $((i * 128)) 0x1 4 $((i + 100))"; done
 	} | mk gap2
-	sh_status 1 "gc-l1 --timing --window 70 '$T/gap2.gcs' >'$T/part.gcs'"
+	sh_status 1 "gc-l1 --timing --dispatch read --window 70 '$T/gap2.gcs' >'$T/part.gcs'"
 	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap2.gcs: record 104: block 0 warp 0 has a request after the timing model ended it (no request of it in 70 records); raise --window"
 	run_status 1 gc-stats "$T/part.gcs"
+	sh_status 1 "gc-l1 --timing --window 70 '$T/gap2.gcs' >'$T/part.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap2.gcs: record 104: block 0 warp 0 has a request after the timing model ended the warp or started its block (no request of the warp, or no new warp of the block, in 70 records, or the block had its warps); raise --window"
+	run_status 1 gc-stats "$T/part.gcs"
+	# a new warp of a block more than --window records after its last
+	# new warp: the block has started without it (record 25: 22 records
+	# after warp 0's first; 4096 threads: no count to reach)
+	{
+		echo "K 1 gap 4096 0 8"
+		echo "0 0 0 0 load 0x000 0x1 4 0"
+		for i in $(seq 1 21); do echo "0 1 1 $i load $((i * 128)) 0x1 4 $i"; done
+		echo "0 0 1 1 load 0x000 0x1 4 30"
+	} | mk gap3
+	sh_status 1 "gc-l1 --timing --window 20 '$T/gap3.gcs' >/dev/null"
+	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap3.gcs: record 25: block 0 warp 1 has a request after the timing model ended the warp or started its block (no request of the warp, or no new warp of the block, in 20 records, or the block had its warps); raise --window"
+	# (the old rule ends the block first: the same record)
+	sh_status 1 "gc-l1 --timing --dispatch read --window 20 '$T/gap3.gcs' >/dev/null"
+	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap3.gcs: record 25: block 0 warp 1 has a request after the timing model ended it (no request of it in 20 records); raise --window"
+	gc-l1 --timing --window 22 "$T/gap3.gcs" >/dev/null
+	gc-l1 --timing --dispatch read --window 22 "$T/gap3.gcs" >/dev/null
 }
 
 # ---- seed 000 §5.1, Fig. 7: the Fermi hash ------------------------------------

@@ -201,6 +201,7 @@ gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 	R->emit_all = p->emit_all;
 	R->timing = p->timing;
 	R->cur = -1;
+	R->dfree = p->timing && p->dispatch == GC_L1_DISPATCH_FREE;
 	R->last_warp = R->stage_warp = NONE32;
 	gc_l1queue_init(&R->smheap);
 	gc_l1queue_init(&R->aheap);
@@ -280,7 +281,15 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
 		l1_oom(R, gc_hmap_init(&s->inflight, R->mshr_entries));
 		s->vtab = l1_zalloc(R, (size_t)1 << VBITS, sizeof *s->vtab);
 		s->pend_head = s->pend_tail = NONE32;
-		s->now = R->gnow;
+		/* --dispatch free: in the kernel's time, whenever it is read
+		 * (l1_free_kernel wrote nothing past the kernel's start while
+		 * the GPU could have an SM not seen yet) */
+		s->now = R->dfree ? R->tbase : R->gnow;
+		if (R->dfree && R->free_out > R->tbase)
+			l1_fail(R, "%s: record %llu: SM %u first appears after the timing model "
+				"wrote the kernel's output past its start (the GPU has %u SMs, and "
+				"the stream uses more)", R->p.input ? R->p.input : "input",
+				(unsigned long long)R->recno, id, R->gpu.sm.count);
 	}
 	return s;
 }

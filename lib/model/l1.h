@@ -56,6 +56,12 @@ typedef int (*gc_l1_emit_raw_fn)(void *ctx, const unsigned char *p, size_t n, ui
 typedef long (*gc_l1_read_fn)(void *ctx, gc_rec *r, uint64_t *recno, size_t max, char *err,
 			      size_t len);
 
+/* When a block (and its warps) read from the input joins its SM, with
+ * --timing: READ at the global time it was read (SMs stepped in one
+ * global order); FREE when the SM has a free slot, in its own time, all
+ * its warps together, whenever the records were read (SMs apart). */
+enum { GC_L1_DISPATCH_READ, GC_L1_DISPATCH_FREE };
+
 typedef struct gc_l1_params {
 	/* The finished configuration (copied): the L1, the miss latency,
 	 * L2's sectors for the output, the SM for the carve-out. */
@@ -72,6 +78,7 @@ typedef struct gc_l1_params {
 	int look_all;          /* timing: a retry looks at every request again (a check) */
 	int in_order;          /* timing: every step in the global order, none ahead (a check) */
 	unsigned threads;      /* timing: threads that step SMs ahead (0, 1: the caller's alone) */
+	int dispatch;          /* timing: when a block or warp read joins its SM (GC_L1_DISPATCH_*) */
 	const char *input;     /* the input's name, for messages */
 	gc_l1_emit_fn emit;
 	gc_l1_emit_raw_fn emit_raw; /* gc_l1_access_raw's (NULL: it is refused) */

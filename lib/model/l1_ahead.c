@@ -260,7 +260,7 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base)
 		for (size_t k = 0; k < s->npc; k++)
 			l1_count_pc(R, (uint32_t)(s->pclog[k] >> 8), (uint8_t)s->pclog[k]);
 		s->npc = 0;
-		if (s->pstep) {
+		if (s->pstep && !R->dfree) {
 			/* as after a run ahead in l1_timing_kernel: at the time
 			 * of its last step (its `now` stays) */
 			uint64_t g = R->gnow;

@@ -86,6 +86,7 @@ struct block {
 	uint32_t first;     /* first warp (lowest id) */
 	uint32_t nwarps, ndone;
 	uint32_t next_pending; /* the SM's next pending block, NONE32 */
+	uint64_t last_new;  /* --dispatch free: the input record of its last new warp */
 };
 
 struct mshr {
@@ -200,6 +201,7 @@ struct sm {
 	size_t npc, pccap;
 	int awas;           /* its ahead buffer was empty when the phase began */
 	int pstep;          /* it took a step in the phase */
+	int stopped;        /* --dispatch free: its step at `now` stopped for input */
 };
 
 /* One step of an SM taken ahead: its time, the records it emitted, the
@@ -305,6 +307,8 @@ struct gc_l1 {
 	 * thread on its own copy of this struct (par set) */
 	struct l1_pool *pool;
 	int par;              /* this is a thread's copy, in a parallel phase */
+	int dfree;            /* --dispatch free: SMs apart (l1_timing.c, l1_free_kernel) */
+	uint64_t free_out;    /* --dispatch free: the output is written up to this time */
 	uint64_t phase_t;     /* the earliest SM's time at the last phase */
 	uint16_t *todo;       /* the SMs of the phase */
 	struct islot *ifree_tail[NCLASS]; /* a copy's own free slots: their last */

@@ -136,6 +136,22 @@ static _Noreturn void late_record(gc_l1 *R, const gc_rec *r)
 		r->warp, (unsigned long long)R->p.window);
 }
 
+/* --dispatch free: a record that comes too late: of a warp with no
+ * record in the window before it, or a new warp of a block with no new
+ * warp in the window before it, or of a block that started (with all
+ * the warps its kernel's threads per block make) or ended.  But for a
+ * block with more warps than its threads make, decided by the records
+ * alone, so that it is the same error whatever the SMs' steps had
+ * reached when it was read. */
+static _Noreturn void late_free(gc_l1 *R, const gc_rec *r)
+{
+	l1_fail(R, "%s: record %llu: block %u warp %u has a request after the timing model "
+		"ended the warp or started its block (no request of the warp, or no new warp of "
+		"the block, in %llu records, or the block had its warps); raise --window",
+		R->p.input ? R->p.input : "input", (unsigned long long)R->recno, r->block,
+		r->warp, (unsigned long long)R->p.window);
+}
+
 /* A warp of a block that already had as many as its kernel's threads
  * make, on an SM stepped ahead on the word that it had them all. */
 static _Noreturn void surplus_warp(gc_l1 *R, const gc_rec *r, const struct sm *s)
@@ -163,6 +179,48 @@ static uint32_t new_block(gc_l1 *R)
 	return (uint32_t)R->nblocks++;
 }
 
+/* --dispatch free: the new warp of record r, and its block on first
+ * sight.  Nothing starts here: a block waits in its SM's queue until
+ * the SM has a free slot and the block's warps are all known
+ * (l1_block_known); the SM's own step starts it. */
+static uint32_t warp_of_free(gc_l1 *R, const gc_rec *r, uint64_t wkey)
+{
+	int added;
+	uint64_t *bv = gc_hmap_put(&R->blockmap, r->block, &added);
+	if (!bv)
+		l1_fail(R, "out of memory");
+	uint32_t bidx;
+	if (added) {
+		if (gc_hset_has(&R->doneblocks, r->block))
+			late_free(R, r);
+		bidx = new_block(R);
+		*bv = bidx;
+		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0};
+		struct sm *s = get_sm(R, r->sm);
+		if (s->pend_tail == NONE32)
+			s->pend_head = bidx;
+		else
+			R->blocks[s->pend_tail].next_pending = bidx;
+		s->pend_tail = bidx;
+	} else {
+		bidx = (uint32_t)*bv;
+		const struct block *b = &R->blocks[bidx];
+		/* a block that started has all the warps it will have; one
+		 * with more than its threads make takes the surplus only
+		 * while it waits (such a stream's results may then depend on
+		 * how far the input was read when its SM came to it) */
+		if (b->resident || b->done || R->nread - b->last_new > R->p.window)
+			late_free(R, r);
+	}
+	uint32_t widx = new_warp(R, bidx, r->warp);
+	R->blocks[bidx].last_new = R->nread;
+	uint64_t *wv = gc_hmap_put(&R->warpmap, wkey, NULL);
+	if (!wv)
+		l1_fail(R, "out of memory");
+	*wv = widx;
+	return widx;
+}
+
 /* The warp of record r, made (with its block) on first sight. */
 static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 {
@@ -175,10 +233,15 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 	}
 	uint64_t *v = gc_hmap_get(&R->warpmap, wkey);
 	if (v) {
-		if (R->warps[*v].state == W_DONE)
+		const struct warp *w = &R->warps[*v];
+		if (R->dfree && (w->state == W_DONE || R->nread - w->last_read > R->p.window))
+			late_free(R, r);
+		if (w->state == W_DONE)
 			late_record(R, r);
 		return (uint32_t)*v;
 	}
+	if (R->dfree)
+		return warp_of_free(R, r, wkey);
 	int added;
 	uint64_t *bv = gc_hmap_put(&R->blockmap, r->block, &added);
 	if (!bv)
@@ -189,7 +252,7 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 			late_record(R, r);
 		bidx = new_block(R);
 		*bv = bidx;
-		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32};
+		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0};
 	} else {
 		bidx = (uint32_t)*bv;
 		if (R->blocks[bidx].done)
@@ -287,6 +350,8 @@ void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx)
 	 * SM's next pending block. */
 	s->resident--;
 	s->inc_res -= b->nwarps < R->wpb;
+	if (R->dfree)
+		return; /* the SM's step fills the slot (l1_sm_fill) */
 	if (s->pend_head != NONE32) {
 		uint32_t next = s->pend_head;
 		s->pend_head = R->blocks[next].next_pending;

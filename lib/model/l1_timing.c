@@ -91,12 +91,44 @@ void l1_block_start(gc_l1 *R, struct sm *s, uint32_t bidx)
 	b->resident = 1;
 	s->resident++;
 	s->inc_res += b->nwarps < R->wpb;
-	l1_sm_arrive(R, s);
+	if (!R->dfree)
+		l1_sm_arrive(R, s);
 	for (uint32_t w = b->first; w != NONE32; w = R->warps[w].next) {
 		R->warps[w].state = W_QUEUED;
 		l1_queue_warp(R, s, w);
 	}
-	l1_sm_reschedule(R, s);
+	if (!R->dfree)
+		l1_sm_reschedule(R, s);
+}
+
+/* --dispatch free: whether block bidx's warps are all known: as many as
+ * its kernel's threads per block make, or no new warp of it in the
+ * window after its last one, or the kernel's input all read. */
+static int block_known(const gc_l1 *R, uint32_t bidx)
+{
+	const struct block *b = &R->blocks[bidx];
+	return R->kend || b->nwarps >= R->wpb || R->nread - b->last_new >= R->p.window;
+}
+
+/* --dispatch free: SM s's free slots take its queued blocks, in the
+ * order they were read, each with all its warps.  1 when that cannot be
+ * decided yet (a slot free, and no block queued or the first one's warps
+ * not all known, while the kernel's input is not all read): the SM stops
+ * for input. */
+static int sm_fill(gc_l1 *R, struct sm *s)
+{
+	while (s->resident < R->active) {
+		uint32_t b = s->pend_head;
+		if (b == NONE32)
+			return !R->kend;
+		if (!block_known(R, b))
+			return 1;
+		s->pend_head = R->blocks[b].next_pending;
+		if (s->pend_head == NONE32)
+			s->pend_tail = NONE32;
+		l1_block_start(R, s, b);
+	}
+	return 0;
 }
 
 /* ---- SMs in global time order ---------------------------------------------- */
@@ -427,6 +459,13 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 	}
 	int complete;
 	unsigned k = warp_inst(R, widx, &complete);
+	if (!complete && !R->kend && R->dfree) {
+		/* the warp's end is the input's to say: no record of it in
+		 * the window after its last */
+		if (!k && R->nread - w->last_read >= R->p.window)
+			return I_ENDED;
+		return I_INPUT;
+	}
 	if (!complete && !R->kend && R->ahead)
 		return I_INPUT;
 	while (!complete && !R->kend) {
@@ -553,6 +592,8 @@ static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
 		R->warps[w].state = W_QUEUED;
 		ring_push(R, &s->q, w);
 	}
+	if (R->dfree && sm_fill(R, s))
+		return 1;
 	while (s->q.n) {
 		uint32_t widx = ring_pop(&s->q);
 		int blocked = R->warps[widx].blocked_ver == s->ver;
@@ -565,6 +606,8 @@ static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
 		}
 		if (rc == I_ENDED) {
 			l1_warp_done(R, s, widx);
+			if (R->dfree && sm_fill(R, s))
+				return 1;
 			continue;
 		}
 		s->now = t + 1;
@@ -606,10 +649,47 @@ static int sm_exposed(const gc_l1 *R, const struct sm *s)
 	return !R->kend && (s->resident < R->active || s->inc_res);
 }
 
+/* --dispatch free: SM s's next step: at `now` when its step there stopped
+ * for input or it has a free slot that its queued blocks may fill (at
+ * the kernel's start), else its warps' and events' time. */
+static uint64_t free_next_time(const gc_l1 *R, const struct sm *s)
+{
+	if (s->stopped || (s->resident < R->active && (s->pend_head != NONE32 || !R->kend)))
+		return s->now;
+	return sm_next_time(s);
+}
+
+/* --dispatch free: SM s's steps up to time `limit`, on W, until one stops
+ * for input.  Nothing outside s, its warps and blocks and W changes. */
+static void step_free(gc_l1 *W, struct sm *s, uint64_t limit)
+{
+	W->cur = s->id;
+	s->pstep = 0;
+	for (uint64_t t = free_next_time(W, s); t <= limit && t != UINT64_MAX;
+	     t = free_next_time(W, s)) {
+		if (s->spinning)
+			sm_unspin(W, s, t - 1);
+		W->gnow = t;
+		if (t > W->tmax)
+			W->tmax = t;
+		W->astep_open = 0;
+		s->pstep = 1;
+		s->stopped = sm_step(W, s, t);
+		if (s->stopped)
+			break;
+	}
+	W->cur = -1;
+}
+
 /* The steps of SM s that a parallel phase takes: those of l1_timing_kernel's
- * run ahead, on W, a thread's copy of the engine. */
+ * run ahead, on W, a thread's copy of the engine (--dispatch free: up to
+ * time `base` itself, see l1_free_kernel). */
 void l1_step_ahead(gc_l1 *W, struct sm *s, uint64_t base)
 {
+	if (W->dfree) {
+		step_free(W, s, base);
+		return;
+	}
 	W->cur = s->id;
 	s->pstep = 0;
 	for (uint64_t t = sm_next_time(s); t != UINT64_MAX && t - base <= AHEAD_SPAN;
@@ -664,6 +744,91 @@ static void parallel_phase(gc_l1 *R)
 		l1_pool_run(R, R->todo, n, base);
 }
 
+/* --dispatch free: records read at a time, when the earliest SM waits
+ * for input. */
+#define FREE_READ 16384
+
+/* --dispatch free: the earliest next step of any SM (UINT64_MAX: none);
+ * *stopped set when one of the SMs there stopped for input. */
+static uint64_t free_frontier(const gc_l1 *R, int *stopped)
+{
+	uint64_t f = UINT64_MAX;
+	int st = 0;
+	for (unsigned i = 0; i < R->nsms; i++) {
+		const struct sm *s = R->sms[R->smlist[i]];
+		uint64_t t = free_next_time(R, s);
+		if (t < f) {
+			f = t;
+			st = s->stopped;
+		} else if (t == f) {
+			st |= s->stopped;
+		}
+	}
+	*stopped = st;
+	return f;
+}
+
+/*
+ * --dispatch free: one kernel, its SMs apart.  A block starts when its SM
+ * has a free slot, in the SM's own time, with all its warps, and an SM
+ * stops for input (a step that goes on from where it stopped) where the
+ * input read so far cannot say what comes next: so an SM's steps depend
+ * on the input alone, never on when it was read or on other SMs.  The
+ * kernel runs in rounds: each steps every SM up to AHEAD_SPAN cycles past
+ * the earliest one (none past it: GC_L1_IN_ORDER), SM after SM or in
+ * the pool's threads; between rounds the main thread reads FREE_READ
+ * records when an SM at the earliest time waits for input, and writes
+ * the output before that time, merged by (time, SM) (l1_ahead.c).  The
+ * rounds, the reads and so every count are the same for any number of
+ * threads.
+ */
+static void l1_free_kernel(gc_l1 *R)
+{
+	uint64_t span = R->p.in_order ? 0 : AHEAD_SPAN;
+	int threaded = R->p.threads > 1;
+	for (unsigned i = 0; i < R->nsms; i++)
+		R->sms[R->smlist[i]]->stopped = 0;
+	for (;;) {
+		int stopped;
+		uint64_t f = free_frontier(R, &stopped);
+		if ((f == UINT64_MAX || stopped) && !R->kend) {
+			/* then the SMs stopped there take their steps again */
+			for (unsigned i = 0; i < FREE_READ && !R->kend; i++)
+				l1_read_one(R);
+			f = free_frontier(R, &stopped);
+		}
+		if (f == UINT64_MAX && R->kend)
+			break;
+		uint64_t limit = f + span < f ? UINT64_MAX - 1 : f + span;
+		unsigned n = 0;
+		for (unsigned i = 0; i < R->nsms; i++) {
+			struct sm *s = R->sms[R->smlist[i]];
+			if (free_next_time(R, s) <= limit)
+				R->todo[n++] = s->id;
+		}
+		if (threaded && n > 1) {
+			l1_pool_run(R, R->todo, n, limit);
+		} else {
+			R->ahead = 1;
+			for (unsigned i = 0; i < n; i++)
+				step_free(R, R->sms[R->todo[i]], limit);
+			R->ahead = 0;
+		}
+		/* What is before every SM's next step goes out: an SM not
+		 * seen yet would start at the kernel's start, so while the
+		 * GPU may have one and the input is not all read, nothing. */
+		f = free_frontier(R, &stopped);
+		if (!R->kend && R->nsms < R->gpu.sm.count)
+			f = R->tbase;
+		if (f == UINT64_MAX)
+			l1_ahead_flush(R, UINT64_MAX, 0);
+		else if (f > R->tbase)
+			l1_ahead_flush(R, f - 1, UINT64_MAX);
+		if (f != UINT64_MAX && f > R->free_out)
+			R->free_out = f;
+	}
+}
+
 /* Run one kernel to the end of its input and of its last miss.  SMs are
  * stepped in one global (time, SM) order, each as long as it is the
  * earliest and then, where nothing can reach it (sm_exposed), ahead alone
@@ -685,12 +850,15 @@ void l1_timing_kernel(gc_l1 *R)
 	R->io_id = -1;
 	R->phase_t = UINT64_MAX;
 	int threaded = R->p.threads > 1 && !R->p.in_order;
-	if (threaded && !R->todo)
+	if ((threaded || R->dfree) && !R->todo)
 		R->todo = l1_alloc(R, NULL, 65536 * sizeof *R->todo);
+	R->free_out = R->tbase;
+	if (R->dfree)
+		l1_free_kernel(R);
 	/* Look ahead so that every SM's first blocks are known at time 0. */
-	while (!R->kend && R->nread < R->p.window)
+	while (!R->dfree && !R->kend && R->nread < R->p.window)
 		l1_read_one(R);
-	for (;;) {
+	for (; !R->dfree;) {
 		if (threaded)
 			parallel_phase(R);
 		const gc_l1event *top = gc_l1queue_top(&R->smheap);
