@@ -917,6 +917,9 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.step_all = getenv("GC_L1_STEP_ALL") != NULL;
 	p.look_all = getenv("GC_L1_LOOK_ALL") != NULL;
 	p.in_order = getenv("GC_L1_IN_ORDER") != NULL;
+	const char *fr = getenv("GC_L1_FREE_READ");
+	if (fr && *fr)
+		p.free_read = (unsigned)gc_num("GC_L1_FREE_READ", fr, 1, 1u << 30);
 	p.input = gc_reader_name(r);
 	p.emit = emit;
 	p.emit_raw = emit_raw;

@@ -860,7 +860,9 @@ env_pair() {
 	# SMs run ahead, stop for input (a transposition longer than its
 	# window), wait with a free block slot (a gather in GTO order, a small
 	# window: stepped ahead anyway, it takes 5241 cycles, not 5169), over
-	# several kernels, small MSHRs
+	# several kernels, small MSHRs; under both --dispatch rules (free: the
+	# SMs stepped apart in rounds, GC_L1_IN_ORDER interleaving the steps
+	# of a round in (time, SM) order, the threads SM after SM)
 	gc-gen transpose -n 640 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/tr.gcs"
 	gc-gen gather -n 64K --gpu volta-v100 | gc-sched --policy gto | gc-coalesce >"$T/ga.gcs"
 	gc-gen copy -n 32K --kernels 3 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/cp.gcs"
@@ -870,16 +872,16 @@ env_pair() {
 	# too small), and the prefetcher's records written ahead
 	# (each run in its own directory, its --stats named s.json in all:
 	# the provenance names it)
-	mkdir "$T"/{1,2,3,4,5}{,1,2,3,8}
+	mkdir "$T"/{1,2,3,4,5,6,7,8,9,10}{,1,2,3,8}
 	nerr=0 c=0
 	pairs=()
-	while read -r f m; do
+	while read -r d f m; do
 		c=$((c + 1))
 		p=$T/$f.gcs
 		[ "$f" != bfs ] || p=$BFSGCS
 		rc=0
 		cd "$T/$c"
-		GC_L1_IN_ORDER=1 gc-l1 --timing $m --stats s.json "$p" >"$T/o$c.gcs" 2>"$T/e$c" || rc=$?
+		GC_L1_IN_ORDER=1 gc-l1 --timing --dispatch $d $m --stats s.json "$p" >"$T/o$c.gcs" 2>"$T/e$c" || rc=$?
 		if [ "$rc" -ne 0 ]; then
 			expect_match "$(cat "$T/e$c")" "raise --window"
 			nerr=$((nerr + 1))
@@ -888,21 +890,39 @@ env_pair() {
 			r=0
 			x=$c${n//[^0-9]/}
 			cd "$T/$x"
-			gc-l1 --timing $n $m --stats s.json "$p" >"$T/o$x.gcs" 2>"$T/e$x" || r=$?
+			gc-l1 --timing $n --dispatch $d $m --stats s.json "$p" >"$T/o$x.gcs" 2>"$T/e$x" || r=$?
 			expect_eq "$f $n: $r" "$f $n: $rc"
 			pairs+=("$T/o$c.gcs" "$T/o$x.gcs" "$T/e$c" "$T/e$x")
 			[ "$rc" -ne 0 ] || pairs+=("$T/$c/s.json" "$T/$x/s.json")
 		done
 	done <<-EOF
-		tr --window 100000 --write write-back --write-alloc fetch-on-write --size 8K --ways 2 --mshr 8 --prefetch stride -v
-		tr --window 30000
-		ga --window 5000 --emit all
-		bfs --window 2000 --gpu fermi-gtx470-48k -v
-		cp --size 4K --ways 2 --mshr 8 --mshr-merge 2 --kernel-boundary flush --emit all
+		read tr --window 100000 --write write-back --write-alloc fetch-on-write --size 8K --ways 2 --mshr 8 --prefetch stride -v
+		read tr --window 30000
+		read ga --window 5000 --emit all
+		read bfs --window 2000 --gpu fermi-gtx470-48k -v
+		read cp --size 4K --ways 2 --mshr 8 --mshr-merge 2 --kernel-boundary flush --emit all
+		free tr --window 100000 --write write-back --write-alloc fetch-on-write --size 8K --ways 2 --mshr 8 --prefetch stride -v
+		free tr --window 30000
+		free ga --window 5000 --emit all
+		free bfs --window 2000 --gpu fermi-gtx470-48k -v
+		free cp --size 4K --ways 2 --mshr 8 --mshr-merge 2 --kernel-boundary flush --emit all
 	EOF
-	expect_eq "$nerr" 1 # tr --window 30000
+	expect_eq "$nerr" 2 # tr --window 30000, both rules
 	# case C at --threads N is CN: o (stream), e (stderr), s.json (--stats)
 	same_pairs "GC_L1_IN_ORDER against --threads" "${pairs[@]}"
+	# the free rule: the first record the content says is late (the
+	# read rule found another first, at 33108)
+	expect_match "$(cat "$T/e7")" "record 32836: block 212 warp 1 has a request after the timing model ended the warp or started its block"
+	# the gather's small window changes nothing under the free rule (its
+	# blocks start when a slot frees, whenever they were read); the read
+	# rule's slots waited for the reading (68855 misses against 66209)
+	cd "$T/8"
+	gc-l1 --timing --emit all --stats w.json "$T/ga.gcs" >"$T/ga-1M.gcs"
+	gc-stats --dump "$T/ga-1M.gcs" | grep -v '^#' >"$T/a"
+	gc-stats --dump "$T/o8.gcs" | grep -v '^#' >"$T/b"
+	expect_same "$T/a" "$T/b" "the free rule, --window 5000 and 1M"
+	expect_eq "$(jv misses "$T/8/w.json")" 68855
+	expect_eq "$(jv misses "$T/3/s.json")" 66209
 }
 
 @test "timing: --threads must be a count of at least 1 (a usage error naming it)" {

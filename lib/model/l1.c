@@ -195,6 +195,7 @@ gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 		return NULL;
 	}
 	R->p = *p;
+	R->seenp = &R->seenpool;
 	R->gpu = *p->gpu;
 	R->p.gpu = &R->gpu;
 	R->classify = p->classify;

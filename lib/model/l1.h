@@ -79,6 +79,7 @@ typedef struct gc_l1_params {
 	int in_order;          /* timing: every step in the global order, none ahead (a check) */
 	unsigned threads;      /* timing: threads that step SMs ahead (0, 1: the caller's alone) */
 	int dispatch;          /* timing: when a block or warp read joins its SM (GC_L1_DISPATCH_*) */
+	unsigned free_read;    /* timing, dispatch free: records read a round (0: 256K; a check) */
 	const char *input;     /* the input's name, for messages */
 	gc_l1_emit_fn emit;
 	gc_l1_emit_raw_fn emit_raw; /* gc_l1_access_raw's (NULL: it is refused) */

@@ -147,6 +147,17 @@ static void phase_share(struct l1_thread *th)
 	}
 }
 
+/* --dispatch free with GC_L1_IN_ORDER: the phase's SMs in (time, SM)
+ * order, all on the main thread. */
+static void in_order_share(struct l1_thread *th)
+{
+	struct l1_pool *P = th->pool;
+	gc_l1 *W = &th->W;
+	if (sigsetjmp(W->jb, 0))
+		return;
+	l1_step_in_order(W, P->todo, P->ntodo, P->base);
+}
+
 static void *thread_main(void *arg)
 {
 	struct l1_thread *th = arg;
@@ -217,7 +228,19 @@ static void copy_out(struct l1_thread *th, gc_l1 *R)
 		R->cycles = W->cycles;
 }
 
-void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base)
+/* --dispatch free: the main thread reads n records while the SMs are
+ * stepped; a failure is kept (R->failed) until the threads are done. */
+static void read_guarded(gc_l1 *R, unsigned n)
+{
+	sigjmp_buf api;
+	memcpy(&api, &R->jb, sizeof api);
+	if (!sigsetjmp(R->jb, 0))
+		for (unsigned i = 0; i < n && !R->kend; i++)
+			l1_read_one(R);
+	memcpy(&R->jb, &api, sizeof api);
+}
+
+void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsigned nread)
 {
 	struct l1_pool *P = R->pool ? R->pool : pool_new(R);
 	for (unsigned i = 0; i < n; i++) {
@@ -230,17 +253,38 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base)
 	P->ntodo = n;
 	P->base = base;
 	atomic_store(&P->next, 0);
-	pthread_mutex_lock(&P->mu);
-	P->gen++;
-	P->busy = P->n - 1;
-	pthread_cond_broadcast(&P->go);
-	pthread_mutex_unlock(&P->mu);
-	phase_share(&P->th[0]);
-	pthread_mutex_lock(&P->mu);
-	while (P->busy)
-		pthread_cond_wait(&P->done, &P->mu);
-	pthread_mutex_unlock(&P->mu);
+	int together = !(R->dfree && R->p.in_order);
+	if (together) {
+		pthread_mutex_lock(&P->mu);
+		P->gen++;
+		P->busy = P->n - 1;
+		pthread_cond_broadcast(&P->go);
+		pthread_mutex_unlock(&P->mu);
+	}
+	/* The main thread reads first (what the steps see was copied in),
+	 * then takes its share. */
+	if (nread)
+		read_guarded(R, nread);
+	if (!R->failed) {
+		if (together)
+			phase_share(&P->th[0]);
+		else
+			in_order_share(&P->th[0]);
+	}
+	if (together) {
+		pthread_mutex_lock(&P->mu);
+		while (P->busy)
+			pthread_cond_wait(&P->done, &P->mu);
+		pthread_mutex_unlock(&P->mu);
+	}
 
+	if (R->failed) {
+		/* the read failed: its message stands */
+		R->failed = 0;
+		for (unsigned i = 0; i < P->n; i++)
+			copy_out(&P->th[i], R);
+		l1_fail(R, NULL);
+	}
 	for (unsigned i = 0; i < P->n; i++) {
 		copy_out(&P->th[i], R);
 		if (P->th[i].W.failed && !R->failed) {

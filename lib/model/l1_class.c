@@ -290,7 +290,7 @@ static void seen_grow(gc_l1 *R, struct l1_seen *t)
 {
 	uint64_t cap = t->slot ? 2 * (t->mask + 1) : 64;
 	unsigned shift = t->slot ? t->shift - 1 : 64 - 6;
-	uint64_t *to = gc_bigpool_calloc(&R->seenpool, cap, 2 * sizeof *to);
+	uint64_t *to = gc_bigpool_calloc(R->seenp, cap, 2 * sizeof *to);
 	if (!to)
 		l1_fail(R, "out of memory");
 	for (uint64_t i = 0; t->slot && i <= t->mask; i++) {
@@ -306,7 +306,7 @@ static void seen_grow(gc_l1 *R, struct l1_seen *t)
 	if (t->slot)
 		gc_bigpool_put(t->pool, t->slot, t->mask + 1, 2 * sizeof *t->slot);
 	t->slot = to;
-	t->pool = &R->seenpool;
+	t->pool = R->seenp;
 	t->mask = cap - 1;
 	t->shift = shift;
 }

@@ -56,8 +56,15 @@ struct warp {
 	uint8_t stalled;    /* its current instruction waited for an MSHR */
 	uint64_t blocked_ver; /* the SM's state version when it was cancelled */
 	uint32_t outstanding; /* MSHR entries it allocated, still in flight */
-	uint64_t last_read; /* input record number of its last record */
+	uint64_t last_read; /* input record number of its last record (--dispatch
+			     * free: the last its SM's steps may see) */
 	struct islot *ihead, *itail; /* its closed instructions, in order */
+	/* --dispatch free: what the reader took while the SMs were stepped,
+	 * not theirs to see before l1_free_publish: its last record, its
+	 * instructions closed since */
+	uint64_t rlast;
+	struct islot *nhead, *ntail;
+	uint8_t dirty;      /* it is on the engine's list of such warps */
 	struct dryrec *dry; /* while its head instruction waits: what it needs */
 };
 
@@ -87,6 +94,15 @@ struct block {
 	uint32_t nwarps, ndone;
 	uint32_t next_pending; /* the SM's next pending block, NONE32 */
 	uint64_t last_new;  /* --dispatch free: the input record of its last new warp */
+	uint64_t rlast_new; /* the same as the reader has it (l1_free_publish) */
+};
+
+/* --dispatch free: a warp the reader made while the SMs were stepped,
+ * joining its block in l1_free_publish: its first record's number in
+ * the kernel's data and in the stream. */
+struct newwarp {
+	uint32_t w;
+	uint64_t n, recno;
 };
 
 struct mshr {
@@ -291,6 +307,8 @@ struct gc_l1 {
 	int kend;             /* the kernel's input has ended */
 	gc_l1queue smheap;    /* SMs by their next time */
 	gc_bigpool seenpool;  /* the SMs' seen tables, in shared huge pages */
+	gc_bigpool *seenp;    /* that pool: a thread's copy of the struct (--threads)
+			       * takes from the engine's, not from its own copy */
 	uint64_t tbase;       /* the kernel's start time */
 	uint64_t gnow;        /* the current global time */
 	uint64_t buffered, peak_buffered;
@@ -309,6 +327,15 @@ struct gc_l1 {
 	int par;              /* this is a thread's copy, in a parallel phase */
 	int dfree;            /* --dispatch free: SMs apart (l1_timing.c, l1_free_kernel) */
 	uint64_t free_out;    /* --dispatch free: the output is written up to this time */
+	/* --dispatch free: what the reader took while the SMs were stepped
+	 * (l1_input.c): the warps with records, the new warps and the new
+	 * blocks, in the order read */
+	uint32_t *dirty;
+	size_t ndirty, dirtycap;
+	struct newwarp *nwq;
+	size_t nnwq, nwqcap;
+	uint32_t *nbq;
+	size_t nnbq, nbqcap;
 	uint64_t phase_t;     /* the earliest SM's time at the last phase */
 	uint16_t *todo;       /* the SMs of the phase */
 	struct islot *ifree_tail[NCLASS]; /* a copy's own free slots: their last */
@@ -382,6 +409,12 @@ static inline __attribute__((always_inline)) void l1_class_prefetch(const gc_l1 
 
 void l1_input_reset(gc_l1 *R);
 void l1_read_one(gc_l1 *R);
+/* --dispatch free: room for n more records' warps and blocks, so that
+ * the arrays do not move while the reader takes them and SMs are stepped */
+void l1_free_reserve(gc_l1 *R, size_t n);
+/* --dispatch free: what was read since the last call joins the warps,
+ * blocks and SMs that the steps see. */
+void l1_free_publish(gc_l1 *R);
 void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k);
 void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
 /* The engine-wide part of block bidx's end (its ids, its warps' and its
@@ -401,7 +434,7 @@ void l1_ahead_free(struct sm *s);
 /* --threads: SMs todo[0..n) stepped ahead (l1_step_ahead, up to
  * `base` + the span) by the pool's threads, their results merged back
  * into R in SM order. */
-void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base);
+void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsigned nread);
 /* A step in a parallel phase counted an outcome of pc. */
 void l1_pc_defer(gc_l1 *R, struct sm *s, uint32_t pc, uint8_t outcome);
 void l1_pool_free(gc_l1 *R);
@@ -454,6 +487,9 @@ void l1_timing_kernel(gc_l1 *R);
 /* Step SM s ahead, on W (a thread's copy of the engine), until it needs
  * input or passes `base` by the span. */
 void l1_step_ahead(gc_l1 *W, struct sm *s, uint64_t base);
+/* --dispatch free with GC_L1_IN_ORDER: SMs todo[0..n) stepped up to
+ * `limit` on W, one step at a time in (time, SM) order. */
+void l1_step_in_order(gc_l1 *W, const uint16_t *todo, unsigned n, uint64_t limit);
 void l1_timing_free(gc_l1 *R, struct sm *s);
 
 /* ---- small shared pieces --------------------------------------------- */

@@ -43,6 +43,27 @@ static void slot_put(gc_l1 *R, struct islot *p)
 	R->ifree[p->cls] = p;
 }
 
+/* Room for one more element in array *p of *cap (each `size` bytes). */
+static void grow(gc_l1 *R, void **p, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return;
+	*cap = *cap ? 2 * *cap : 256;
+	*p = l1_alloc(R, *p, *cap * size);
+}
+
+/* --dispatch free: warp widx took records that its SM's steps do not see
+ * yet. */
+static void mark_dirty(gc_l1 *R, uint32_t widx)
+{
+	struct warp *w = &R->warps[widx];
+	if (w->dirty)
+		return;
+	w->dirty = 1;
+	grow(R, (void **)&R->dirty, R->ndirty, &R->dirtycap, sizeof *R->dirty);
+	R->dirty[R->ndirty++] = widx;
+}
+
 /* The open instruction closes: to a slot, at the end of its warp's list. */
 static void inst_close(gc_l1 *R)
 {
@@ -59,11 +80,21 @@ static void inst_close(gc_l1 *R)
 	p->cls = (uint8_t)c;
 	memcpy(p->rec, R->stage, n * sizeof *R->stage);
 	struct warp *w = &R->warps[R->stage_warp];
-	if (w->itail)
-		w->itail->next = p;
-	else
-		w->ihead = p;
-	w->itail = p;
+	if (R->dfree) {
+		/* the SMs' steps see it after l1_free_publish */
+		mark_dirty(R, R->stage_warp);
+		if (w->ntail)
+			w->ntail->next = p;
+		else
+			w->nhead = p;
+		w->ntail = p;
+	} else {
+		if (w->itail)
+			w->itail->next = p;
+		else
+			w->ihead = p;
+		w->itail = p;
+	}
 	R->stage_n = 0;
 	R->stage_warp = NONE32;
 }
@@ -97,7 +128,8 @@ void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k)
 	slot_put(R, in);
 }
 
-static uint32_t new_warp(gc_l1 *R, uint32_t bidx, uint16_t id)
+/* A warp slot for warp `id` of block bidx, in no block's list yet. */
+static uint32_t warp_alloc(gc_l1 *R, uint32_t bidx, uint16_t id)
 {
 	uint32_t widx;
 	if (R->wfree != NONE32) {
@@ -117,14 +149,26 @@ static uint32_t new_warp(gc_l1 *R, uint32_t bidx, uint16_t id)
 	w->sm = R->blocks[bidx].sm;
 	w->next = NONE32;
 	w->state = W_PENDING;
-	/* into the block's list, by warp id */
-	struct block *b = &R->blocks[bidx];
+	return widx;
+}
+
+/* Warp widx joins its block's list, by warp id. */
+static void warp_link(gc_l1 *R, uint32_t widx)
+{
+	struct warp *w = &R->warps[widx];
+	struct block *b = &R->blocks[w->block];
 	uint32_t *p = &b->first;
-	while (*p != NONE32 && R->warps[*p].id < id)
+	while (*p != NONE32 && R->warps[*p].id < w->id)
 		p = &R->warps[*p].next;
 	w->next = *p;
 	*p = widx;
 	b->nwarps++;
+}
+
+static uint32_t new_warp(gc_l1 *R, uint32_t bidx, uint16_t id)
+{
+	uint32_t widx = warp_alloc(R, bidx, id);
+	warp_link(R, widx);
 	return widx;
 }
 
@@ -195,30 +239,81 @@ static uint32_t warp_of_free(gc_l1 *R, const gc_rec *r, uint64_t wkey)
 			late_free(R, r);
 		bidx = new_block(R);
 		*bv = bidx;
-		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0};
-		struct sm *s = get_sm(R, r->sm);
-		if (s->pend_tail == NONE32)
-			s->pend_head = bidx;
-		else
-			R->blocks[s->pend_tail].next_pending = bidx;
-		s->pend_tail = bidx;
+		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0, 0};
+		get_sm(R, r->sm);
+		grow(R, (void **)&R->nbq, R->nnbq, &R->nbqcap, sizeof *R->nbq);
+		R->nbq[R->nnbq++] = bidx;
 	} else {
 		bidx = (uint32_t)*bv;
-		const struct block *b = &R->blocks[bidx];
-		/* a block that started has all the warps it will have; one
-		 * with more than its threads make takes the surplus only
-		 * while it waits (such a stream's results may then depend on
-		 * how far the input was read when its SM came to it) */
-		if (b->resident || b->done || R->nread - b->last_new > R->p.window)
+		if (R->nread - R->blocks[bidx].rlast_new > R->p.window)
 			late_free(R, r);
 	}
-	uint32_t widx = new_warp(R, bidx, r->warp);
-	R->blocks[bidx].last_new = R->nread;
+	uint32_t widx = warp_alloc(R, bidx, r->warp);
+	R->blocks[bidx].rlast_new = R->nread;
+	grow(R, (void **)&R->nwq, R->nnwq, &R->nwqcap, sizeof *R->nwq);
+	R->nwq[R->nnwq++] = (struct newwarp){widx, R->nread, R->recno};
 	uint64_t *wv = gc_hmap_put(&R->warpmap, wkey, NULL);
 	if (!wv)
 		l1_fail(R, "out of memory");
 	*wv = widx;
 	return widx;
+}
+
+void l1_free_reserve(gc_l1 *R, size_t n)
+{
+	if (R->wcap < R->nwarps + n) {
+		R->wcap = R->nwarps + n;
+		R->warps = l1_alloc(R, R->warps, R->wcap * sizeof *R->warps);
+	}
+	if (R->bcap < R->nblocks + n) {
+		R->bcap = R->nblocks + n;
+		R->blocks = l1_alloc(R, R->blocks, R->bcap * sizeof *R->blocks);
+	}
+}
+
+void l1_free_publish(gc_l1 *R)
+{
+	for (size_t i = 0; i < R->ndirty; i++) {
+		struct warp *w = &R->warps[R->dirty[i]];
+		w->dirty = 0;
+		w->last_read = w->rlast;
+		if (w->nhead) {
+			if (w->itail)
+				w->itail->next = w->nhead;
+			else
+				w->ihead = w->nhead;
+			w->itail = w->ntail;
+			w->nhead = w->ntail = NULL;
+		}
+	}
+	R->ndirty = 0;
+	for (size_t i = 0; i < R->nnbq; i++) {
+		uint32_t bidx = R->nbq[i];
+		struct sm *s = R->sms[R->blocks[bidx].sm];
+		if (s->pend_tail == NONE32)
+			s->pend_head = bidx;
+		else
+			R->blocks[s->pend_tail].next_pending = bidx;
+		s->pend_tail = bidx;
+	}
+	R->nnbq = 0;
+	for (size_t i = 0; i < R->nnwq; i++) {
+		const struct newwarp *q = &R->nwq[i];
+		struct warp *w = &R->warps[q->w];
+		struct block *b = &R->blocks[w->block];
+		if (b->resident || b->done) {
+			/* its block started without it */
+			gc_rec r;
+			memset(&r, 0, sizeof r);
+			r.block = b->id;
+			r.warp = w->id;
+			R->recno = q->recno;
+			late_free(R, &r);
+		}
+		warp_link(R, q->w);
+		b->last_new = q->n;
+	}
+	R->nnwq = 0;
 }
 
 /* The warp of record r, made (with its block) on first sight. */
@@ -227,17 +322,20 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 	uint64_t wkey = ((uint64_t)r->block << 16) | r->warp;
 	if (R->last_warp != NONE32 && R->last_key == wkey) {
 		/* the common case: the record before was of the same warp */
-		if (R->warps[R->last_warp].state == W_DONE)
+		if (!R->dfree && R->warps[R->last_warp].state == W_DONE)
 			late_record(R, r);
 		return R->last_warp;
 	}
 	uint64_t *v = gc_hmap_get(&R->warpmap, wkey);
 	if (v) {
 		const struct warp *w = &R->warps[*v];
-		if (R->dfree && (w->state == W_DONE || R->nread - w->last_read > R->p.window))
-			late_free(R, r);
-		if (w->state == W_DONE)
+		if (R->dfree) {
+			/* (its state is its SM's steps', not the reader's) */
+			if (R->nread - w->rlast > R->p.window)
+				late_free(R, r);
+		} else if (w->state == W_DONE) {
 			late_record(R, r);
+		}
 		return (uint32_t)*v;
 	}
 	if (R->dfree)
@@ -252,7 +350,7 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 			late_record(R, r);
 		bidx = new_block(R);
 		*bv = bidx;
-		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0};
+		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0, 0};
 	} else {
 		bidx = (uint32_t)*bv;
 		if (R->blocks[bidx].done)
@@ -300,7 +398,12 @@ static void take(gc_l1 *R, const gc_rec *rec)
 	 * warp or instruction closes the open one. */
 	int start = !(R->last_warp == widx && R->last_seq == rec->seq) || R->stage_n == INST_MAX;
 	warp_append(R, widx, rec, start);
-	R->warps[widx].last_read = R->nread;
+	if (R->dfree) {
+		R->warps[widx].rlast = R->nread;
+		mark_dirty(R, widx);
+	} else {
+		R->warps[widx].last_read = R->nread;
+	}
 	R->last_warp = widx;
 	R->last_key = ((uint64_t)rec->block << 16) | rec->warp;
 	R->last_seq = rec->seq;
@@ -390,6 +493,7 @@ void l1_input_reset(gc_l1 *R)
 	R->stage_warp = NONE32;
 	R->nwarps = R->nblocks = 0;
 	R->wfree = R->bfree = NONE32;
+	R->ndirty = R->nnwq = R->nnbq = 0;
 	gc_hmap_clear(&R->warpmap);
 	gc_hmap_clear(&R->blockmap);
 	gc_hset_clear(&R->doneblocks);
@@ -419,6 +523,9 @@ void l1_input_free(gc_l1 *R)
 		}
 	free(R->warps);
 	free(R->blocks);
+	free(R->dirty);
+	free(R->nwq);
+	free(R->nbq);
 	l1_dry_free(R->dryfree);
 	gc_hmap_free(&R->warpmap);
 	gc_hmap_free(&R->blockmap);

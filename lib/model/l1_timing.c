@@ -741,12 +741,12 @@ static void parallel_phase(gc_l1 *R)
 		R->todo[n++] = s->id;
 	}
 	if (n)
-		l1_pool_run(R, R->todo, n, base);
+		l1_pool_run(R, R->todo, n, base, 0);
 }
 
 /* --dispatch free: records read at a time, when the earliest SM waits
  * for input. */
-#define FREE_READ 16384
+#define FREE_READ 262144
 
 /* --dispatch free: the earliest next step of any SM (UINT64_MAX: none);
  * *stopped set when one of the SMs there stopped for input. */
@@ -775,45 +775,41 @@ static uint64_t free_frontier(const gc_l1 *R, int *stopped)
  * input read so far cannot say what comes next: so an SM's steps depend
  * on the input alone, never on when it was read or on other SMs.  The
  * kernel runs in rounds: each steps every SM up to AHEAD_SPAN cycles past
- * the earliest one (none past it: GC_L1_IN_ORDER), SM after SM or in
- * the pool's threads; between rounds the main thread reads FREE_READ
- * records when an SM at the earliest time waits for input, and writes
- * the output before that time, merged by (time, SM) (l1_ahead.c).  The
- * rounds, the reads and so every count are the same for any number of
- * threads.
+ * the earliest one, SM after SM in the pool's threads (GC_L1_IN_ORDER:
+ * one step at a time in (time, SM) order, in the main thread), while the
+ * main thread reads FREE_READ records first (GC_L1_FREE_READ: a check;
+ * when an SM at the earliest time waits for input, or fewer than
+ * 2 x --window + FREE_READ are buffered); the steps
+ * see only what was read before the round (l1_free_publish joins the
+ * rest after it).  Between rounds the output before the earliest SM's
+ * time goes out, merged by (time, SM) (l1_ahead.c).  The rounds, the
+ * reads and so every count are the same for any number of threads.
  */
 static void l1_free_kernel(gc_l1 *R)
 {
-	uint64_t span = R->p.in_order ? 0 : AHEAD_SPAN;
-	int threaded = R->p.threads > 1;
+	unsigned chunk = R->p.free_read ? R->p.free_read : FREE_READ;
+	uint64_t cap = 2 * R->p.window + chunk;
 	for (unsigned i = 0; i < R->nsms; i++)
 		R->sms[R->smlist[i]]->stopped = 0;
 	for (;;) {
 		int stopped;
 		uint64_t f = free_frontier(R, &stopped);
-		if ((f == UINT64_MAX || stopped) && !R->kend) {
-			/* then the SMs stopped there take their steps again */
-			for (unsigned i = 0; i < FREE_READ && !R->kend; i++)
-				l1_read_one(R);
-			f = free_frontier(R, &stopped);
-		}
 		if (f == UINT64_MAX && R->kend)
 			break;
-		uint64_t limit = f + span < f ? UINT64_MAX - 1 : f + span;
+		unsigned nread = 0;
+		if (!R->kend && (f == UINT64_MAX || stopped || R->buffered < cap)) {
+			nread = chunk;
+			l1_free_reserve(R, nread);
+		}
+		uint64_t limit = f + AHEAD_SPAN < f ? UINT64_MAX - 1 : f + AHEAD_SPAN;
 		unsigned n = 0;
-		for (unsigned i = 0; i < R->nsms; i++) {
+		for (unsigned i = 0; i < R->nsms && f != UINT64_MAX; i++) {
 			struct sm *s = R->sms[R->smlist[i]];
 			if (free_next_time(R, s) <= limit)
 				R->todo[n++] = s->id;
 		}
-		if (threaded && n > 1) {
-			l1_pool_run(R, R->todo, n, limit);
-		} else {
-			R->ahead = 1;
-			for (unsigned i = 0; i < n; i++)
-				step_free(R, R->sms[R->todo[i]], limit);
-			R->ahead = 0;
-		}
+		l1_pool_run(R, R->todo, n, limit, nread);
+		l1_free_publish(R);
 		/* What is before every SM's next step goes out: an SM not
 		 * seen yet would start at the kernel's start, so while the
 		 * GPU may have one and the input is not all read, nothing. */
@@ -826,6 +822,38 @@ static void l1_free_kernel(gc_l1 *R)
 			l1_ahead_flush(R, f - 1, UINT64_MAX);
 		if (f != UINT64_MAX && f > R->free_out)
 			R->free_out = f;
+	}
+}
+
+void l1_step_in_order(gc_l1 *W, const uint16_t *todo, unsigned n, uint64_t limit)
+{
+	for (unsigned i = 0; i < n; i++)
+		W->sms[todo[i]]->pstep = 0;
+	for (;;) {
+		struct sm *s = NULL;
+		uint64_t t = UINT64_MAX;
+		for (unsigned i = 0; i < n; i++) {
+			struct sm *x = W->sms[todo[i]];
+			uint64_t u = x->pstep == 2 ? UINT64_MAX : free_next_time(W, x);
+			if (u <= limit && (u < t || (u == t && x->id < s->id))) {
+				s = x;
+				t = u;
+			}
+		}
+		if (!s)
+			return;
+		W->cur = s->id;
+		if (s->spinning)
+			sm_unspin(W, s, t - 1);
+		W->gnow = t;
+		if (t > W->tmax)
+			W->tmax = t;
+		W->astep_open = 0;
+		s->pstep = 1;
+		s->stopped = sm_step(W, s, t);
+		if (s->stopped)
+			s->pstep = 2; /* not again in this round */
+		W->cur = -1;
 	}
 }
 
