@@ -313,6 +313,17 @@ table2() {
 	expect_same "$T/d" "$T/e" "sigma 0, seeds 1 and 2"
 }
 
+# late WINDOW FILE RECORD BLOCK WARP: gc-l1 --timing --window WINDOW
+# refuses FILE under both --dispatch rules, naming the record, its block
+# and warp, in each rule's words (the outputs in $T/part-read.gcs and
+# $T/part.gcs).
+late() {
+	sh_status 1 "gc-l1 --timing --dispatch read --window $1 '$2' >'$T/part-read.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-l1: $2: record $3: block $4 warp $5 has a request after the timing model ended it (no request of it in $1 records); raise --window"
+	sh_status 1 "gc-l1 --timing --window $1 '$2' >'$T/part.gcs'"
+	expect_eq "$(cat "$T/err")" "gc-l1: $2: record $3: block $4 warp $5 has a request after the timing model ended the warp or started its block (no request of the warp, or no new warp of the block, in $1 records, or the block had its warps); raise --window"
+}
+
 @test "timing: a warp whose requests come after --window records is an error" {
 	{
 		echo "K 1 gap 64 0 8"
@@ -320,12 +331,9 @@ table2() {
 		for i in $(seq 1 20); do echo "0 0 1 $i load $((i * 128)) 0x1 4 $i"; done
 		echo "0 0 0 1 load 0x000 0x1 4 30"
 	} | mk gap
-	sh_status 1 "gc-l1 --timing --dispatch read --window 5 '$T/gap.gcs' >/dev/null"
-	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap.gcs: record 24: block 0 warp 0 has a request after the timing model ended it (no request of it in 5 records); raise --window"
 	# --dispatch free (the default) decides it from the records alone
 	# (21 records after the warp's last): the same record
-	sh_status 1 "gc-l1 --timing --window 5 '$T/gap.gcs' >/dev/null"
-	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap.gcs: record 24: block 0 warp 0 has a request after the timing model ended the warp or started its block (no request of the warp, or no new warp of the block, in 5 records, or the block had its warps); raise --window"
+	late 5 "$T/gap.gcs" 24 0 0
 	gc-l1 --timing --window 64 "$T/gap.gcs" >/dev/null
 	gc-l1 --timing --dispatch read --window 64 "$T/gap.gcs" >/dev/null
 	# the late record in the second batch of 64 records read at once, not
@@ -337,11 +345,8 @@ table2() {
 		echo "0 0 0 1 load 0x000 0x1 4 200"
 		for i in $(seq 101 110); do echo "0 0 1 $i load $((i * 128)) 0x1 4 $((i + 100))"; done
 	} | mk gap2
-	sh_status 1 "gc-l1 --timing --dispatch read --window 70 '$T/gap2.gcs' >'$T/part.gcs'"
-	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap2.gcs: record 104: block 0 warp 0 has a request after the timing model ended it (no request of it in 70 records); raise --window"
-	run_status 1 gc-stats "$T/part.gcs"
-	sh_status 1 "gc-l1 --timing --window 70 '$T/gap2.gcs' >'$T/part.gcs'"
-	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap2.gcs: record 104: block 0 warp 0 has a request after the timing model ended the warp or started its block (no request of the warp, or no new warp of the block, in 70 records, or the block had its warps); raise --window"
+	late 70 "$T/gap2.gcs" 104 0 0
+	run_status 1 gc-stats "$T/part-read.gcs"
 	run_status 1 gc-stats "$T/part.gcs"
 	# a new warp of a block more than --window records after its last
 	# new warp: the block has started without it (record 25: 22 records
@@ -352,11 +357,8 @@ table2() {
 		for i in $(seq 1 21); do echo "0 1 1 $i load $((i * 128)) 0x1 4 $i"; done
 		echo "0 0 1 1 load 0x000 0x1 4 30"
 	} | mk gap3
-	sh_status 1 "gc-l1 --timing --window 20 '$T/gap3.gcs' >/dev/null"
-	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap3.gcs: record 25: block 0 warp 1 has a request after the timing model ended the warp or started its block (no request of the warp, or no new warp of the block, in 20 records, or the block had its warps); raise --window"
 	# (the old rule ends the block first: the same record)
-	sh_status 1 "gc-l1 --timing --dispatch read --window 20 '$T/gap3.gcs' >/dev/null"
-	expect_eq "$(cat "$T/err")" "gc-l1: $T/gap3.gcs: record 25: block 0 warp 1 has a request after the timing model ended it (no request of it in 20 records); raise --window"
+	late 20 "$T/gap3.gcs" 25 0 1
 	gc-l1 --timing --window 22 "$T/gap3.gcs" >/dev/null
 	gc-l1 --timing --dispatch read --window 22 "$T/gap3.gcs" >/dev/null
 }

@@ -223,6 +223,36 @@ static uint32_t new_block(gc_l1 *R)
 	return (uint32_t)R->nblocks++;
 }
 
+/* Block bidx waits for a slot on SM s, behind its other waiting blocks. */
+static void pend_push(gc_l1 *R, struct sm *s, uint32_t bidx)
+{
+	if (s->pend_tail == NONE32)
+		s->pend_head = bidx;
+	else
+		R->blocks[s->pend_tail].next_pending = bidx;
+	s->pend_tail = bidx;
+}
+
+/* The block of record r, made on first sight (*added set); a block that
+ * ended is a late record. */
+static uint32_t block_of(gc_l1 *R, const gc_rec *r, int *added)
+{
+	uint64_t *bv = gc_hmap_put(&R->blockmap, r->block, added);
+	if (!bv)
+		l1_fail(R, "out of memory");
+	if (!*added)
+		return (uint32_t)*bv;
+	if (gc_hset_has(&R->doneblocks, r->block)) {
+		if (R->dfree)
+			late_free(R, r);
+		late_record(R, r);
+	}
+	uint32_t bidx = new_block(R);
+	*bv = bidx;
+	R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0, 0};
+	return bidx;
+}
+
 /* --dispatch free: the new warp of record r, and its block on first
  * sight.  Nothing starts here: a block waits in its SM's queue until
  * the SM has a free slot and the block's warps are all known
@@ -230,23 +260,13 @@ static uint32_t new_block(gc_l1 *R)
 static uint32_t warp_of_free(gc_l1 *R, const gc_rec *r, uint64_t wkey)
 {
 	int added;
-	uint64_t *bv = gc_hmap_put(&R->blockmap, r->block, &added);
-	if (!bv)
-		l1_fail(R, "out of memory");
-	uint32_t bidx;
+	uint32_t bidx = block_of(R, r, &added);
 	if (added) {
-		if (gc_hset_has(&R->doneblocks, r->block))
-			late_free(R, r);
-		bidx = new_block(R);
-		*bv = bidx;
-		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0, 0};
 		get_sm(R, r->sm);
 		grow(R, (void **)&R->nbq, R->nnbq, &R->nbqcap, sizeof *R->nbq);
 		R->nbq[R->nnbq++] = bidx;
-	} else {
-		bidx = (uint32_t)*bv;
-		if (R->nread - R->blocks[bidx].rlast_new > R->p.window)
-			late_free(R, r);
+	} else if (R->nread - R->blocks[bidx].rlast_new > R->p.window) {
+		late_free(R, r);
 	}
 	uint32_t widx = warp_alloc(R, bidx, r->warp);
 	R->blocks[bidx].rlast_new = R->nread;
@@ -289,12 +309,7 @@ void l1_free_publish(gc_l1 *R)
 	R->ndirty = 0;
 	for (size_t i = 0; i < R->nnbq; i++) {
 		uint32_t bidx = R->nbq[i];
-		struct sm *s = R->sms[R->blocks[bidx].sm];
-		if (s->pend_tail == NONE32)
-			s->pend_head = bidx;
-		else
-			R->blocks[s->pend_tail].next_pending = bidx;
-		s->pend_tail = bidx;
+		pend_push(R, R->sms[R->blocks[bidx].sm], bidx);
 	}
 	R->nnbq = 0;
 	for (size_t i = 0; i < R->nnwq; i++) {
@@ -341,21 +356,9 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 	if (R->dfree)
 		return warp_of_free(R, r, wkey);
 	int added;
-	uint64_t *bv = gc_hmap_put(&R->blockmap, r->block, &added);
-	if (!bv)
-		l1_fail(R, "out of memory");
-	uint32_t bidx;
-	if (added) {
-		if (gc_hset_has(&R->doneblocks, r->block))
-			late_record(R, r);
-		bidx = new_block(R);
-		*bv = bidx;
-		R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0, 0};
-	} else {
-		bidx = (uint32_t)*bv;
-		if (R->blocks[bidx].done)
-			late_record(R, r);
-	}
+	uint32_t bidx = block_of(R, r, &added);
+	if (!added && R->blocks[bidx].done)
+		late_record(R, r);
 	uint32_t widx = new_warp(R, bidx, r->warp);
 	uint64_t *wv = gc_hmap_put(&R->warpmap, wkey, NULL);
 	if (!wv)
@@ -364,15 +367,10 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 	struct block *b = &R->blocks[bidx];
 	struct sm *s = get_sm(R, b->sm);
 	if (added) {
-		if (s->resident < R->active) {
+		if (s->resident < R->active)
 			l1_block_start(R, s, bidx);
-		} else {
-			if (s->pend_tail == NONE32)
-				s->pend_head = bidx;
-			else
-				R->blocks[s->pend_tail].next_pending = bidx;
-			s->pend_tail = bidx;
-		}
+		else
+			pend_push(R, s, bidx);
 	} else if (b->resident) {
 		/* a warp of a running block seen for the first time */
 		if (b->nwarps == R->wpb)

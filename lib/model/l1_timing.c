@@ -659,26 +659,39 @@ static uint64_t free_next_time(const gc_l1 *R, const struct sm *s)
 	return sm_next_time(s);
 }
 
+/* SM s's step at time t on W (R->cur set), apart from the global order:
+ * 1 when it stopped for input. */
+static int step_at(gc_l1 *W, struct sm *s, uint64_t t)
+{
+	if (s->spinning)
+		sm_unspin(W, s, t - 1);
+	W->gnow = t;
+	if (t > W->tmax)
+		W->tmax = t;
+	W->astep_open = 0;
+	s->pstep = 1;
+	return sm_step(W, s, t);
+}
+
+/* --dispatch free: SM s's step at time t, on W; 1 when it stopped for
+ * input (s->stopped). */
+static int free_step(gc_l1 *W, struct sm *s, uint64_t t)
+{
+	W->cur = s->id;
+	s->stopped = step_at(W, s, t);
+	W->cur = -1;
+	return s->stopped;
+}
+
 /* --dispatch free: SM s's steps up to time `limit`, on W, until one stops
  * for input.  Nothing outside s, its warps and blocks and W changes. */
 static void step_free(gc_l1 *W, struct sm *s, uint64_t limit)
 {
-	W->cur = s->id;
 	s->pstep = 0;
 	for (uint64_t t = free_next_time(W, s); t <= limit && t != UINT64_MAX;
-	     t = free_next_time(W, s)) {
-		if (s->spinning)
-			sm_unspin(W, s, t - 1);
-		W->gnow = t;
-		if (t > W->tmax)
-			W->tmax = t;
-		W->astep_open = 0;
-		s->pstep = 1;
-		s->stopped = sm_step(W, s, t);
-		if (s->stopped)
+	     t = free_next_time(W, s))
+		if (free_step(W, s, t))
 			break;
-	}
-	W->cur = -1;
 }
 
 /* The steps of SM s that a parallel phase takes: those of l1_timing_kernel's
@@ -694,15 +707,8 @@ void l1_step_ahead(gc_l1 *W, struct sm *s, uint64_t base)
 	s->pstep = 0;
 	for (uint64_t t = sm_next_time(s); t != UINT64_MAX && t - base <= AHEAD_SPAN;
 	     t = sm_next_time(s)) {
-		if (s->spinning)
-			sm_unspin(W, s, t - 1);
-		W->gnow = t;
-		if (t > W->tmax)
-			W->tmax = t;
-		W->astep_open = 0;
 		s->ahead_t = t + 1;
-		s->pstep = 1;
-		if (sm_step(W, s, t))
+		if (step_at(W, s, t))
 			break;
 	}
 	W->cur = -1;
@@ -842,18 +848,8 @@ void l1_step_in_order(gc_l1 *W, const uint16_t *todo, unsigned n, uint64_t limit
 		}
 		if (!s)
 			return;
-		W->cur = s->id;
-		if (s->spinning)
-			sm_unspin(W, s, t - 1);
-		W->gnow = t;
-		if (t > W->tmax)
-			W->tmax = t;
-		W->astep_open = 0;
-		s->pstep = 1;
-		s->stopped = sm_step(W, s, t);
-		if (s->stopped)
+		if (free_step(W, s, t))
 			s->pstep = 2; /* not again in this round */
-		W->cur = -1;
 	}
 }
 
