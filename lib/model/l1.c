@@ -277,7 +277,14 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
 		for (unsigned i = 0; i < R->mshr_entries; i++)
 			s->m[i].next_free = i + 1 < R->mshr_entries ? i + 1 : NONE32;
 		s->mfree = 0;
-		l1_oom(R, gc_hmap_init(&s->inflight, R->mshr_entries));
+		unsigned lg = 4;
+		while ((1u << lg) < (R->mshr_entries > 1024 ? 2 : 4) * R->mshr_entries)
+			lg++;
+		s->inflight.slot = l1_alloc(R, NULL, ((size_t)1 << lg) * sizeof *s->inflight.slot);
+		for (size_t i = 0; i < (size_t)1 << lg; i++)
+			s->inflight.slot[i].tag = GC_CACHE_NO_TAG;
+		s->inflight.mask = (1u << lg) - 1;
+		s->inflight.shift = 64 - lg;
 		s->vtab = l1_zalloc(R, (size_t)1 << VBITS, sizeof *s->vtab);
 		s->pend_head = s->pend_tail = NONE32;
 		s->now = R->gnow;

@@ -153,6 +153,22 @@ struct l1_seen {
 	gc_bigpool *pool;   /* where slot came from (the gc_l1's seenpool) */
 };
 
+/* An SM's MSHRs in flight by line tag (inflight_*, below): linear probing
+ * over at least four slots an entry (two past 1024 entries), which never
+ * fill since there are no more keys than entries, deletion by backward
+ * shift.  Every miss and fill and most dry runs look here, so it is
+ * inline and small (a line's tag is never GC_CACHE_NO_TAG). */
+struct l1_ifslot {
+	uint64_t tag;       /* GC_CACHE_NO_TAG: free */
+	uint64_t e;         /* the MSHR entry */
+};
+
+struct l1_inflight {
+	struct l1_ifslot *slot;
+	uint32_t mask;      /* slots - 1 */
+	unsigned shift;     /* 64 - log2(slots) */
+};
+
 /* One SM: its L1 and, with the timing model, its warp queue and MSHRs. */
 struct sm {
 	uint16_t id;
@@ -177,7 +193,7 @@ struct sm {
 	struct mshr *m;
 	uint32_t mfree;
 	unsigned mused;     /* entries in use (sectors for sector MSHRs) */
-	gc_hmap inflight;   /* tag -> MSHR entry */
+	struct l1_inflight inflight; /* tag -> MSHR entry */
 	uint64_t chg;       /* changes of line state so far */
 	uint64_t *vtab;     /* by line bucket: the change count of its last change */
 	unsigned resident;  /* resident blocks */
@@ -453,6 +469,52 @@ void l1_step_ahead(gc_l1 *W, struct sm *s, uint64_t base);
 void l1_timing_free(gc_l1 *R, struct sm *s);
 
 /* ---- small shared pieces --------------------------------------------- */
+
+static inline uint32_t inflight_home(const struct l1_inflight *f, uint64_t tag)
+{
+	return (uint32_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >> f->shift);
+}
+
+/* The MSHR entry in flight for line `tag`, or NULL. */
+static inline struct mshr *inflight_get(struct sm *s, uint64_t tag)
+{
+	const struct l1_inflight *f = &s->inflight;
+	for (uint32_t i = inflight_home(f, tag);; i = (i + 1) & f->mask) {
+		const struct l1_ifslot *x = &f->slot[i];
+		if (x->tag == tag)
+			return &s->m[x->e];
+		if (x->tag == GC_CACHE_NO_TAG)
+			return NULL;
+	}
+}
+
+/* Line `tag`, not in flight, now is: entry e. */
+static inline void inflight_add(struct l1_inflight *f, uint64_t tag, uint32_t e)
+{
+	uint32_t i = inflight_home(f, tag);
+	while (f->slot[i].tag != GC_CACHE_NO_TAG)
+		i = (i + 1) & f->mask;
+	f->slot[i].tag = tag;
+	f->slot[i].e = e;
+}
+
+/* Line `tag`, in flight, no longer is: the slots after it that would not
+ * be found past the hole move back into it. */
+static inline void inflight_del(struct l1_inflight *f, uint64_t tag)
+{
+	uint32_t i = inflight_home(f, tag);
+	while (f->slot[i].tag != tag)
+		i = (i + 1) & f->mask;
+	for (uint32_t j = (i + 1) & f->mask; f->slot[j].tag != GC_CACHE_NO_TAG; j = (j + 1) & f->mask) {
+		/* j's home h is on the path i+1..j (circularly): it stays */
+		uint32_t h = inflight_home(f, f->slot[j].tag);
+		if (((j - h) & f->mask) < ((j - i) & f->mask))
+			continue;
+		f->slot[i] = f->slot[j];
+		i = j;
+	}
+	f->slot[i].tag = GC_CACHE_NO_TAG;
+}
 
 /* Set bits of a sector mask (a table: no popcount instruction assumed). */
 extern const uint8_t l1_pop8[256];

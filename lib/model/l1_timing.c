@@ -210,7 +210,7 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	 * is no warp's */
 	if (R->mshr_per_warp && m->warp != NONE32)
 		R->warps[m->warp].outstanding--;
-	gc_hmap_del(&s->inflight, m->tag);
+	inflight_del(&s->inflight, m->tag);
 	m->next_free = s->mfree;
 	s->mfree = e;
 }
@@ -248,11 +248,7 @@ struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, 
 	s->mused += x->cost;
 	if (R->mshr_per_warp && widx != NONE32)
 		R->warps[widx].outstanding++;
-	int added;
-	uint64_t *slot = gc_hmap_put(&s->inflight, tag, &added);
-	if (!slot)
-		l1_fail(R, "out of memory");
-	*slot = e;
+	inflight_add(&s->inflight, tag, e);
 	note_change(s, tag);
 	l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
 	return x;
@@ -272,9 +268,8 @@ static void mshr_need(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, unsign
 	*merge_ok = 1;
 	if (!missing)
 		return;
-	uint64_t *e = gc_hmap_get(&s->inflight, gc_cache_tag(&s->c, addr));
-	if (e) {
-		struct mshr *x = &s->m[*e];
+	const struct mshr *x = inflight_get(s, gc_cache_tag(&s->c, addr));
+	if (x) {
 		*cost = R->mshr_sector ? popcount8(missing & ~x->mask) : 0;
 		*merge_ok = x->merged < R->mshr_merge;
 		return;
@@ -299,13 +294,12 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 	}
 	uint8_t missing = l ? m & ~l->valid : m;
 	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;
-	uint64_t *ev = gc_hmap_get(&s->inflight, tag);
+	struct mshr *x = inflight_get(s, tag);
 	int cls;
-	if (ev) {
+	if (x) {
 		/* The clipping of seed 000 §4.2: the request takes effect with
 		 * the miss already in flight; sectors that miss does not fetch
 		 * are added to it. */
-		struct mshr *x = &s->m[*ev];
 		uint8_t extra = missing & ~x->mask;
 		x->merged++;
 		if (x->prefetch)
@@ -340,7 +334,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		} else {
 			cls = w->stalled ? GC_C_MSHR : GC_C_NONE;
 		}
-		struct mshr *x = l1_mshr_new(R, s, r, tag, missing, widx, t);
+		x = l1_mshr_new(R, s, r, tag, missing, widx, t);
 		to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0);
 		*effect = x->ret;
 	}
@@ -772,7 +766,7 @@ void l1_timing_free(gc_l1 *R, struct sm *s)
 	free(s->dblk);
 	free(s->pclog);
 	l1_ahead_free(s);
-	gc_hmap_free(&s->inflight);
+	free(s->inflight.slot);
 	if (R->timing)
 		gc_l1wheel_free(&s->ev);
 }
