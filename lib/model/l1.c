@@ -285,7 +285,7 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
 			s->inflight.slot[i].tag = GC_CACHE_NO_TAG;
 		s->inflight.mask = (1u << lg) - 1;
 		s->inflight.shift = 64 - lg;
-		s->vtab = l1_zalloc(R, (size_t)1 << VBITS, sizeof *s->vtab);
+		s->vtab = l1_zalloc(R, (size_t)VNEVER + 1, sizeof *s->vtab);
 		s->pend_head = s->pend_tail = NONE32;
 		s->now = R->gnow;
 	}

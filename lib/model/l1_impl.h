@@ -58,26 +58,36 @@ struct warp {
 	uint32_t outstanding; /* MSHR entries it allocated, still in flight */
 	uint64_t last_read; /* input record number of its last record */
 	struct islot *ihead, *itail; /* its closed instructions, in order */
-	struct dryrec *dry; /* while its head instruction waits: what it needs */
+	struct dryset *dry; /* while its head instruction waits: what it needs */
 };
 
 /*
- * What one request of a cancelled instruction needs from the MSHRs (see
- * mshr_need), as of the SM's change count `at`.  A request's needs
- * depend only on the state of its own line (valid sectors, in-flight
- * entry), and every change of a line's state stamps the line's bucket
- * in the SM's change table (note_change); a retry works out again only
- * the requests whose bucket was stamped since.
+ * What the requests of a cancelled instruction need from the MSHRs (see
+ * mshr_need), all as of the SM's change count `at`, and their sums.  A
+ * request's needs depend only on the state of its own line (valid
+ * sectors, in-flight entry), and every change of a line's state stamps
+ * the line's bucket in the SM's change table (note_change); a retry works
+ * out again only the requests whose bucket was stamped since, and then
+ * all are as of the retry's count.  A request that needs nothing, ever
+ * (not a cached load), has the bucket VNEVER, which is never stamped.
  */
 struct dryrec {
-	uint64_t at;     /* UINT64_MAX: needs nothing, ever (not a cached load) */
-	uint32_t bucket; /* its line's bucket in the change table */
+	uint32_t bucket; /* its line's bucket in the change table, or VNEVER */
 	uint8_t cost, alloc, ok;
+};
+
+struct dryset {
+	uint64_t at;     /* the change count the needs are as of */
+	uint32_t cost;   /* the sums of the requests' costs, allocs */
+	uint32_t mine;
+	uint32_t bad;    /* and of those that cannot merge (!ok) */
+	struct dryrec rec[];
 };
 #define BATCH 64     /* the timing model reads records this many at a time */
 #define OUTBUF 64    /* records emitted at a time */
 #define DRY_SMALL 32 /* the two sizes of kept needs: 32 and INST_MAX requests */
 #define VBITS 12     /* change table: 2^VBITS buckets per SM */
+#define VNEVER (1u << VBITS) /* and one more, never stamped */
 
 struct block {
 	uint32_t id;
@@ -283,7 +293,7 @@ struct gc_l1 {
 	gc_rec stage[INST_MAX]; /* the instruction read last, still open */
 	unsigned stage_n;
 	uint32_t stage_warp;  /* its warp, NONE32 */
-	struct dryrec *dryfree[2]; /* free needs arrays: DRY_SMALL, INST_MAX */
+	struct dryset *dryfree[2]; /* free needs arrays: DRY_SMALL, INST_MAX */
 	gc_rec batch[BATCH];  /* records read, not yet taken */
 	uint64_t bnum[BATCH]; /* their numbers in the stream */
 	unsigned bpos, bn;
@@ -401,7 +411,7 @@ void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
 void l1_block_release(gc_l1 *R, uint32_t bidx);
 void l1_input_free(gc_l1 *R);
 /* Free lists of needs arrays (DRY_SMALL and INST_MAX requests), freed. */
-void l1_dry_free(struct dryrec *list[2]);
+void l1_dry_free(struct dryset *list[2]);
 
 /* ---- l1_ahead.c: SMs stepped ahead of the global order ------------- */
 

@@ -330,11 +330,11 @@ void l1_input_reset(gc_l1 *R)
 	gc_hset_clear(&R->doneblocks);
 }
 
-void l1_dry_free(struct dryrec *list[2])
+void l1_dry_free(struct dryset *list[2])
 {
 	for (int c = 0; c < 2; c++)
 		while (list[c]) {
-			struct dryrec *p = list[c];
+			struct dryset *p = list[c];
 			void *next; /* a free block holds the next one's address */
 			memcpy(&next, p, sizeof next);
 			list[c] = next;

@@ -348,7 +348,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 static void dry_need(gc_l1 *R, struct sm *s, const gc_rec *r, struct dryrec *x)
 {
 	if (r->op != GC_LOAD || passes_by(R, r)) {
-		x->at = UINT64_MAX;
+		x->bucket = VNEVER;
 		x->cost = x->alloc = 0;
 		x->ok = 1;
 		return;
@@ -356,28 +356,67 @@ static void dry_need(gc_l1 *R, struct sm *s, const gc_rec *r, struct dryrec *x)
 	unsigned cost, alloc;
 	int ok;
 	mshr_need(R, s, r, R->maskmap[r->mask], &cost, &alloc, &ok);
-	x->at = s->chg;
 	x->bucket = vbucket(r->addr >> s->c.line_shift);
 	x->cost = (uint8_t)cost;
 	x->alloc = (uint8_t)alloc;
 	x->ok = (uint8_t)ok;
 }
 
+/* The needs of the k requests recs, all worked out, into d. */
+static void dry_all(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, struct dryset *d)
+{
+	uint32_t cost = 0, mine = 0, bad = 0;
+	for (unsigned i = 0; i < k; i++) {
+		struct dryrec *x = &d->rec[i];
+		dry_need(R, s, &recs[i], x);
+		cost += x->cost;
+		mine += x->alloc;
+		bad += !x->ok;
+	}
+	d->at = s->chg;
+	d->cost = cost;
+	d->mine = mine;
+	d->bad = bad;
+}
+
+/* The needs d kept for recs brought up to date: those whose line changed
+ * since are worked out again, the sums mended. */
+static void dry_renew(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, struct dryset *d)
+{
+	if (d->at == s->chg)
+		return; /* no line has changed */
+	const uint64_t *vtab = s->vtab;
+	uint64_t at = d->at;
+	for (unsigned i = 0; i < k; i++) {
+		struct dryrec *x = &d->rec[i];
+		if (vtab[x->bucket] <= at)
+			continue;
+		d->cost -= x->cost;
+		d->mine -= x->alloc;
+		d->bad -= !x->ok;
+		dry_need(R, s, &recs[i], x);
+		d->cost += x->cost;
+		d->mine += x->alloc;
+		d->bad += !x->ok;
+	}
+	d->at = s->chg;
+}
+
 /* A needs array for an instruction of k requests, and back. */
-static struct dryrec *dry_get(gc_l1 *R, unsigned k)
+static struct dryset *dry_get(gc_l1 *R, unsigned k)
 {
 	int c = k > DRY_SMALL;
-	struct dryrec *p = R->dryfree[c];
+	struct dryset *p = R->dryfree[c];
 	if (p) {
 		void *next; /* a free block holds the next one's address */
 		memcpy(&next, p, sizeof next);
 		R->dryfree[c] = next;
 		return p;
 	}
-	return l1_alloc(R, NULL, (c ? INST_MAX : DRY_SMALL) * sizeof *p);
+	return l1_alloc(R, NULL, sizeof *p + (c ? INST_MAX : DRY_SMALL) * sizeof p->rec[0]);
 }
 
-static void dry_put(gc_l1 *R, struct dryrec *p, unsigned k)
+static void dry_put(gc_l1 *R, struct dryset *p, unsigned k)
 {
 	int c = k > DRY_SMALL;
 	void *next = R->dryfree[c];
@@ -436,52 +475,51 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 		return I_ENDED;
 
 	/* The dry run: do the MSHRs take the whole instruction?  A warp
-	 * that waited keeps what its requests need (struct dryrec). */
+	 * that waited keeps what its requests need (struct dryset).  The
+	 * requests fit in order while each can merge and the entries they
+	 * take so far fit; costs are never negative, so all fit exactly
+	 * when the sums do. */
 	const struct islot *in = w->ihead;
 	const gc_rec *recs = in->rec + in->off;
 	unsigned n = k;
-	struct dryrec fresh[INST_MAX];
-	struct dryrec *d = w->dry ? w->dry : fresh;
-	unsigned used = 0, mine = 0, tot_cost = 0, tot_mine = 0, fit = 0;
-	int blocked = 0;
-	for (unsigned i = 0; i < k; i++) {
-		struct dryrec *x = &d[i];
-		if (d == fresh || R->p.look_all || (x->at != UINT64_MAX && s->vtab[x->bucket] > x->at))
-			dry_need(R, s, &recs[i], x);
-		unsigned cost = x->cost, alloc = x->alloc;
-		int merge_ok = x->ok;
-		tot_cost += cost;
-		tot_mine += alloc;
-		if (!blocked && merge_ok && s->mused + used + cost <= R->mshr_entries &&
-		    (!R->mshr_per_warp || w->outstanding + mine + alloc <= R->mshr_per_warp)) {
-			used += cost;
-			mine += alloc;
-			fit++;
-		} else {
-			blocked = 1;
-		}
+	struct dryset *d = w->dry;
+	if (!d) {
+		d = dry_get(R, k);
+		dry_all(R, s, recs, k, d);
+	} else if (R->p.look_all) {
+		dry_all(R, s, recs, k, d);
+	} else {
+		dry_renew(R, s, recs, k, d);
 	}
-	if (fit < k) {
+	unsigned per_warp = R->mshr_per_warp;
+	if (d->bad || s->mused + d->cost > R->mshr_entries ||
+	    (per_warp && w->outstanding + d->mine > per_warp)) {
 		/* An instruction that could never fit at once issues the part
 		 * that fits now; any other is cancelled and waits whole. */
-		int never = tot_cost > R->mshr_entries ||
-			    (R->mshr_per_warp && tot_mine > R->mshr_per_warp);
+		int never = d->cost > R->mshr_entries || (per_warp && d->mine > per_warp);
+		unsigned fit = 0;
+		if (never) {
+			unsigned used = 0, mine = 0;
+			for (; fit < k; fit++) {
+				const struct dryrec *x = &d->rec[fit];
+				if (!x->ok || s->mused + used + x->cost > R->mshr_entries ||
+				    (per_warp && w->outstanding + mine + x->alloc > per_warp))
+					break;
+				used += x->cost;
+				mine += x->alloc;
+			}
+		}
 		if (!never || fit == 0) {
 			w->stalled = 1;
 			w->blocked_ver = s->ver;
 			cancel(R, s, w, widx);
-			if (d == fresh) {
-				w->dry = dry_get(R, k);
-				memcpy(w->dry, fresh, k * sizeof *fresh);
-			}
+			w->dry = d;
 			return I_CANCELLED;
 		}
 		k = fit;
 	}
-	if (w->dry) {
-		dry_put(R, w->dry, n);
-		w->dry = NULL;
-	}
+	dry_put(R, d, n);
+	w->dry = NULL;
 
 	uint64_t ready = t;
 	for (unsigned i = 0; i < k; i++) {
