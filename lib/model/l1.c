@@ -322,7 +322,7 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	unsigned set = gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	gc_cline *l = l1_probe(s, addr, set, &hint);
 	uint8_t present = l ? l->valid & m : 0;
 	uint8_t missing = m & ~present;
 	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
@@ -404,7 +404,7 @@ static uint8_t load_now(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	unsigned set = gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	gc_cline *l = l1_probe(s, addr, set, &hint);
 	if (load_hit(R, s, l, addr, m))
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	uint64_t tag = gc_cache_tag(&s->c, addr);

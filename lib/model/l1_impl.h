@@ -480,6 +480,28 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
 
 /* ---- small shared pieces --------------------------------------------- */
 
+/* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
+ * unrolled (every request looks up its line, a miss's fill too). */
+static inline __attribute__((always_inline)) gc_cline *l1_probe(struct sm *s, uint64_t addr, unsigned set, gc_cline **victim)
+{
+	gc_cache *c = &s->c;
+	if (c->g.ways == 4)
+		return gc_cache_probe_ways(c, gc_cache_tag(c, addr), set, victim, 4);
+	return gc_cache_probe(c, addr, set, victim);
+}
+
+static inline __attribute__((always_inline)) gc_cline *l1_find(struct sm *s, uint64_t addr, unsigned *set)
+{
+	gc_cache *c = &s->c;
+	*set = gc_cache_set(c, addr);
+	if (c->g.ways == 4) { /* not wide */
+		gc_cline *l = c->lines + (size_t)*set * 4;
+		unsigned f = gc_cache_scan_tags(l, gc_cache_tag(c, addr), 4);
+		return f ? &l[f - 1] : NULL;
+	}
+	return gc_cache_lookup(c, addr, *set);
+}
+
 static inline uint32_t inflight_home(const struct l1_inflight *f, uint64_t tag)
 {
 	return (uint32_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >> f->shift);

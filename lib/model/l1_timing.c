@@ -268,7 +268,7 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	uint64_t addr = m->tag << s->c.line_shift;
 	unsigned set = gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	gc_cline *l = l1_probe(s, addr, set, &hint);
 	if (!l) {
 		gc_rec src;
 		memset(&src, 0, sizeof src);
@@ -346,7 +346,7 @@ static void mshr_need(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, unsign
 {
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	unsigned set;
-	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	gc_cline *l = l1_find(s, addr, &set);
 	uint8_t missing = l ? m & ~l->valid : m;
 	*cost = *alloc = 0;
 	*merge_ok = 1;
@@ -371,7 +371,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	unsigned set;
-	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	gc_cline *l = l1_find(s, addr, &set);
 	if (load_hit(R, s, l, addr, m)) {
 		*effect = t + R->hit_lat;
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
@@ -607,34 +607,34 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 
 	uint64_t ready = t;
 	for (unsigned i = 0; i < k; i++) {
-		gc_rec r = recs[i];
-		uint8_t m = R->maskmap[r.mask];
+		const gc_rec *r = &recs[i];
+		uint8_t m = R->maskmap[r->mask];
 		uint8_t outcome;
 		uint64_t effect = t + R->hit_lat;
-		count_request(s, &r);
-		if (bypass(R, s, &r, t, &outcome)) {
-			if (r.op != GC_STORE && r.space != GC_SHARED)
+		count_request(s, r);
+		if (bypass(R, s, r, t, &outcome)) {
+			if (r->op != GC_STORE && r->space != GC_SHARED)
 				effect = t + l1_miss_latency(R, s);
-		} else if (r.op == GC_LOAD) {
-			outcome = load_timed(R, s, &r, m, t, w, widx, &effect);
+		} else if (r->op == GC_LOAD) {
+			outcome = load_timed(R, s, r, m, t, w, widx, &effect);
 			if (R->pf_on) {
 				R->pf_trig[R->pf_ntrig] = (uint16_t)i;
 				R->pf_miss[R->pf_ntrig++] = (uint8_t)is_miss(outcome);
 			}
 		} else {
-			outcome = l1_store(R, s, &r, m, t);
+			outcome = l1_store(R, s, r, m, t);
 		}
 		if (effect > ready)
 			ready = effect;
 		if (R->classify) {
 			if (R->par)
-				l1_pc_defer(R, s, r.pc, outcome);
+				l1_pc_defer(R, s, r->pc, outcome);
 			else
-				l1_count_pc(R, r.pc, outcome);
+				l1_count_pc(R, r->pc, outcome);
 		}
 		if (R->emit_all) {
 			gc_rec *o = out_slot(R);
-			*o = r;
+			*o = *r;
 			o->outcome = outcome;
 			o->time = t;
 		}
