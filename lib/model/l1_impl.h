@@ -681,11 +681,11 @@ static inline void write_back(gc_l1 *R, struct sm *s, const gc_rec *src, gc_clin
 	l->dirty = 0;
 }
 
-/* The way line `addr` gets: the victim's dirty sectors written back. */
-static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr,
-				 unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
+/* Line `addr` takes way v: the victim's dirty sectors written back, in a
+ * record with src's fields (read only then). */
+static inline void take_way(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v,
+			    uint64_t time, uint8_t *outcome)
 {
-	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
 	if (v->tag != GC_CACHE_NO_TAG) {
 		pf_drop(s, v);
 		note_change(s, v->tag);
@@ -695,6 +695,14 @@ static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint
 		}
 	}
 	gc_cache_fill(&s->c, v, addr);
+}
+
+/* The way line `addr` gets: the victim's dirty sectors written back. */
+static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr,
+				 unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
+{
+	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
+	take_way(R, s, src, addr, v, time, outcome);
 	return v;
 }
 

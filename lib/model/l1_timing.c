@@ -270,15 +270,19 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	gc_cline *hint = NULL;
 	gc_cline *l = l1_probe(s, addr, set, &hint);
 	if (!l) {
+		/* a write-back's record: made only for one */
+		l = gc_cache_victim_hint(&s->c, set, hint);
 		gc_rec src;
-		memset(&src, 0, sizeof src);
-		src.sm = s->id;
-		src.kernel = R->nks ? R->ks[R->nks - 1].id : 0;
-		src.warp = m->warp_id;
-		src.block = m->block_id;
-		src.space = GC_GLOBAL;
+		if (l->tag != GC_CACHE_NO_TAG && l->dirty) {
+			memset(&src, 0, sizeof src);
+			src.sm = s->id;
+			src.kernel = R->nks ? R->ks[R->nks - 1].id : 0;
+			src.warp = m->warp_id;
+			src.block = m->block_id;
+			src.space = GC_GLOBAL;
+		}
 		uint8_t o = 0;
-		l = allocate(R, s, &src, addr, set, hint, time, &o);
+		take_way(R, s, &src, addr, l, time, &o);
 	}
 	l->valid |= m->mask;
 	l->aux &= ~(uint32_t)m->mask;
