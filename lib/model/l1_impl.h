@@ -404,6 +404,11 @@ static inline __attribute__((always_inline)) void l1_class_prefetch(const gc_l1 
 
 void l1_input_reset(gc_l1 *R);
 void l1_read_one(gc_l1 *R);
+/* Read on until warp widx's next instruction is whole (*complete set),
+ * the warp is taken to have ended (no request of it in the next window
+ * records) or the input ends; the instruction's records buffered
+ * (warp_inst). */
+unsigned l1_read_inst(gc_l1 *R, uint32_t widx, int *complete);
 void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k);
 void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
 /* The engine-wide part of block bidx's end (its ids, its warps' and its

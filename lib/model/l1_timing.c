@@ -550,14 +550,11 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 	unsigned k = warp_inst(R, widx, &complete);
 	if (!complete && !R->kend && R->ahead)
 		return I_INPUT;
-	while (!complete && !R->kend) {
+	if (!complete && !R->kend) {
 		/* Read on until the instruction is whole, or the warp is taken
 		 * to have ended: no request of it in the next window records. */
-		if (!k && R->nread - w->last_read >= R->p.window)
-			break;
-		l1_read_one(R);
+		k = l1_read_inst(R, widx, &complete);
 		w = &R->warps[widx];
-		k = warp_inst(R, widx, &complete);
 	}
 	if (!k)
 		return I_ENDED;
