@@ -203,6 +203,7 @@ struct sm {
 	struct mshr *m;
 	uint32_t mfree;
 	unsigned mused;     /* entries in use (sectors for sector MSHRs) */
+	unsigned nfull;     /* entries in flight with no room to merge */
 	struct l1_inflight inflight; /* tag -> MSHR entry */
 	uint64_t chg;       /* changes of line state so far */
 	uint64_t *vtab;     /* by line bucket: the change count of its last change */

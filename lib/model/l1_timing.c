@@ -294,6 +294,7 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	s->ver++;
 	s->nblocked = 0;
 	s->mused -= m->cost;
+	s->nfull -= m->merged >= R->mshr_merge;
 	/* only the per-warp limit reads it (a cold warp); a prefetch's entry
 	 * is no warp's */
 	if (R->mshr_per_warp && m->warp != NONE32)
@@ -328,6 +329,7 @@ struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, 
 	x->mask = mask;
 	x->prefetch = widx == NONE32;
 	x->merged = widx != NONE32;
+	s->nfull += x->merged >= R->mshr_merge;
 	x->warp = widx;
 	x->warp_id = r->warp;
 	x->block_id = r->block;
@@ -389,7 +391,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		 * the miss already in flight; sectors that miss does not fetch
 		 * are added to it. */
 		uint8_t extra = missing & ~x->mask;
-		x->merged++;
+		s->nfull += ++x->merged == R->mshr_merge;
 		if (x->prefetch)
 			l1_pf_late(s, x);
 		/* its sectors in flight are merged; with the line reserved by
@@ -490,6 +492,24 @@ static void dry_renew(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, st
 	d->at = s->chg;
 }
 
+/* Whether an instruction of k requests recs fits the MSHRs whatever its
+ * lines' state: no entry in flight is out of room to merge into, and the
+ * most its requests could take fits (every one a new miss of its whole
+ * mask; no more than k of the warp's own).  Then no dry run is needed. */
+static int surely_fits(const gc_l1 *R, const struct sm *s, const struct warp *w, const gc_rec *recs,
+		       unsigned k)
+{
+	if (s->nfull || (R->mshr_per_warp && w->outstanding + k > R->mshr_per_warp))
+		return 0;
+	unsigned most = k;
+	if (R->mshr_sector) {
+		most = 0;
+		for (unsigned i = 0; i < k; i++)
+			most += popcount8(R->maskmap[recs[i].mask]);
+	}
+	return s->mused + most <= R->mshr_entries;
+}
+
 /* A needs array for an instruction of k requests, and back. */
 static struct dryset *dry_get(gc_l1 *R, unsigned k)
 {
@@ -531,42 +551,16 @@ static void cancel(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx)
 	s->nblocked++;
 }
 
-enum { I_ENDED, I_ISSUED, I_CANCELLED, I_INPUT };
-
-/* The front warp issues its next instruction at time t, or has it
- * cancelled for want of MSHRs (seed 000 §4.4): I_ISSUED, I_CANCELLED, or
- * I_ENDED when the warp has nothing left to issue.  An SM stepped ahead
- * reads nothing: I_INPUT when the instruction needs input, before any
- * change. */
-static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
+/* The dry run of warp w's instruction of *kp requests recs: 1 when it
+ * issues, *kp then the part that fits now; 0 when it is cancelled.  A
+ * warp that waited keeps what its requests need (struct dryset).  The
+ * requests fit in order while each can merge and the entries they take
+ * so far fit; costs are never negative, so all fit exactly when the
+ * sums do. */
+static int dry_run(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx, const gc_rec *recs,
+		   unsigned *kp)
 {
-	struct warp *w = &R->warps[widx];
-	if (w->stalled && w->blocked_ver == s->ver) {
-		/* nothing it waits for has changed: cancelled again */
-		cancel(R, s, w, widx);
-		return I_CANCELLED;
-	}
-	int complete;
-	unsigned k = warp_inst(R, widx, &complete);
-	if (!complete && !R->kend && R->ahead)
-		return I_INPUT;
-	if (!complete && !R->kend) {
-		/* Read on until the instruction is whole, or the warp is taken
-		 * to have ended: no request of it in the next window records. */
-		k = l1_read_inst(R, widx, &complete);
-		w = &R->warps[widx];
-	}
-	if (!k)
-		return I_ENDED;
-
-	/* The dry run: do the MSHRs take the whole instruction?  A warp
-	 * that waited keeps what its requests need (struct dryset).  The
-	 * requests fit in order while each can merge and the entries they
-	 * take so far fit; costs are never negative, so all fit exactly
-	 * when the sums do. */
-	const struct islot *in = w->ihead;
-	const gc_rec *recs = in->rec + in->off;
-	unsigned n = k;
+	unsigned k = *kp;
 	struct dryset *d = w->dry;
 	if (!d) {
 		d = dry_get(R, k);
@@ -599,12 +593,50 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 			w->blocked_ver = s->ver;
 			cancel(R, s, w, widx);
 			w->dry = d;
-			return I_CANCELLED;
+			return 0;
 		}
-		k = fit;
+		*kp = fit;
 	}
-	dry_put(R, d, n);
+	dry_put(R, d, k);
 	w->dry = NULL;
+	return 1;
+}
+
+enum { I_ENDED, I_ISSUED, I_CANCELLED, I_INPUT };
+
+/* The front warp issues its next instruction at time t, or has it
+ * cancelled for want of MSHRs (seed 000 §4.4): I_ISSUED, I_CANCELLED, or
+ * I_ENDED when the warp has nothing left to issue.  An SM stepped ahead
+ * reads nothing: I_INPUT when the instruction needs input, before any
+ * change. */
+static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
+{
+	struct warp *w = &R->warps[widx];
+	if (w->stalled && w->blocked_ver == s->ver) {
+		/* nothing it waits for has changed: cancelled again */
+		cancel(R, s, w, widx);
+		return I_CANCELLED;
+	}
+	int complete;
+	unsigned k = warp_inst(R, widx, &complete);
+	if (!complete && !R->kend && R->ahead)
+		return I_INPUT;
+	if (!complete && !R->kend) {
+		/* Read on until the instruction is whole, or the warp is taken
+		 * to have ended: no request of it in the next window records. */
+		k = l1_read_inst(R, widx, &complete);
+		w = &R->warps[widx];
+	}
+	if (!k)
+		return I_ENDED;
+
+	/* The dry run: do the MSHRs take the whole instruction?  Not
+	 * needed when they surely do. */
+	const struct islot *in = w->ihead;
+	const gc_rec *recs = in->rec + in->off;
+	unsigned n = k;
+	if ((w->dry || !surely_fits(R, s, w, recs, k)) && !dry_run(R, s, w, widx, recs, &k))
+		return I_CANCELLED;
 
 	uint64_t ready = t;
 	for (unsigned i = 0; i < k; i++) {
