@@ -295,6 +295,18 @@ table2() {
 	rows "$T/o.gcs" | awk '{ print $5, $6 }' >"$T/got"
 	printf '%s\n' "0 miss/compulsory" "50 hit" >"$T/want"
 	diff "$T/want" "$T/got"
+	# 3 warps with --mshr-merge 2: the second merge fills the entry, so the
+	# third warp, new and with MSHRs to spare, still waits for the fill
+	mk m3 <<-EOF
+	K 1 merge 96 0 8
+	0 0 0 0 load 0x000 0x1 4 0
+	0 0 1 0 load 0x000 0x1 4 1
+	0 0 2 0 load 0x000 0x1 4 2
+	EOF
+	gc-l1 --timing --emit all --sigma 0 --miss-latency 50 --mshr-merge 2 "$T/m3.gcs" >"$T/o.gcs"
+	rows "$T/o.gcs" | awk '{ print $5, $6 }' >"$T/got"
+	printf '%s\n' "0 miss/compulsory" "1 miss/latency" "50 hit" >"$T/want"
+	diff "$T/want" "$T/got"
 }
 
 @test "timing: miss latencies are seeded: same seed same output, another seed differs" {
