@@ -9,108 +9,24 @@
  * ahead of it where nothing can reach them, their output merged back
  * into that order (l1_ahead.c).
  */
+#include "base/normal.h"
 #include "base/rng.h"
 #include "model/l1.h"
 #include "model/l1_impl.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * A miss's latency: lambda_min + |N(0, sigma^2)| rounded to a cycle, the
- * normal drawn by Box-Muller from the SM's own generator (seed 000 §4.2):
- * llround(fabs(sqrt(-2 log u1) cos(2 pi u2)) sigma) with libm's log and
- * cos.  Those cost ~200 instructions a miss, so the value is first worked
- * out with short series (bx_log, bx_cos below: within about 1e-14 of
- * libm's, where the rounding's half-way points are 1/sigma apart): when
- * it is clearly away from a half-way point, it rounds to libm's integer;
- * within a margin of one (never met in 10^9 draws at sigma 9; margin
- * 1e-9 + 1e-10 sigma, thousands of times the series' error) libm decides.
- */
-
-/* ln(u), 0 < u <= 1: u = 2^e m, m in [sqrt(1/2), sqrt(2)), ln m =
- * 2 atanh(t), t = (m - 1) / (m + 1), |t| < 0.172, by its series to t^21
- * (the rest under 1e-18 of ln m). */
-static double bx_log(double u)
-{
-	uint64_t b;
-	memcpy(&b, &u, sizeof b);
-	int e = (int)(b >> 52) - 1023;
-	b = (b & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1023) << 52);
-	double m;
-	memcpy(&m, &b, sizeof m);
-	if (m > 1.4142135623730951) {
-		m *= 0.5;
-		e++;
-	}
-	double t = (m - 1.0) / (m + 1.0), t2 = t * t;
-	double p = 1.0 / 21;
-	p = p * t2 + 1.0 / 19;
-	p = p * t2 + 1.0 / 17;
-	p = p * t2 + 1.0 / 15;
-	p = p * t2 + 1.0 / 13;
-	p = p * t2 + 1.0 / 11;
-	p = p * t2 + 1.0 / 9;
-	p = p * t2 + 1.0 / 7;
-	p = p * t2 + 1.0 / 5;
-	p = p * t2 + 1.0 / 3;
-	return e * 0.6931471805599453 + 2.0 * t * (1.0 + t2 * p);
-}
-
-/* |cos(2 pi u)|, 0 <= u < 1: folded (exactly) to 2 pi w in [0, pi/4],
- * then the Taylor series of cos to x^16 or of sin to x^17 (the rest under
- * 1e-17). */
-static double bx_cos(double u)
-{
-	if (u >= 0.5)
-		u -= 0.5; /* |cos| has period pi */
-	if (u > 0.25)
-		u = 0.5 - u; /* cos(pi - x) = -cos x */
-	int sine = u > 0.125;
-	if (sine)
-		u = 0.25 - u; /* cos x = sin(pi/2 - x) */
-	double x = u * 6.283185307179586, x2 = x * x;
-	if (sine) {
-		double p = -1.0 / 355687428096000.0;       /* -1/17! */
-		p = p * x2 + 1.0 / 1307674368000.0;        /* 1/15! */
-		p = p * x2 - 1.0 / 6227020800.0;
-		p = p * x2 + 1.0 / 39916800.0;
-		p = p * x2 - 1.0 / 362880.0;
-		p = p * x2 + 1.0 / 5040.0;
-		p = p * x2 - 1.0 / 120.0;
-		p = p * x2 + 1.0 / 6.0;
-		return x - x * x2 * p;
-	}
-	double p = 1.0 / 20922789888000.0;                 /* 1/16! */
-	p = p * x2 - 1.0 / 87178291200.0;                  /* -1/14! */
-	p = p * x2 + 1.0 / 479001600.0;
-	p = p * x2 - 1.0 / 3628800.0;
-	p = p * x2 + 1.0 / 40320.0;
-	p = p * x2 - 1.0 / 720.0;
-	p = p * x2 + 1.0 / 24.0;
-	p = p * x2 - 1.0 / 2.0;
-	return 1.0 + x2 * p;
-}
-
+/* A miss's latency: lambda_min + |N(0, sigma^2)| rounded to a cycle, the
+ * normal drawn by Box-Muller from the SM's own generator (seed 000 §4.2;
+ * base/normal.h). */
 uint64_t l1_miss_latency(gc_l1 *R, struct sm *s)
 {
 	if (R->sigma <= 0)
 		return R->lambda_min;
 	double u1 = ((double)(gc_splitmix64(&s->rng) >> 11) + 1.0) / 9007199254740993.0;
 	double u2 = (double)(gc_splitmix64(&s->rng) >> 11) / 9007199254740992.0;
-	double y = sqrt(-2.0 * bx_log(u1)) * bx_cos(u2) * R->sigma;
-	if (y >= 0 && y < 4503599627370496.0) { /* 2^52: whole part exact */
-		uint64_t k = (uint64_t)y;
-		double f = y - (double)k; /* exact */
-		double margin = 1e-9 + 1e-10 * R->sigma;
-		if (f < 0.5 - margin)
-			return R->lambda_min + k;
-		if (f > 0.5 + margin)
-			return R->lambda_min + k + 1;
-	}
-	double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-	return R->lambda_min + (uint64_t)llround(fabs(z) * R->sigma);
+	return R->lambda_min + gc_abs_normal_round(u1, u2, R->sigma);
 }
 
 /* ---- warp queues ------------------------------------------------------------ */
