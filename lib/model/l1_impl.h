@@ -114,7 +114,7 @@ struct mshr {
 enum evkind { EV_FILL, EV_WAKE };
 #define EV_SLOTS 1024 /* the event wheel's window: longer than a miss, as a rule */
 
-/* A FIFO of warps. */
+/* A FIFO of warps; cap is a power of two (64, doubled when full). */
 struct ring {
 	uint32_t *q;
 	size_t head, n, cap;
@@ -586,7 +586,7 @@ static inline void ring_push(gc_l1 *R, struct ring *r, uint32_t x)
 {
 	if (r->n == r->cap)
 		l1_ring_grow(R, r);
-	r->q[(r->head + r->n++) % r->cap] = x;
+	r->q[(r->head + r->n++) & (r->cap - 1)] = x;
 }
 
 /* The records of w's next instruction: how many are buffered (up to

@@ -47,7 +47,7 @@ void l1_ring_grow(gc_l1 *R, struct ring *r)
 static uint32_t ring_pop(struct ring *r)
 {
 	uint32_t x = r->q[r->head];
-	r->head = (r->head + 1) % r->cap;
+	r->head = (r->head + 1) & (r->cap - 1);
 	r->n--;
 	return x;
 }
@@ -55,7 +55,7 @@ static uint32_t ring_pop(struct ring *r)
 /* A warp popped back to the front (the step stopped before it issued). */
 static void ring_push_front(struct ring *r, uint32_t x)
 {
-	r->head = (r->head + r->cap - 1) % r->cap;
+	r->head = (r->head + r->cap - 1) & (r->cap - 1);
 	r->q[r->head] = x;
 	r->n++;
 }
@@ -63,7 +63,7 @@ static void ring_push_front(struct ring *r, uint32_t x)
 static uint32_t ring_pop_back(struct ring *r)
 {
 	r->n--;
-	return r->q[(r->head + r->n) % r->cap];
+	return r->q[(r->head + r->n) & (r->cap - 1)];
 }
 
 /* A warp joins the queue: the records of its next instruction, cold since
