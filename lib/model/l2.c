@@ -6,8 +6,8 @@
  * A line goes to the slice of its address under l2.mapping and
  * l2.partition_index (config/addrmap.h); within the slice its set is the
  * set-index function of the partition address, and its tag the whole line
- * address.  All slices live in one gc_cache whose set s of slice k is set
- * k * sets + s.
+ * address.  All slices live in one tag store whose set s of slice k is
+ * set k * sets + s.
  *
  * Sector states: invalid, partial (write-validate only: some bytes
  * written, which ones unknown; kept in the line's `aux` bits) and valid;
@@ -24,6 +24,9 @@
 #include "model/l2map.h"
 #include "model/pending.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,7 +36,14 @@
 struct gc_l2 {
 	gc_gpu_config gpu;
 	gc_l2map map;             /* slice and set of a line */
-	gc_cache c;
+	uint8_t *ts;              /* the tag store: a block of tsb bytes a set */
+	size_t tsb, nsets_all;
+	unsigned ways;            /* and the offsets of the block's arrays */
+	unsigned o_hi, o_st, o_valid, o_dirty, o_part, o_pf, o_clk;
+	int repl;                 /* l2.replacement */
+	uint64_t rng;             /* random replacement's generator */
+	uint8_t full_mask;        /* every sector of a line */
+	uint16_t *scratch;        /* renumber's, a stamp a way */
 	unsigned sets, nslices, line, sector, nsectors, lshift, sshift;
 	int index, write, walloc, lazy, flush, emit_all;
 	uint8_t *pbytes;          /* lazy: bytes written per partial sector (only
@@ -77,7 +87,239 @@ static _Noreturn void fail(gc_l2 *m, const char *fmt, ...)
 	longjmp(m->jb, 1);
 }
 
-#define PARTIAL(l) ((uint8_t)((l)->aux & 0xffu))
+/* ---- the tag store ------------------------------------------------------------ */
+
+/*
+ * Every field a lookup reads, for all the ways of a set, lies in one block
+ * of the set's (whole cache lines of the processor's), so that a request
+ * brings in 5 lines of a 24-way set, not the 9 of its gc_clines:
+ *
+ *   uint32_t lo[W]    the low 32 bits of each way's tag (all ones: none)
+ *   uint16_t hi[W]    the tag's bits 32-47 (a tag is a line address, below 2^48)
+ *   uint16_t st[W]    the way's stamp: 0 invalid (no tag), else its last use
+ *                     (LRU) or its fill (FIFO and random), by the set's clock
+ *   uint8_t valid[W], dirty[W], part[W] (write-validate's partial sectors),
+ *           pf[W] (a prefetch filled it and no demand used it yet)
+ *   uint16_t clock    the set's last stamp
+ *
+ * W is the ways rounded up to 4 (the tags are compared four at a time).
+ * The stamps are gc_cache's order (gc_cache_probe: the least stamp, the
+ * lowest way on a tie; an invalid way first) with a clock per set: when a
+ * set's clock reaches STAMP_MAX its valid ways are renumbered 1..n in
+ * their order, which changes no choice.
+ */
+#define STAMP_MAX 0x7fff
+#define NO_LO UINT32_MAX
+
+/* A line: its set's block, set and way. */
+struct ln {
+	uint8_t *b;
+	unsigned set, w;
+};
+
+#define LO(b) ((uint32_t *)(b))
+#define HI(b) ((uint16_t *)((b) + m->o_hi))
+#define ST(b) ((uint16_t *)((b) + m->o_st))
+#define CLK(b) ((uint16_t *)((b) + m->o_clk))
+#define VALID(l) ((l).b[m->o_valid + (l).w])
+#define DIRTY(l) ((l).b[m->o_dirty + (l).w])
+#define PART(l) ((l).b[m->o_part + (l).w])
+#define PF(l) ((l).b[m->o_pf + (l).w])
+
+static inline uint8_t *set_block(const gc_l2 *m, unsigned set)
+{
+	return m->ts + (size_t)set * m->tsb;
+}
+
+/* The line's number, set-major (pending.h's and pbytes' index). */
+static inline size_t line_index(const gc_l2 *m, struct ln l)
+{
+	return (size_t)l.set * m->ways + l.w;
+}
+
+static inline uint64_t line_tag(const gc_l2 *m, struct ln l)
+{
+	return (uint64_t)HI(l.b)[l.w] << 32 | LO(l.b)[l.w];
+}
+
+static inline uint64_t line_addr(const gc_l2 *m, struct ln l)
+{
+	return line_tag(m, l) << m->lshift;
+}
+
+/* Set the layout for `ways` ways; the block's bytes. */
+static size_t store_layout(gc_l2 *m, unsigned ways)
+{
+	unsigned W = (ways + 3) & ~3u;
+	m->ways = ways;
+	m->o_hi = 4 * W;
+	m->o_st = 6 * W;
+	m->o_valid = 8 * W;
+	m->o_dirty = 9 * W;
+	m->o_part = 10 * W;
+	m->o_pf = 11 * W;
+	m->o_clk = 12 * W;
+	return (12 * (size_t)W + 2 + 63) / 64 * 64;
+}
+
+/* Every line invalid, the clocks and the generator reset (gc_cache_clear). */
+static void store_clear(gc_l2 *m)
+{
+	memset(m->ts, 0, m->nsets_all * m->tsb);
+	for (size_t s = 0; s < m->nsets_all; s++)
+		memset(m->ts + s * m->tsb, 0xff, (size_t)(m->o_hi));
+	m->rng = gc_cache_rng_seed(1);
+}
+
+/* The set's valid ways renumbered 1..n in their order; the clock n. */
+static void renumber(gc_l2 *m, uint8_t *b)
+{
+	uint16_t *st = ST(b), *old = m->scratch;
+	unsigned n = 0;
+	memcpy(old, st, m->ways * sizeof *st);
+	for (unsigned w = 0; w < m->ways; w++) {
+		if (!old[w])
+			continue;
+		unsigned rank = 1;
+		for (unsigned v = 0; v < m->ways; v++)
+			rank += old[v] && old[v] < old[w];
+		st[w] = (uint16_t)rank;
+		n++;
+	}
+	*CLK(b) = (uint16_t)n;
+}
+
+/* The set's next stamp. */
+static inline uint16_t next_stamp(gc_l2 *m, uint8_t *b)
+{
+	if (*CLK(b) == STAMP_MAX)
+		renumber(m, b);
+	return ++*CLK(b);
+}
+
+/* A use of line l: with LRU it becomes the most recent. */
+static inline void touch(gc_l2 *m, struct ln l)
+{
+	if (m->repl == GC_REPL_LRU)
+		ST(l.b)[l.w] = next_stamp(m, l.b);
+}
+
+/* Give way l to the line of tag `tag`: no sector valid or dirty yet,
+ * most recent. */
+static inline void fill(gc_l2 *m, struct ln l, uint64_t tag)
+{
+	LO(l.b)[l.w] = (uint32_t)tag;
+	HI(l.b)[l.w] = (uint16_t)(tag >> 32);
+	VALID(l) = DIRTY(l) = PF(l) = PART(l) = 0;
+	ST(l.b)[l.w] = next_stamp(m, l.b);
+}
+
+static inline void invalidate(gc_l2 *m, struct ln l)
+{
+	LO(l.b)[l.w] = NO_LO;
+	HI(l.b)[l.w] = 0;
+	ST(l.b)[l.w] = 0;
+	VALID(l) = DIRTY(l) = PF(l) = 0;
+}
+
+/* The way of the least stamp, the lowest on a tie (an invalid way first). */
+static inline __attribute__((always_inline)) unsigned least(const gc_l2 *m, const uint8_t *b,
+							    unsigned ways)
+{
+	const uint16_t *st = (const uint16_t *)(b + m->o_st);
+#ifdef __SSE2__
+	if (ways % 8 == 0 && ways <= 32) {
+		/* the least of eight at a time (stamps are below 0x8000), then
+		 * the lowest way that has it */
+		__m128i mn = _mm_loadu_si128((const __m128i *)st);
+		for (unsigned w = 8; w < ways; w += 8)
+			mn = _mm_min_epi16(mn, _mm_loadu_si128((const __m128i *)(st + w)));
+		mn = _mm_min_epi16(mn, _mm_shuffle_epi32(mn, 0x4e));
+		mn = _mm_min_epi16(mn, _mm_shuffle_epi32(mn, 0xb1));
+		mn = _mm_min_epi16(mn, _mm_shufflehi_epi16(_mm_shufflelo_epi16(mn, 0xb1), 0xb1));
+		uint64_t eq = 0;
+		for (unsigned w = 0; w < ways; w += 8)
+			eq |= (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi16(
+				      _mm_loadu_si128((const __m128i *)(st + w)), mn)) << (2 * w);
+		return (unsigned)__builtin_ctzll(eq) / 2;
+	}
+#endif
+	unsigned v = 0, s = st[0];
+	for (unsigned w = 1; w < ways; w++) {
+		v = st[w] < s ? w : v;
+		s = st[w] < s ? st[w] : s;
+	}
+	return v;
+}
+
+/* Look tag up in set `set`: its way, or -1 with *victim the way a fill
+ * would take now (-1 with random replacement: the draw is victim()'s,
+ * made only when the caller allocates).  The set unchanged. */
+static inline __attribute__((always_inline)) int probe_ways(gc_l2 *m, uint64_t tag, unsigned set,
+							    int *victim, unsigned ways)
+{
+	uint8_t *b = set_block(m, set);
+	const uint32_t *lo = LO(b);
+	uint32_t cand = 0;
+#ifdef __SSE2__
+	__m128i t = _mm_set1_epi32((int)(uint32_t)tag);
+	for (unsigned w = 0; w < ways; w += 4)
+		cand |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
+				_mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(lo + w)), t))) << w;
+	cand &= ways >= 32 ? UINT32_MAX : (UINT32_C(1) << ways) - 1;
+#else
+	for (unsigned w = 0; w < ways; w++)
+		cand |= (uint32_t)(lo[w] == (uint32_t)tag) << w;
+#endif
+	for (; cand; cand &= cand - 1) {
+		unsigned w = (unsigned)__builtin_ctz(cand);
+		if (HI(b)[w] == (uint16_t)(tag >> 32) && ST(b)[w])
+			return (int)w;
+	}
+	*victim = m->repl == GC_REPL_RANDOM ? -1 : (int)least(m, b, ways);
+	return -1;
+}
+
+/* The same for any ways (unrolled for the presets' 16 and 24). */
+static inline __attribute__((always_inline)) int probe(gc_l2 *m, uint64_t tag, unsigned set, int *victim)
+{
+	if (m->ways == 24)
+		return probe_ways(m, tag, set, victim, 24);
+	if (m->ways == 16)
+		return probe_ways(m, tag, set, victim, 16);
+	if (m->ways < 32)
+		return probe_ways(m, tag, set, victim, m->ways);
+	/* wider sets: the candidates 32 ways at a time */
+	uint8_t *b = set_block(m, set);
+	for (unsigned w = 0; w < m->ways; w++)
+		if (LO(b)[w] == (uint32_t)tag && HI(b)[w] == (uint16_t)(tag >> 32) && ST(b)[w])
+			return (int)w;
+	*victim = m->repl == GC_REPL_RANDOM ? -1 : (int)least(m, b, m->ways);
+	return -1;
+}
+
+/* The way a new line of `set` goes to: the probe's, or (random
+ * replacement) the first invalid way, else a seeded random way. */
+static inline unsigned victim(gc_l2 *m, unsigned set, int hint)
+{
+	if (hint >= 0)
+		return (unsigned)hint;
+	const uint16_t *st = ST(set_block(m, set));
+	for (unsigned w = 0; w < m->ways; w++)
+		if (!st[w])
+			return w;
+	return (unsigned)((gc_cache_rng_next(&m->rng) >> 32) % m->ways);
+}
+
+/* What a probe of `set` reads, on its way to the processor's cache. */
+static inline void prefetch_set(const gc_l2 *m, unsigned set)
+{
+	const char *p = (const char *)set_block(m, set);
+	for (size_t off = 0; off < m->tsb; off += 64)
+		__builtin_prefetch(p + off, 1);
+}
+
+/* ---- the model ------------------------------------------------------------------ */
 
 static _Noreturn void die_write(gc_l2 *m)
 {
@@ -90,7 +332,6 @@ static unsigned share(unsigned bytes, unsigned k, unsigned rank)
 {
 	return bytes / k + (rank < bytes % k);
 }
-
 /* Emit one DRAM transaction on account of request r. */
 static void dram(gc_l2 *m, const gc_rec *r, int op, uint64_t line_addr, uint8_t mask,
 		 unsigned bytes, uint8_t outcome, unsigned slice)
@@ -123,17 +364,17 @@ static void dram(gc_l2 *m, const gc_rec *r, int op, uint64_t line_addr, uint8_t 
 }
 
 /* The dirty sectors of line l and their bytes (partial ones as written). */
-static unsigned dirty_bytes(const gc_l2 *m, const gc_cline *l)
+static unsigned dirty_bytes(const gc_l2 *m, struct ln l)
 {
-	uint8_t part = (uint8_t)(PARTIAL(l) & l->dirty);
+	uint8_t dirty = DIRTY(l), part = (uint8_t)(PART(l) & dirty);
 	if (!part)
-		return m->sector * gc_popcount8(l->dirty);
+		return m->sector * gc_popcount8(dirty);
 	unsigned bytes = 0;
 	for (unsigned i = 0; i < m->nsectors; i++) {
-		if (!(l->dirty >> i & 1))
+		if (!(dirty >> i & 1))
 			continue;
 		if (part >> i & 1)
-			bytes += m->pbytes[gc_cache_line_index(&m->c, l) * m->nsectors + i];
+			bytes += m->pbytes[line_index(m, l) * m->nsectors + i];
 		else
 			bytes += m->sector;
 	}
@@ -141,27 +382,27 @@ static unsigned dirty_bytes(const gc_l2 *m, const gc_cline *l)
 }
 
 /* Write back line l's dirty sectors (if any) at a flush. */
-static void write_back(gc_l2 *m, const gc_rec *r, const gc_cline *l)
+static void write_back(gc_l2 *m, const gc_rec *r, struct ln l)
 {
-	if (!l->dirty)
+	if (!DIRTY(l))
 		return;
-	unsigned slice = (unsigned)((gc_cache_line_index(&m->c, l) / m->c.g.ways) / m->sets);
-	m->s.wr[GC_L2_WR_FLUSH] += gc_popcount8(l->dirty);
-	dram(m, r, GC_STORE, gc_cache_line_addr(&m->c, l), l->dirty, dirty_bytes(m, l),
-	     GC_OUT_WRITEBACK, slice);
+	unsigned slice = l.set / m->sets;
+	m->s.wr[GC_L2_WR_FLUSH] += gc_popcount8(DIRTY(l));
+	dram(m, r, GC_STORE, line_addr(m, l), DIRTY(l), dirty_bytes(m, l), GC_OUT_WRITEBACK,
+	     slice);
 }
 
 /* Mark sectors `secs` of l partially written by one request of `bytes`
  * over the sectors of `reqmask`. */
-static void add_partial(gc_l2 *m, gc_cline *l, uint8_t secs, uint8_t reqmask,
-			unsigned bytes)
+static void add_partial(gc_l2 *m, struct ln l, uint8_t secs, uint8_t reqmask, unsigned bytes)
 {
-	uint8_t *pb = m->pbytes + gc_cache_line_index(&m->c, l) * m->nsectors;
+	uint8_t *pb = m->pbytes + line_index(m, l) * m->nsectors;
+	uint8_t part = PART(l);
 	if (secs == reqmask && !(reqmask & (reqmask - 1))) { /* one sector: all the bytes */
 		unsigned i = (unsigned)__builtin_ctz(reqmask);
-		unsigned b = (PARTIAL(l) >> i & 1 ? pb[i] : 0) + bytes;
+		unsigned b = (part >> i & 1 ? pb[i] : 0) + bytes;
 		pb[i] = (uint8_t)(b > m->sector ? m->sector : b);
-		l->aux |= secs;
+		PART(l) = part | secs;
 		return;
 	}
 	unsigned k = gc_popcount8(reqmask), rank = 0;
@@ -172,12 +413,12 @@ static void add_partial(gc_l2 *m, gc_cline *l, uint8_t secs, uint8_t reqmask,
 		if (secs >> i & 1) {
 			/* A sector becoming partial starts from 0 bytes; an even
 			 * share of the request's bytes, the remainder to the lowest. */
-			unsigned b = (PARTIAL(l) >> i & 1 ? pb[i] : 0) + q + (rank < r);
+			unsigned b = (part >> i & 1 ? pb[i] : 0) + q + (rank < r);
 			pb[i] = (uint8_t)(b > m->sector ? m->sector : b);
 		}
 		rank++;
 	}
-	l->aux |= secs;
+	PART(l) = part | secs;
 }
 
 /* The dirty data of an evicted line, written after the fill's reads (as
@@ -188,25 +429,24 @@ struct victim {
 	unsigned bytes;
 };
 
-/* Allocate a way of `set` to addr's line; the line it held, if dirty,
- * goes to *wb. */
-static gc_cline *allocate(gc_l2 *m, uint64_t addr, unsigned set, gc_cline *hint,
-			  struct victim *wb)
+/* Allocate a way of `set` to the line of tag `tag`; the line it held, if
+ * dirty, goes to *wb. */
+static struct ln allocate(gc_l2 *m, uint64_t tag, unsigned set, int hint, struct victim *wb)
 {
-	gc_cline *v = gc_cache_victim_hint(&m->c, set, hint);
-	if (v->tag != GC_CACHE_NO_TAG) {
+	struct ln v = {set_block(m, set), set, victim(m, set, hint)};
+	if (ST(v.b)[v.w]) {
 		m->s.evictions++;
-		m->pfc.useless += v->pf;
-		if (v->dirty) {
+		m->pfc.useless += PF(v);
+		if (DIRTY(v)) {
 			m->s.dirty_evictions++;
-			wb->addr = gc_cache_line_addr(&m->c, v);
-			wb->dirty = v->dirty;
+			wb->addr = line_addr(m, v);
+			wb->dirty = DIRTY(v);
 			wb->bytes = dirty_bytes(m, v);
 		}
 	}
-	gc_cache_fill(&m->c, v, addr);
+	fill(m, v, tag);
 	if (m->miss_latency)
-		gc_pending_clear(&m->pend, gc_cache_line_index(&m->c, v));
+		gc_pending_clear(&m->pend, line_index(m, v));
 	return v;
 }
 
@@ -236,11 +476,10 @@ static inline unsigned locate(const gc_l2 *m, uint64_t addr, unsigned *slice)
 
 /* Sectors `fetch` of line l are read from DRAM for request r: pending
  * until they arrive (timed input). */
-static void fetched(gc_l2 *m, const gc_rec *r, const gc_cline *l, uint8_t fetch)
+static void fetched(gc_l2 *m, const gc_rec *r, struct ln l, uint8_t fetch)
 {
 	if (m->miss_latency)
-		gc_pending_set(&m->pend, gc_cache_line_index(&m->c, l), fetch,
-			       r->time + m->miss_latency);
+		gc_pending_set(&m->pend, line_index(m, l), fetch, r->time + m->miss_latency);
 }
 
 /* The L2 prefetcher after load r of line addr (trigger: it missed or hit
@@ -255,19 +494,19 @@ static void l2_prefetch(gc_l2 *m, const gc_rec *r, uint64_t addr, int trigger)
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t a = lines[i] << m->lshift;
 		unsigned slice, set = locate(m, a, &slice);
-		gc_cline *hint = NULL;
-		if (gc_cache_probe(&m->c, a, set, &hint))
+		int hint = -1;
+		if (probe(m, lines[i], set, &hint) >= 0)
 			continue;
 		struct victim wb = {0, 0, 0};
-		gc_cline *l = allocate(m, a, set, hint, &wb);
-		l->valid = m->c.full_mask;
-		l->pf = 1;
-		fetched(m, r, l, m->c.full_mask);
+		struct ln l = allocate(m, lines[i], set, hint, &wb);
+		VALID(l) = m->full_mask;
+		PF(l) = 1;
+		fetched(m, r, l, m->full_mask);
 		m->pfc.issued++;
 		m->s.rd[GC_L2_RD_PREFETCH] += m->nsectors;
 		if (m->emit_all)
 			m->pf_lines[m->npf_lines++] = a;
-		dram(m, r, GC_LOAD, a, m->c.full_mask, m->line, GC_OUT_MAKE(GC_R_MISS, 0), slice);
+		dram(m, r, GC_LOAD, a, m->full_mask, m->line, GC_OUT_MAKE(GC_R_MISS, 0), slice);
 		evict_write(m, r, &wb, slice);
 	}
 	m->dram_flags = 0;
@@ -282,7 +521,7 @@ static void emit_prefetches(gc_l2 *m, const gc_rec *r)
 		gc_rec d = *r;
 		d.op = GC_LOAD;
 		d.addr = m->pf_lines[i];
-		d.mask = m->c.full_mask;
+		d.mask = m->full_mask;
 		d.size = (uint16_t)m->line;
 		d.flags = (uint8_t)((d.flags & ~GC_F_BYPASS_L1) | GC_F_PREFETCH);
 		d.outcome = 0;
@@ -305,40 +544,29 @@ static void count_sectors(gc_l2_op_sectors *o, uint8_t mask, uint8_t have, uint8
 	o->line_misses += (uint64_t)absent;
 }
 
-/* gc_cache_probe, its scan unrolled for the presets' 16 and 24 ways. */
-static inline gc_cline *probe(gc_l2 *m, uint64_t addr, unsigned set, gc_cline **hint)
-{
-	uint64_t tag = addr >> m->lshift;
-	if (m->c.g.ways == 24)
-		return gc_cache_probe_ways(&m->c, tag, set, hint, 24);
-	if (m->c.g.ways == 16)
-		return gc_cache_probe_ways(&m->c, tag, set, hint, 16);
-	return gc_cache_probe_tag(&m->c, tag, set, hint);
-}
-
 /* One request: look up, update, emit.  Returns its outcome byte. */
 static uint8_t l2_access(gc_l2 *m, gc_rec *r, unsigned slice, unsigned set)
 {
 	uint8_t mask = r->mask;
 	uint64_t addr = r->addr & ~(uint64_t)(m->line - 1);
-	gc_cline *hint = NULL;
-	gc_cline *l = probe(m, addr, set, &hint);
+	int hint = -1, w = probe(m, addr >> m->lshift, set, &hint), present = w >= 0;
+	struct ln l = {set_block(m, set), set, (unsigned)w};
 	struct victim wb = {0, 0, 0};
 	int bypass = 0;
 
 	int op = r->op;
-	uint8_t valid = l ? l->valid : 0, part = l ? PARTIAL(l) : 0;
+	uint8_t valid = present ? VALID(l) : 0, part = present ? PART(l) : 0;
 	uint8_t have = op == GC_STORE ? (uint8_t)((valid | part) & mask) : (uint8_t)(valid & mask);
-	int res = have == mask ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
+	int res = have == mask ? GC_R_HIT : present ? GC_R_SECTOR_MISS : GC_R_MISS;
 
 	/* sectors still on their way from DRAM are merged, not hits */
-	uint8_t pend = m->miss_latency && l ? gc_pending_mask(&m->pend, gc_cache_line_index(&m->c, l),
+	uint8_t pend = m->miss_latency && present ? gc_pending_mask(&m->pend, line_index(m, l),
 							       have, r->time)
 					     : 0;
 	gc_l2_slice *sl = &m->sl[slice];
-	int pf_hit = l && l->pf;
+	int pf_hit = present && PF(l);
 	if (pf_hit) { /* a prefetched line used: late while its fill is on the way */
-		l->pf = 0;
+		PF(l) = 0;
 		if (pend)
 			m->pfc.late++;
 		else
@@ -349,7 +577,7 @@ static uint8_t l2_access(gc_l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	m->s.results[res]++;
 	m->s.ops[op]++;
 	/* the sectors by slice only: settle() sums them */
-	count_sectors(&sl->op[op & 3], mask, have, pend, !l);
+	count_sectors(&sl->op[op & 3], mask, have, pend, !present);
 	if (res == GC_R_HIT) {
 		m->s.op_hits[op]++;
 		sl->hits++;
@@ -361,25 +589,25 @@ static uint8_t l2_access(gc_l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	if (op != GC_STORE) {
 		/* Loads and atomics read: fetch what is not valid (partial
 		 * sectors are fetched and merged), then an atomic writes. */
-		if (!l)
-			l = allocate(m, addr, set, hint, &wb);
+		if (!present)
+			l = allocate(m, addr >> m->lshift, set, hint, &wb);
 		else
-			gc_cache_touch(&m->c, l);
-		uint8_t fetch = (uint8_t)(mask & ~l->valid);
+			touch(m, l);
+		uint8_t fetch = (uint8_t)(mask & ~VALID(l));
 		if (fetch) {
-			uint8_t pf = (uint8_t)(fetch & PARTIAL(l));
+			uint8_t pf = (uint8_t)(fetch & PART(l));
 			m->s.rd[GC_L2_RD_PARTIAL] += gc_popcount8(pf);
 			m->s.rd[op == GC_ATOMIC ? GC_L2_RD_ATOMIC : GC_L2_RD_LOAD] +=
 				gc_popcount8(fetch & ~pf);
 			dram(m, r, GC_LOAD, addr, fetch, m->sector * gc_popcount8(fetch),
 			     out, slice);
 			fetched(m, r, l, fetch);
-			l->valid |= fetch;
-			l->aux &= ~(uint32_t)fetch;
+			VALID(l) |= fetch;
+			PART(l) = (uint8_t)(PART(l) & ~fetch);
 		}
 		if (op == GC_ATOMIC) {
 			if (writes_back(m, r)) {
-				l->dirty |= mask;
+				DIRTY(l) |= mask;
 			} else {
 				unsigned bytes = r->size ? r->size : m->sector * gc_popcount8(mask);
 				m->s.wr[GC_L2_WR_THROUGH] += gc_popcount8(mask);
@@ -403,11 +631,12 @@ static uint8_t l2_access(gc_l2 *m, gc_rec *r, unsigned slice, unsigned set)
 	}
 	if (m->write == GC_WRITE_EVICT) {
 		/* Write-evict: the write goes on; the sectors it wrote leave. */
-		if (l) {
-			l->valid &= (uint8_t)~mask;
-			l->aux &= ~(uint32_t)mask;
-			if (!l->valid && !PARTIAL(l))
-				gc_cache_invalidate(&m->c, l);
+		if (present) {
+			VALID(l) &= (uint8_t)~mask;
+			PART(l) = (uint8_t)(PART(l) & ~mask);
+			if (!VALID(l) && !PART(l)) {
+				invalidate(m, l);
+			}
 		}
 		return (uint8_t)(out | GC_OUT_BYPASS);
 	}
@@ -430,24 +659,24 @@ static uint8_t l2_access(gc_l2 *m, gc_rec *r, unsigned slice, unsigned set)
 			}
 		}
 		if (in) {
-			gc_cache_touch(&m->c, l);
+			touch(m, l);
 			if (full) {
-				l->valid |= in;
-				l->aux &= ~(uint32_t)in;
-			} else if (in & PARTIAL(l)) {
-				add_partial(m, l, (uint8_t)(in & PARTIAL(l)), mask, bytes);
+				VALID(l) |= in;
+				PART(l) = (uint8_t)(PART(l) & ~in);
+			} else if (in & PART(l)) {
+				add_partial(m, l, (uint8_t)(in & PART(l)), mask, bytes);
 			}
 			if (back)
-				l->dirty |= in;
+				DIRTY(l) |= in;
 		}
 		return (uint8_t)(out | (bypass ? GC_OUT_BYPASS : 0));
 	}
 
-	if (!l)
-		l = allocate(m, addr, set, hint, &wb);
+	if (!present)
+		l = allocate(m, addr >> m->lshift, set, hint, &wb);
 	else
-		gc_cache_touch(&m->c, l);
-	uint8_t missing = (uint8_t)(mask & ~l->valid & ~PARTIAL(l));
+		touch(m, l);
+	uint8_t missing = (uint8_t)(mask & ~VALID(l) & ~PART(l));
 	uint8_t fetch = 0;
 	if (m->walloc == GC_WALLOC_WRITE)
 		fetch = missing; /* seed 003 Fig. 4: a write miss reads the sector first */
@@ -460,19 +689,19 @@ static uint8_t l2_access(gc_l2 *m, gc_rec *r, unsigned slice, unsigned set)
 		dram(m, r, GC_LOAD, addr, fetch, m->sector * gc_popcount8(fetch), out,
 		     slice);
 		fetched(m, r, l, fetch);
-		l->valid |= fetch;
+		VALID(l) |= fetch;
 	}
 	if (full) {
-		l->valid |= mask;
-		l->aux &= ~(uint32_t)mask;
+		VALID(l) |= mask;
+		PART(l) = (uint8_t)(PART(l) & ~mask);
 	} else if (m->lazy) {
 		/* Write-validate: unfetched sectors take the bytes, partially. */
-		uint8_t p = (uint8_t)(mask & ~l->valid);
+		uint8_t p = (uint8_t)(mask & ~VALID(l));
 		if (p)
 			add_partial(m, l, p, mask, bytes);
 	}
 	if (back)
-		l->dirty |= mask;
+		DIRTY(l) |= mask;
 	return (uint8_t)(out | (evict_write(m, r, &wb, slice) ? GC_OUT_WRITEBACK : 0));
 }
 
@@ -543,9 +772,9 @@ static void read_event(gc_l2 *m, gc_reader *r, struct block *b, struct event *e)
 		fail(m, "out of memory");
 	if (e->ev != GC_DATA)
 		return;
-	gc_cache_prefetch(&m->c, e->rec.addr & ~(uint64_t)(m->line - 1), e->set);
+	prefetch_set(m, e->set);
 	if (m->lazy && e->rec.op == GC_STORE) /* loads need it only to evict partial lines */
-		__builtin_prefetch(m->pbytes + (size_t)e->set * m->c.g.ways * m->nsectors, 1);
+		__builtin_prefetch(m->pbytes + (size_t)e->set * m->ways * m->nsectors, 1);
 }
 
 /* --flush at kernel end: every dirty sector written back, every line
@@ -554,23 +783,28 @@ static void flush_all(gc_l2 *m, uint32_t kernel)
 {
 	/* the latest request's time; dram() sets the fields that differ */
 	gc_rec r = {.kernel = kernel, .space = GC_GLOBAL, .time = m->last_time};
-	size_t n = gc_cache_nlines(&m->c);
-	for (size_t i = 0; i < n; i++) {
-		gc_cline *l = &m->c.lines[i];
-		m->pfc.useless += l->tag != GC_CACHE_NO_TAG && l->pf;
-		if (l->tag != GC_CACHE_NO_TAG)
+	for (unsigned s = 0; s < m->nsets_all; s++) {
+		struct ln l = {set_block(m, s), s, 0};
+		for (l.w = 0; l.w < m->ways; l.w++) {
+			if (!ST(l.b)[l.w])
+				continue;
+			m->pfc.useless += PF(l);
 			write_back(m, &r, l);
+		}
 	}
-	gc_cache_clear(&m->c);
+	store_clear(m);
 	m->s.flushes++;
 }
 
 static uint64_t dirty_sectors(const gc_l2 *m)
 {
 	uint64_t n = 0;
-	for (size_t i = 0; i < gc_cache_nlines(&m->c); i++)
-		if (m->c.lines[i].tag != GC_CACHE_NO_TAG)
-			n += gc_popcount8(m->c.lines[i].dirty);
+	for (unsigned s = 0; s < m->nsets_all; s++) {
+		struct ln l = {set_block(m, s), s, 0};
+		for (l.w = 0; l.w < m->ways; l.w++)
+			if (ST(l.b)[l.w])
+				n += gc_popcount8(DIRTY(l));
+	}
 	return n;
 }
 
@@ -711,12 +945,14 @@ static int configure(gc_l2 *m, const gc_l2_params *p, char *err, size_t len)
 		.line = g->line, .sector = g->sector, .sets = m->nslices * m->sets,
 		.ways = g->ways, .index = GC_INDEX_LINEAR, .repl = g->repl, .seed = 1,
 	};
-	int rc = p->sweep ? gc_cache_geom_check(&geom, why, sizeof why)
-			  : gc_cache_init(&m->c, &geom, why, sizeof why);
-	if (rc < 0) {
+	if (gc_cache_geom_check(&geom, why, sizeof why) < 0) {
 		snprintf(err, len, "L2: %s", why);
 		return -1;
 	}
+	m->nsets_all = (size_t)m->nslices * m->sets;
+	m->repl = g->repl;
+	m->full_mask = (uint8_t)((1u << m->nsectors) - 1);
+	m->tsb = store_layout(m, g->ways);
 	return 0;
 }
 
@@ -741,8 +977,14 @@ gc_l2 *gc_l2_new(const gc_l2_params *p, int *refused, char *err, size_t len)
 	if (p->sweep) /* the sweep keeps its own stacks */
 		return m;
 	const gc_gpu_cache *g = &m->gpu.l2;
+	size_t nlines = m->nsets_all * m->ways;
+	m->ts = aligned_alloc(64, m->nsets_all * m->tsb);
+	m->scratch = calloc(m->ways, sizeof *m->scratch);
+	if (!m->ts || !m->scratch)
+		goto nomem;
+	store_clear(m);
 	if (m->lazy) {
-		m->pbytes = calloc(gc_cache_nlines(&m->c), m->nsectors);
+		m->pbytes = calloc(nlines, m->nsectors);
 		if (!m->pbytes)
 			goto nomem;
 	}
@@ -762,7 +1004,7 @@ gc_l2 *gc_l2_new(const gc_l2_params *p, int *refused, char *err, size_t len)
 		gc_l2_free(m);
 		return NULL;
 	}
-	if (m->miss_latency && gc_pending_init(&m->pend, gc_cache_nlines(&m->c), m->nsectors) < 0)
+	if (m->miss_latency && gc_pending_init(&m->pend, nlines, m->nsectors) < 0)
 		goto nomem;
 	return m;
 nomem:
@@ -775,7 +1017,8 @@ void gc_l2_free(gc_l2 *m)
 {
 	if (!m)
 		return;
-	gc_cache_free(&m->c);
+	free(m->ts);
+	free(m->scratch);
 	gc_pf_free(&m->pf);
 	gc_pctab_free(&m->pcs);
 	gc_opmap_free(&m->ops);
