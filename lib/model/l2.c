@@ -109,6 +109,8 @@ static _Noreturn void fail(gc_l2 *m, const char *fmt, ...)
  * their order, which changes no choice.
  */
 #define STAMP_MAX 0x7fff
+/* The bytes of a set's block (whole cache lines). */
+#define BLOCK_BYTES(ways) ((12 * (((size_t)(ways) + 3) & ~(size_t)3) + 2 + 63) / 64 * 64)
 #define NO_LO UINT32_MAX
 
 /* A line: its set's block, set and way. */
@@ -159,7 +161,7 @@ static size_t store_layout(gc_l2 *m, unsigned ways)
 	m->o_part = 10 * W;
 	m->o_pf = 11 * W;
 	m->o_clk = 12 * W;
-	return (12 * (size_t)W + 2 + 63) / 64 * 64;
+	return BLOCK_BYTES(ways);
 }
 
 /* Every line invalid, the clocks and the generator reset (gc_cache_clear). */
@@ -263,6 +265,7 @@ static inline __attribute__((always_inline)) int probe_ways(gc_l2 *m, uint64_t t
 	uint32_t cand = 0;
 #ifdef __SSE2__
 	__m128i t = _mm_set1_epi32((int)(uint32_t)tag);
+#pragma GCC unroll 8
 	for (unsigned w = 0; w < ways; w += 4)
 		cand |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
 				_mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(lo + w)), t))) << w;
@@ -311,12 +314,24 @@ static inline unsigned victim(gc_l2 *m, unsigned set, int hint)
 	return (unsigned)((gc_cache_rng_next(&m->rng) >> 32) % m->ways);
 }
 
-/* What a probe of `set` reads, on its way to the processor's cache. */
-static inline void prefetch_set(const gc_l2 *m, unsigned set)
+/* What a probe of `set` reads, on its way to the processor's cache (a
+ * constant `bytes` unrolls the loop). */
+static inline __attribute__((always_inline)) void prefetch_bytes(const gc_l2 *m, unsigned set,
+								  size_t bytes)
 {
 	const char *p = (const char *)set_block(m, set);
-	for (size_t off = 0; off < m->tsb; off += 64)
+	for (size_t off = 0; off < bytes; off += 64)
 		__builtin_prefetch(p + off, 1);
+}
+
+static inline void prefetch_set(const gc_l2 *m, unsigned set)
+{
+	if (m->ways == 24)
+		prefetch_bytes(m, set, BLOCK_BYTES(24));
+	else if (m->ways == 16)
+		prefetch_bytes(m, set, BLOCK_BYTES(16));
+	else
+		prefetch_bytes(m, set, m->tsb);
 }
 
 /* ---- the model ------------------------------------------------------------------ */
@@ -394,17 +409,30 @@ static void write_back(gc_l2 *m, const gc_rec *r, struct ln l)
 
 /* Mark sectors `secs` of l partially written by one request of `bytes`
  * over the sectors of `reqmask`. */
-static void add_partial(gc_l2 *m, struct ln l, uint8_t secs, uint8_t reqmask, unsigned bytes)
+static void add_partial_many(gc_l2 *m, struct ln l, uint8_t secs, uint8_t reqmask,
+			     unsigned bytes);
+
+static inline void add_partial(gc_l2 *m, struct ln l, uint8_t secs, uint8_t reqmask,
+			       unsigned bytes)
 {
-	uint8_t *pb = m->pbytes + line_index(m, l) * m->nsectors;
-	uint8_t part = PART(l);
 	if (secs == reqmask && !(reqmask & (reqmask - 1))) { /* one sector: all the bytes */
+		uint8_t *pb = m->pbytes + line_index(m, l) * m->nsectors;
+		uint8_t part = PART(l);
 		unsigned i = (unsigned)__builtin_ctz(reqmask);
 		unsigned b = (part >> i & 1 ? pb[i] : 0) + bytes;
 		pb[i] = (uint8_t)(b > m->sector ? m->sector : b);
 		PART(l) = part | secs;
 		return;
 	}
+	add_partial_many(m, l, secs, reqmask, bytes);
+}
+
+/* add_partial of more than one sector. */
+static void add_partial_many(gc_l2 *m, struct ln l, uint8_t secs, uint8_t reqmask,
+			     unsigned bytes)
+{
+	uint8_t *pb = m->pbytes + line_index(m, l) * m->nsectors;
+	uint8_t part = PART(l);
 	unsigned k = gc_popcount8(reqmask), rank = 0;
 	unsigned q = bytes / k, r = bytes % k;
 	for (unsigned i = 0; reqmask >> i; i++) {
@@ -721,25 +749,36 @@ struct event {
 	gc_optab ops; /* GC_KEND: this slot's copy of the kernel's opcodes */
 };
 
-/* Whether mask is a set of the line's sectors; if not, the message. */
-static int mask_ok(gc_l2 *m, uint8_t mask)
+/* The message of a mask that is no set of the line's sectors. */
+static __attribute__((noinline, cold)) void bad_mask(gc_l2 *m, uint8_t mask)
 {
-	if (mask && !(mask >> m->nsectors))
-		return 1;
 	snprintf(m->err, sizeof m->err, "field mask: 0x%x is not a set of the %u sectors "
 		 "of a %u-byte line", mask, m->nsectors, m->line);
+}
+
+/* Whether mask is a set of the line's sectors; if not, the message. */
+static inline int mask_ok(gc_l2 *m, uint8_t mask)
+{
+	if (__builtin_expect(mask && !(mask >> m->nsectors), 1))
+		return 1;
+	bad_mask(m, mask);
 	return 0;
+}
+
+/* A bad mask `back` records before the reader's last: gc_l2_run fails. */
+static __attribute__((noinline, cold)) _Noreturn void fail_back(gc_l2 *m, uint64_t back)
+{
+	m->back = back + 1;
+	m->failed = 1;
+	longjmp(m->jb, 1);
 }
 
 /* A request's mask checked, as it is read (`back` records before the
  * reader's last), and its slice and set found. */
-static void place(gc_l2 *m, struct event *e, uint64_t back)
+static inline void place(gc_l2 *m, struct event *e, uint64_t back)
 {
-	if (!mask_ok(m, e->rec.mask)) {
-		m->back = back + 1;
-		m->failed = 1;
-		longjmp(m->jb, 1);
-	}
+	if (!mask_ok(m, e->rec.mask))
+		fail_back(m, back);
 	e->set = locate(m, e->rec.addr & ~(uint64_t)(m->line - 1), &e->slice);
 }
 
