@@ -326,12 +326,7 @@ static inline __attribute__((always_inline)) void prefetch_bytes(const gc_l2 *m,
 
 static inline void prefetch_set(const gc_l2 *m, unsigned set)
 {
-	if (m->ways == 24)
-		prefetch_bytes(m, set, BLOCK_BYTES(24));
-	else if (m->ways == 16)
-		prefetch_bytes(m, set, BLOCK_BYTES(16));
-	else
-		prefetch_bytes(m, set, m->tsb);
+	prefetch_bytes(m, set, m->tsb);
 }
 
 /* ---- the model ------------------------------------------------------------------ */
