@@ -899,6 +899,7 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.classify = cl->emit_all || cl->c.stats || gc_report_wanted(&cl->c);
 	p.emit_all = cl->emit_all;
 	p.flush = cl->flush;
+	p.uncounted = !cl->c.stats && !gc_report_wanted(&cl->c);
 	p.seed = cl->seed;
 	p.window = cl->window;
 	p.threads = cl->threads;

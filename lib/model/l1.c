@@ -342,7 +342,8 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 	int policy = R->wpolicy[r->space];
 	int partial = r->size < sector_bytes(R, m);
 
-	count_sectors(s, r->op, m, present | held, l != NULL);
+	if (COUNTED(K))
+		count_sectors(s, r->op, m, present | held, l != NULL);
 	if (!(K & L1_K_PLAIN))
 		pf_use(s, l);
 	if (!(K & L1_K_PLAIN) && R->classify) {
@@ -350,7 +351,9 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 		if (absent) /* none held: never partial-write */
 			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
 	}
-	if (absent)
+	if (!COUNTED(K))
+		;
+	else if (absent)
 		count_miss(s, result, cls);
 	else
 		s->n.hits++;
@@ -433,7 +436,8 @@ load_now_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, un
 		? l1_classify(R, s, tag, m, missing, l ? (uint8_t)(l->aux & missing) : 0,
 			      l1_fa_load(s, addr, m, 1))
 		: GC_C_NONE;
-	count_miss(s, result, cls);
+	if (COUNTED(K))
+		count_miss(s, result, cls);
 	uint8_t outcome = 0;
 	if (!l)
 		l = allocate_k(R, s, r, addr, set, hint, time, &outcome, K);
@@ -452,8 +456,10 @@ static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_
 	struct sm *s = get_sm(R, r->sm);
 	uint8_t m = R->maskmap[r->mask];
 	uint8_t outcome;
-	count_request(s, r);
-	count_inst(R, s, r);
+	if (COUNTED(K)) {
+		count_request(s, r);
+		count_inst(R, s, r);
+	}
 	int trained = 0;
 	if (!bypass_k(R, s, r, r->time, &outcome, K)) {
 		if (r->op == GC_LOAD) {
@@ -591,14 +597,16 @@ access_raw_k(gc_l1 *R, const unsigned char *p, const unsigned char *end, uint64_
 /*
  * The common configuration, for which gc_l1_access_raw has an instance
  * of its loop with every test of the engine's state that it decides made
- * a constant (l1_impl.h's L1_K_*): no --emit all, no classification
- * (--stats, reports), no prefetcher, and SMs' caches of 4 ways, LRU,
- * linearly indexed over a power-of-two set count (gc-l1 --ways 4, the
- * bench's L1).  The ways of the current kernel (a carve-out sets them).
+ * a constant (l1_impl.h's L1_K_*): no --emit all, no classification, no
+ * prefetcher, nothing that reads the counts (--stats, reports), and SMs'
+ * caches of 4 ways, LRU, linearly indexed over a power-of-two set count
+ * (gc-l1 --ways 4, the bench's L1).  The ways of the current kernel (a
+ * carve-out sets them).
  */
 static int l1_fast(const gc_l1 *R)
 {
-	return !R->emit_all && !R->classify && !R->pf_on && !R->timing && R->ways == 4 &&
+	return !R->emit_all && !R->classify && !R->pf_on && !R->timing && R->p.uncounted &&
+	       R->ways == 4 &&
 	       R->ways < GC_CACHE_WIDE && R->geom.repl == GC_REPL_LRU &&
 	       R->geom.index == GC_INDEX_LINEAR && (R->sets & (R->sets - 1)) == 0;
 }
@@ -610,7 +618,8 @@ int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_h
 		l1_fail(R, "gc_l1_access_raw: not a functional model without a prefetcher");
 	R->rhi = time_hi;
 	const unsigned char *end = p + n * GC_RECORD_BASE;
-	uint64_t last = l1_fast(R) ? access_raw_k(R, p, end, time_hi, L1_K_RAW | L1_K_PLAIN | L1_K_LRU, 4)
+	uint64_t last = l1_fast(R) ? access_raw_k(R, p, end, time_hi,
+						  L1_K_RAW | L1_K_PLAIN | L1_K_LRU | L1_K_UNCOUNTED, 4)
 				   : access_raw_k(R, p, end, time_hi, 0, 0);
 	R->rsrc = NULL;
 	if (n)

@@ -467,8 +467,12 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
  *               shadow, no line's pf bit ever set, no change table.
  *   L1_K_LRU    the SMs' caches are scanned (not wide), linearly indexed
  *               over a power-of-two set count, with LRU replacement.
+ *   L1_K_UNCOUNTED  nothing reads the counts: none is kept.
  */
-enum { L1_K_RAW = 1, L1_K_PLAIN = 2, L1_K_LRU = 4 };
+enum { L1_K_RAW = 1, L1_K_PLAIN = 2, L1_K_LRU = 4, L1_K_UNCOUNTED = 8 };
+/* Whether a path of K keeps the counts (not with L1_K_UNCOUNTED: the
+ * caller said nothing reads them, gc_l1_params.uncounted). */
+#define COUNTED(K) (!((K) & L1_K_UNCOUNTED))
 
 /* Set bits of a sector mask (a table: no popcount instruction assumed). */
 extern const uint8_t l1_pop8[256];
@@ -555,7 +559,8 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 	unsigned bytes, uint64_t time, int writeback, unsigned K)
 {
 	gc_l1_counts *n = &s->n;
-	if (op == GC_LOAD) {
+	if (!COUNTED(K)) {
+	} else if (op == GC_LOAD) {
 		n->l2_reads++;
 		n->l2_read_bytes += bytes;
 	} else if (op == GC_STORE) {
@@ -698,12 +703,14 @@ static inline void count_inst(gc_l1 *R, struct sm *s, const gc_rec *r)
 static inline __attribute__((always_inline)) int
 load_hit_k(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m, unsigned K)
 {
-	count_sectors(s, GC_LOAD, m, l ? l->valid : 0, l != NULL);
+	if (COUNTED(K))
+		count_sectors(s, GC_LOAD, m, l ? l->valid : 0, l != NULL);
 	if (!(K & L1_K_PLAIN))
 		pf_use(s, l);
 	if (!l || (l->valid & m) != m)
 		return 0;
-	s->n.hits++;
+	if (COUNTED(K))
+		s->n.hits++;
 	l1_touch(&s->c, l, K);
 	if (!(K & L1_K_PLAIN) && R->classify)
 		l1_fa_load(s, addr, m, 1);
@@ -745,12 +752,14 @@ bypass_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time, uint8_t *outcom
 	if (route == ROUTE_L1)
 		return 0;
 	if (route == ROUTE_SHARED) {
-		s->n.shared++;
+		if (COUNTED(K))
+			s->n.shared++;
 		*outcome = 0;
 		return 1;
 	}
-	s->n.bypassed++;
-	if (r->op == GC_ATOMIC) {
+	if (COUNTED(K))
+		s->n.bypassed++;
+	if (COUNTED(K) && r->op == GC_ATOMIC) {
 		/* not looked up: every sector a miss */
 		unsigned n = popcount8(R->maskmap[r->mask]);
 		s->n.op_sec[GC_ATOMIC][GC_L1_SEC_REQUESTED] += n;
