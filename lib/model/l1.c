@@ -606,9 +606,8 @@ access_raw_k(gc_l1 *R, const unsigned char *p, const unsigned char *end, uint64_
 static int l1_fast(const gc_l1 *R)
 {
 	return !R->emit_all && !R->classify && !R->pf_on && !R->timing && R->p.uncounted &&
-	       R->ways == 4 &&
-	       R->ways < GC_CACHE_WIDE && R->geom.repl == GC_REPL_LRU &&
-	       R->geom.index == GC_INDEX_LINEAR && (R->sets & (R->sets - 1)) == 0;
+	       R->ways == 4 && R->geom.repl == GC_REPL_LRU && R->geom.index == GC_INDEX_LINEAR &&
+	       (R->sets & (R->sets - 1)) == 0;
 }
 
 int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_hi)
