@@ -198,6 +198,20 @@ static inline gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set)
 static inline __attribute__((always_inline)) gc_cline *
 gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, unsigned ways);
 
+/* The ways l[0..ways) of a set (not wide) scanned for tag with no branch
+ * on which way holds it (one would be mispredicted whenever the way that
+ * hits changes): the lowest way that does plus 1, or 0.  A constant
+ * `ways` unrolls it. */
+static inline __attribute__((always_inline)) unsigned gc_cache_scan_tags(const gc_cline *l, uint64_t tag,
+									 unsigned ways)
+{
+	unsigned w = ways, f = 0;
+#pragma GCC unroll 4
+	while (w--)
+		f = l[w].tag == tag ? w + 1 : f;
+	return f;
+}
+
 static inline gc_cline *gc_cache_probe_tag(gc_cache *c, uint64_t tag, unsigned set,
 					   gc_cline **victim)
 {
@@ -216,17 +230,13 @@ gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, 
 		return f;
 	}
 	gc_cline *l = c->lines + (size_t)set * ways;
-	unsigned w = ways, v0 = 0, v1 = 0, f = 0;
-	/* The tags first, with no branch on which way holds it (one would
-	 * be mispredicted whenever the way that hits changes): f, the
-	 * lowest way that does plus 1, or 0. */
-	while (w--)
-		f = l[w].tag == tag ? w + 1 : f;
+	unsigned w, v0 = 0, v1 = 0, f = gc_cache_scan_tags(l, tag, ways);
 	if (f)
 		return &l[f - 1];
 	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
 	/* Two chains of branch-free minima, even and odd ways, so that a
 	 * 16- or 24-way set is not one long chain of dependent moves. */
+#pragma GCC unroll 2
 	for (w = 0; w + 1 < ways; w += 2) {
 		uint64_t a = l[w].stamp, b = l[w + 1].stamp;
 		v0 = a < s0 ? w : v0;

@@ -277,8 +277,15 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
 		for (unsigned i = 0; i < R->mshr_entries; i++)
 			s->m[i].next_free = i + 1 < R->mshr_entries ? i + 1 : NONE32;
 		s->mfree = 0;
-		l1_oom(R, gc_hmap_init(&s->inflight, R->mshr_entries));
-		s->vtab = l1_zalloc(R, (size_t)1 << VBITS, sizeof *s->vtab);
+		unsigned lg = 4;
+		while ((1u << lg) < (R->mshr_entries > 1024 ? 2 : 4) * R->mshr_entries)
+			lg++;
+		s->inflight.slot = l1_alloc(R, NULL, ((size_t)1 << lg) * sizeof *s->inflight.slot);
+		for (size_t i = 0; i < (size_t)1 << lg; i++)
+			s->inflight.slot[i].tag = GC_CACHE_NO_TAG;
+		s->inflight.mask = (1u << lg) - 1;
+		s->inflight.shift = 64 - lg;
+		s->vtab = l1_zalloc(R, (size_t)VNEVER + 1, sizeof *s->vtab);
 		s->pend_head = s->pend_tail = NONE32;
 		s->now = R->gnow;
 	}
@@ -319,9 +326,11 @@ static inline __attribute__((always_inline)) unsigned set_k(const gc_cache *c, u
 }
 
 static inline __attribute__((always_inline)) gc_cline *
-probe_k(gc_cache *c, uint64_t addr, unsigned set, gc_cline **hint, unsigned W)
+probe_k(struct sm *s, uint64_t addr, unsigned set, gc_cline **hint, unsigned W)
 {
-	return gc_cache_probe_ways(c, gc_cache_tag(c, addr), set, hint, W ? W : c->g.ways);
+	if (W)
+		return gc_cache_probe_ways(&s->c, gc_cache_tag(&s->c, addr), set, hint, W);
+	return l1_probe(s, addr, set, hint);
 }
 
 static inline __attribute__((always_inline)) uint8_t
@@ -331,7 +340,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	unsigned set = set_k(&s->c, addr, K);
 	gc_cline *hint = NULL;
-	gc_cline *l = probe_k(&s->c, addr, set, &hint, W);
+	gc_cline *l = probe_k(s, addr, set, &hint, W);
 	uint8_t present = l ? l->valid & m : 0;
 	uint8_t missing = m & ~present;
 	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
@@ -426,7 +435,7 @@ load_now_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, un
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	unsigned set = set_k(&s->c, addr, K);
 	gc_cline *hint = NULL;
-	gc_cline *l = probe_k(&s->c, addr, set, &hint, W);
+	gc_cline *l = probe_k(s, addr, set, &hint, W);
 	if (load_hit_k(R, s, l, addr, m, K))
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	uint64_t tag = gc_cache_tag(&s->c, addr);
