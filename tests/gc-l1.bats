@@ -779,7 +779,8 @@ policy() {
 @test "functional: requests taken as they lie and written as patched copies equal the decoded path (GC_L1_DECODE)" {
 	# a mix of loads, stores and atomics in global, local, shared and
 	# const space, some flagged to bypass L1, over 3 kernels and 3 SMs;
-	# BFS; the outputs, --stats, -v and --emit all of both paths
+	# BFS; the outputs, --stats, -v and --emit all of both paths; the
+	# outputs of both with nothing reported
 	awk 'BEGIN {
 		srand(5)
 		split("global global global local shared const", sp, " ")
@@ -821,6 +822,16 @@ policy() {
 		mix --gpu fermi-gtx470-48k --write write-evict --kernel-boundary keep
 		bfs --size 8K --ways 4 --sector 32 --write local-write-back --emit all -v
 	EOF
+	# and with nothing reported: the raw path's instance for 4 LRU ways
+	# over linear sets (l1.c, l1_fast), every write policy
+	for w in "write-back --write-alloc fetch-on-write" "write-back --write-alloc write-allocate" \
+		"write-through --write-alloc no-write-allocate" "write-evict" "local-write-back"; do
+		i=$((i + 1))
+		mkdir "$T/a$i" "$T/b$i"
+		gc-l1 --gpu volta-v100 --size 4K --ways 4 --write $w "$T/mix.gcs" >"$T/a$i/o.gcs"
+		GC_L1_DECODE=1 gc-l1 --gpu volta-v100 --size 4K --ways 4 --write $w "$T/mix.gcs" >"$T/b$i/o.gcs"
+		pairs+=("$T/a$i/o.gcs" "$T/b$i/o.gcs")
+	done
 	same_pairs "GC_L1_DECODE against the raw path" "${pairs[@]}"
 	# write-backs and bypassed requests were among the records compared
 	# (the first case's --stats)

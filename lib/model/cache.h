@@ -26,6 +26,7 @@
 #define GC_CACHE_H
 
 #include "base/hash.h"
+#include "base/rng.h"
 #include "config/gpu.h"
 
 #include <stddef.h>
@@ -114,6 +115,23 @@ typedef struct gc_cache {
 
 #define GC_CACHE_WIDE 32 /* ways from which a cache keeps the index */
 
+/* The random replacement's generator: its state from a seed, and the
+ * next draw (xorshift64*: enough for victim choice, the same everywhere). */
+static inline uint64_t gc_cache_rng_seed(uint64_t seed)
+{
+	/* splitmix64 of the seed: a zero seed still gives a live state. */
+	return gc_splitmix64_at(seed, 0) | 1;
+}
+static inline uint64_t gc_cache_rng_next(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * UINT64_C(0x2545f4914f6cdd1d);
+}
+
 /* Check a geometry: -1 with the reason in why. */
 int gc_cache_geom_check(const gc_cache_geom *g, char *why, size_t len);
 /* Allocate an empty cache (every line invalid).  -1 with the reason when
@@ -128,10 +146,16 @@ static inline uint64_t gc_cache_tag(const gc_cache *c, uint64_t addr)
 	return addr >> c->line_shift;
 }
 
+/* gc_cache_set of a cache the caller knows has fast_index set. */
+static inline unsigned gc_cache_set_fast(const gc_cache *c, uint64_t addr)
+{
+	return (unsigned)((addr >> c->line_shift) & c->set_mask);
+}
+
 static inline unsigned gc_cache_set(const gc_cache *c, uint64_t addr)
 {
 	if (c->fast_index)
-		return (unsigned)((addr >> c->line_shift) & c->set_mask);
+		return gc_cache_set_fast(c, addr);
 	return gc_set_index(c->g.index, addr, c->line_shift, c->g.sets);
 }
 
@@ -191,6 +215,8 @@ static inline gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set)
  */
 static inline __attribute__((always_inline)) gc_cline *
 gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, unsigned ways);
+static inline __attribute__((always_inline)) gc_cline *
+gc_cache_probe_victim(gc_cache *c, unsigned set, unsigned ways);
 
 /* The ways l[0..ways) of a set (not wide) scanned for tag with no branch
  * on which way holds it (one would be mispredicted whenever the way that
@@ -224,9 +250,20 @@ gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, 
 		return f;
 	}
 	gc_cline *l = c->lines + (size_t)set * ways;
-	unsigned w, v0 = 0, v1 = 0, f = gc_cache_scan_tags(l, tag, ways);
+	unsigned f = gc_cache_scan_tags(l, tag, ways);
 	if (f)
 		return &l[f - 1];
+	*victim = gc_cache_probe_victim(c, set, ways);
+	return NULL;
+}
+
+/* gc_cache_probe's victim search alone (the set's tag not there): the
+ * way gc_cache_victim would choose now, NULL with random replacement. */
+static inline __attribute__((always_inline)) gc_cline *
+gc_cache_probe_victim(gc_cache *c, unsigned set, unsigned ways)
+{
+	gc_cline *l = c->lines + (size_t)set * ways;
+	unsigned w, v0 = 0, v1 = 0;
 	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
 	/* Two chains of branch-free minima, even and odd ways, so that a
 	 * 16- or 24-way set is not one long chain of dependent moves. */
@@ -246,8 +283,7 @@ gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, 
 	 * (on a stream of misses it is a coin toss) */
 	unsigned odd = (unsigned)(s1 < s0) | ((unsigned)(s1 == s0) & (unsigned)(v1 < v0));
 	unsigned v = v0 ^ ((v0 ^ v1) & (0u - odd));
-	*victim = c->g.repl == GC_REPL_RANDOM ? NULL : &l[v];
-	return NULL;
+	return c->g.repl == GC_REPL_RANDOM ? NULL : &l[v];
 }
 
 static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,
@@ -260,25 +296,39 @@ static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,
  * the caller does other work (a hint; nothing changes): the set's ways,
  * or for wide sets the line's slot in the tag map.  Always inlined: GCC
  * finds a function of nothing but prefetches "const" and drops calls to
- * it before inlining them (gc-l1's lookahead had no prefetch left). */
+ * it before inlining them (gc-l1's lookahead had no prefetch left).
+ * gc_cache_prefetch_set is the ways of a cache that is not wide, ways =
+ * c->g.ways given by the caller (a constant unrolls it). */
+static inline __attribute__((always_inline)) void
+gc_cache_prefetch_set(const gc_cache *c, unsigned set, unsigned ways)
+{
+	const char *p = (const char *)(c->lines + (size_t)set * ways);
+	size_t bytes = ways * sizeof(gc_cline);
+	for (size_t off = 0; off < bytes; off += 64)
+		__builtin_prefetch(p + off, 1);
+	__builtin_prefetch(p + bytes - 1, 1);
+}
+
 static inline __attribute__((always_inline)) void gc_cache_prefetch(const gc_cache *c, uint64_t addr, unsigned set)
 {
 	if (c->wide) {
 		gc_hmap_prefetch(&c->map, addr >> c->line_shift);
 		return;
 	}
-	const char *p = (const char *)(c->lines + (size_t)set * c->g.ways);
-	size_t bytes = c->g.ways * sizeof(gc_cline);
-	for (size_t off = 0; off < bytes; off += 64)
-		__builtin_prefetch(p + off, 1);
-	__builtin_prefetch(p + bytes - 1, 1);
+	gc_cache_prefetch_set(c, set, c->g.ways);
+}
+
+/* gc_cache_touch of a cache the caller knows is LRU and not wide. */
+static inline void gc_cache_touch_lru(gc_cache *c, gc_cline *l)
+{
+	l->stamp = ++c->clock;
 }
 
 /* A use of line l: with LRU it becomes the most recent. */
 static inline void gc_cache_touch(gc_cache *c, gc_cline *l)
 {
 	if (c->g.repl == GC_REPL_LRU) {
-		l->stamp = ++c->clock;
+		gc_cache_touch_lru(c, l);
 		if (c->wide)
 			gc_cache_wide_touch(c, l);
 	}
@@ -296,15 +346,21 @@ static inline gc_cline *gc_cache_victim_hint(gc_cache *c, unsigned set, gc_cline
 	return hint ? hint : gc_cache_victim(c, set);
 }
 
+/* gc_cache_fill of a cache the caller knows is not wide. */
+static inline void gc_cache_fill_narrow(gc_cache *c, gc_cline *l, uint64_t addr)
+{
+	l->tag = addr >> c->line_shift;
+	l->valid = l->dirty = l->pf = 0;
+	l->aux = 0;
+	l->stamp = ++c->clock;
+}
+
 /* Give way l to addr's line: no sector valid or dirty yet, most recent. */
 static inline void gc_cache_fill(gc_cache *c, gc_cline *l, uint64_t addr)
 {
 	if (c->wide)
 		gc_cache_wide_fill(c, l, addr >> c->line_shift);
-	l->tag = addr >> c->line_shift;
-	l->valid = l->dirty = l->pf = 0;
-	l->aux = 0;
-	l->stamp = ++c->clock;
+	gc_cache_fill_narrow(c, l, addr);
 }
 
 /* Line l invalid: stamp 0, which makes it the first choice of a victim

@@ -326,13 +326,31 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
  * load of it still misses (class partial-write).  Only the counts see
  * it: what goes to L2 and the sectors' states are those of a miss.
  */
-uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
+
+/* The set of line addr, and the probe of it (K and W: see l1_impl.h and
+ * l1_fast). */
+static inline __attribute__((always_inline)) unsigned set_k(const gc_cache *c, uint64_t addr,
+							       unsigned K)
+{
+	return (K & L1_K_LRU) ? gc_cache_set_fast(c, addr) : gc_cache_set(c, addr);
+}
+
+static inline __attribute__((always_inline)) gc_cline *
+probe_k(struct sm *s, uint64_t addr, unsigned set, gc_cline **hint, unsigned W)
+{
+	if (W)
+		return gc_cache_probe_ways(&s->c, gc_cache_tag(&s->c, addr), set, hint, W);
+	return l1_probe(s, addr, set, hint);
+}
+
+static inline __attribute__((always_inline)) uint8_t
+store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsigned K, unsigned W)
 {
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	uint64_t tag = gc_cache_tag(&s->c, addr);
-	unsigned set = gc_cache_set(&s->c, addr);
+	unsigned set = set_k(&s->c, addr, K);
 	gc_cline *hint = NULL;
-	gc_cline *l = l1_probe(s, addr, set, &hint);
+	gc_cline *l = probe_k(s, addr, set, &hint, W);
 	uint8_t present = l ? l->valid & m : 0;
 	uint8_t missing = m & ~present;
 	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
@@ -343,14 +361,18 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	int policy = R->wpolicy[r->space];
 	int partial = r->size < sector_bytes(R, m);
 
-	count_sectors(s, r->op, m, present | held, l != NULL);
-	pf_use(s, l);
-	if (R->classify) {
+	if (COUNTED(K))
+		count_sectors(s, r->op, m, present | held, l != NULL);
+	if (!(K & L1_K_PLAIN))
+		pf_use(s, l);
+	if (!(K & L1_K_PLAIN) && R->classify) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
 		if (absent) /* none held: never partial-write */
 			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
 	}
-	if (absent)
+	if (!COUNTED(K))
+		;
+	else if (absent)
 		count_miss(s, result, cls);
 	else
 		s->n.hits++;
@@ -359,18 +381,19 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 		if (l) {
 			if (l->dirty)
 				outcome |= GC_OUT_WRITEBACK;
-			write_back(R, s, r, l, time);
+			write_back_k(R, s, r, l, time, K);
 			gc_cache_invalidate(&s->c, l);
-			note_change(s, tag);
+			if (!(K & L1_K_PLAIN))
+				note_change(s, tag);
 		}
-		to_l2(R, s, r, GC_STORE, addr, m, r->size, time, 0);
+		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
 		return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
 	}
 
 	int alloc = R->walloc != GC_WALLOC_NONE && missing;
 	int filled = 0;
 	if (!l && alloc) {
-		l = allocate(R, s, r, addr, set, hint, time, &outcome);
+		l = allocate_k(R, s, r, addr, set, hint, time, &outcome, K);
 		filled = 1;
 	}
 	uint8_t validated = 0;
@@ -379,7 +402,8 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 			if (!partial) {
 				validated = missing;
 			} else if (R->walloc == GC_WALLOC_FETCH_ON_WRITE) {
-				to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time, 0);
+				to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time,
+					0, K);
 				validated = missing;
 			} else {
 				l->aux |= missing; /* partly written, not fetched */
@@ -387,9 +411,9 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 		}
 		l->valid |= validated;
 		l->aux &= ~(uint32_t)validated;
-		if (filled || validated)
+		if (!(K & L1_K_PLAIN) && (filled || validated))
 			note_change(s, tag);
-		gc_cache_touch(&s->c, l);
+		l1_touch(&s->c, l, K);
 	}
 	if (policy == GC_WRITE_BACK) {
 		uint8_t kept = l ? m & l->valid : 0;
@@ -400,59 +424,72 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 			unsigned b = fwd == m ? r->size : sector_bytes(R, fwd);
 			if (b > r->size)
 				b = r->size;
-			to_l2(R, s, r, GC_STORE, addr, fwd, b, time, 0);
+			to_l2_k(R, s, r, GC_STORE, addr, fwd, b, time, 0, K);
 		}
 	} else {
-		to_l2(R, s, r, GC_STORE, addr, m, r->size, time, 0);
+		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
 	}
 	return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
 }
 
+uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
+{
+	return store_k(R, s, r, m, time, 0, 0);
+}
+
 /* A load, functional: a miss fetches its missing sectors and fills now. */
-static uint8_t load_now(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
+static inline __attribute__((always_inline)) uint8_t
+load_now_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsigned K,
+	   unsigned W)
 {
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
-	unsigned set = gc_cache_set(&s->c, addr);
+	unsigned set = set_k(&s->c, addr, K);
 	gc_cline *hint = NULL;
-	gc_cline *l = l1_probe(s, addr, set, &hint);
-	if (load_hit(R, s, l, addr, m))
+	gc_cline *l = probe_k(s, addr, set, &hint, W);
+	if (load_hit_k(R, s, l, addr, m, K))
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	uint8_t missing = l ? m & ~l->valid : m;
 	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;
-	int cls = R->classify ? l1_classify(R, s, tag, m, missing,
-					    l ? (uint8_t)(l->aux & missing) : 0,
-					    l1_fa_load(s, addr, m, 1))
-			      : GC_C_NONE;
-	count_miss(s, result, cls);
+	int cls = !(K & L1_K_PLAIN) && R->classify
+		? l1_classify(R, s, tag, m, missing, l ? (uint8_t)(l->aux & missing) : 0,
+			      l1_fa_load(s, addr, m, 1))
+		: GC_C_NONE;
+	if (COUNTED(K))
+		count_miss(s, result, cls);
 	uint8_t outcome = 0;
 	if (!l)
-		l = allocate(R, s, r, addr, set, hint, time, &outcome);
-	to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time, 0);
+		l = allocate_k(R, s, r, addr, set, hint, time, &outcome, K);
+	to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time, 0, K);
 	l->valid |= missing;
 	l->aux &= ~(uint32_t)missing;
-	gc_cache_touch(&s->c, l);
+	l1_touch(&s->c, l, K);
 	return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
 }
 
 /* ---- the functional model ------------------------------------------------- */
 
-static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_rec *r)
+static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_rec *r,
+							       unsigned K, unsigned W)
 {
 	struct sm *s = get_sm(R, r->sm);
 	uint8_t m = R->maskmap[r->mask];
 	uint8_t outcome;
-	count_request(s, r);
-	count_inst(R, s, r);
+	if (COUNTED(K)) {
+		count_request(s, r);
+		count_inst(R, s, r);
+	}
 	int trained = 0;
-	if (!bypass(R, s, r, r->time, &outcome)) {
+	if (!bypass_k(R, s, r, r->time, &outcome, K)) {
 		if (r->op == GC_LOAD) {
-			outcome = load_now(R, s, r, m, r->time);
-			trained = R->pf_on;
+			outcome = load_now_k(R, s, r, m, r->time, K, W);
+			trained = !(K & L1_K_PLAIN) && R->pf_on;
 		} else {
-			outcome = l1_store(R, s, r, m, r->time);
+			outcome = store_k(R, s, r, m, r->time, K, W);
 		}
 	}
+	if (K & L1_K_PLAIN)
+		return;
 	if (R->classify)
 		l1_count_pc(R, r->pc, outcome);
 	if (R->emit_all) {
@@ -478,16 +515,26 @@ static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_
  * remakes the L1s or a map grows first, it fetches something unused, and
  * the model is the same.
  */
-static inline void prefetch(const gc_l1 *R, unsigned sm, uint64_t addr)
+static inline __attribute__((always_inline)) void prefetch_k(const gc_l1 *R, unsigned sm,
+								uint64_t addr, unsigned K, unsigned W)
 {
 	const struct sm *s = R->sms[sm];
 	if (!s)
 		return;
 	const gc_cache *c = &s->c;
+	if (K & L1_K_LRU) {
+		gc_cache_prefetch_set(c, gc_cache_set_fast(c, addr), W ? W : c->g.ways);
+		return;
+	}
 	addr &= ~(uint64_t)(R->line - 1);
 	gc_cache_prefetch(c, addr, gc_cache_set(c, addr));
-	if (R->classify)
+	if (!(K & L1_K_PLAIN) && R->classify)
 		l1_class_prefetch(R, s, gc_cache_tag(c, addr), addr);
+}
+
+static inline void prefetch(const gc_l1 *R, unsigned sm, uint64_t addr)
+{
+	prefetch_k(R, sm, addr, 0, 0);
 }
 
 /* Model rec[0..n), prefetching for ahead[] as it goes (one request's state
@@ -500,7 +547,7 @@ int gc_l1_access(gc_l1 *R, const gc_rec *rec, size_t n, const gc_rec *ahead, siz
 		if (i < nahead)
 			prefetch(R, ahead[i].sm, ahead[i].addr);
 		if (i < n)
-			access_now(R, &rec[i]);
+			access_now(R, &rec[i], 0, 0);
 	}
 	if (n)
 		R->last_time = rec[n - 1].time;
@@ -542,28 +589,59 @@ static inline void raw_decode(const unsigned char *p, uint64_t time_hi, gc_rec *
 	r->size = (uint16_t)(a >> 48);
 }
 
+/* The requests of [p, end) modelled, as they lie (K, W: l1_fast); the
+ * last one's time. */
+static inline __attribute__((always_inline)) uint64_t
+access_raw_k(gc_l1 *R, const unsigned char *p, const unsigned char *end, uint64_t time_hi,
+	     unsigned K, unsigned W)
+{
+	uint32_t kernel = R->nks ? R->ks[R->nks - 1].id : 0;
+	uint64_t last = 0;
+	for (const unsigned char *x = p; x < end; x += GC_RECORD_BASE) {
+		const unsigned char *q = x + RAW_AHEAD * GC_RECORD_BASE;
+		if (q < end)
+			prefetch_k(R, gc_get16(q + 4), gc_get64(q + 24) & GC_ADDR48_MAX, K, W);
+		/* a record of its own each time: nothing carried over */
+		gc_rec r = {0};
+		r.kernel = kernel;
+		r.dist = GC_DIST_NONE;
+		raw_decode(x, time_hi, &r);
+		R->rsrc = x;
+		access_now(R, &r, K, W);
+		last = r.time;
+	}
+	return last;
+}
+
+/*
+ * The common configuration, for which gc_l1_access_raw has an instance
+ * of its loop with every test of the engine's state that it decides made
+ * a constant (l1_impl.h's L1_K_*): no --emit all, no classification, no
+ * prefetcher, nothing that reads the counts (--stats, reports), and SMs'
+ * caches of 4 ways, LRU, linearly indexed over a power-of-two set count
+ * (gc-l1 --ways 4, the bench's L1).  The ways of the current kernel (a
+ * carve-out sets them).
+ */
+static int l1_fast(const gc_l1 *R)
+{
+	return !R->emit_all && !R->classify && !R->pf_on && !R->timing && R->p.uncounted &&
+	       R->ways == 4 && R->geom.repl == GC_REPL_LRU && R->geom.index == GC_INDEX_LINEAR &&
+	       (R->sets & (R->sets - 1)) == 0;
+}
+
 int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_hi)
 {
 	ENTER(R);
 	if (!gc_l1_raw_ok(R))
 		l1_fail(R, "gc_l1_access_raw: not a functional model without a prefetcher");
-	gc_rec r;
-	memset(&r, 0, sizeof r);
-	r.kernel = R->nks ? R->ks[R->nks - 1].id : 0;
-	r.dist = GC_DIST_NONE;
 	R->rhi = time_hi;
 	const unsigned char *end = p + n * GC_RECORD_BASE;
-	for (const unsigned char *x = p; x < end; x += GC_RECORD_BASE) {
-		const unsigned char *q = x + RAW_AHEAD * GC_RECORD_BASE;
-		if (q < end)
-			prefetch(R, gc_get16(q + 4), gc_get64(q + 24) & GC_ADDR48_MAX);
-		raw_decode(x, time_hi, &r);
-		R->rsrc = x;
-		access_now(R, &r);
-	}
+	uint64_t last = l1_fast(R) ? access_raw_k(R, p, end, time_hi,
+						  L1_K_RAW | L1_K_PLAIN | L1_K_LRU | L1_K_UNCOUNTED, 4)
+				   : access_raw_k(R, p, end, time_hi, 0, 0);
 	R->rsrc = NULL;
 	if (n)
-		R->last_time = r.time;
+		R->last_time = last;
 	LEAVE(R);
 }
 

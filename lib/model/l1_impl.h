@@ -526,6 +526,26 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
 
 /* ---- small shared pieces --------------------------------------------- */
 
+/*
+ * What a caller knows of the engine at compile time: the `K` argument of
+ * the always-inline helpers below, a constant where they are inlined.  A
+ * bit set turns a test of the engine's state into a constant, so that
+ * the instance of gc_l1_access_raw for the common configuration (l1.c,
+ * l1_fast) carries none of those tests; 0 tests everything, as the
+ * other paths do.  No bit changes what is modelled.
+ *   L1_K_RAW    gc_l1_access_raw without emit_all: R->rsrc is set and
+ *               every record out is a patched copy of it.
+ *   L1_K_PLAIN  functional, no classification, no prefetcher: no 3C
+ *               shadow, no line's pf bit ever set, no change table.
+ *   L1_K_LRU    the SMs' caches are scanned (not wide), linearly indexed
+ *               over a power-of-two set count, with LRU replacement.
+ *   L1_K_UNCOUNTED  nothing reads the counts: none is kept.
+ */
+enum { L1_K_RAW = 1, L1_K_PLAIN = 2, L1_K_LRU = 4, L1_K_UNCOUNTED = 8 };
+/* Whether a path of K keeps the counts (not with L1_K_UNCOUNTED: the
+ * caller said nothing reads them, gc_l1_params.uncounted). */
+#define COUNTED(K) (!((K) & L1_K_UNCOUNTED))
+
 /* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
  * unrolled (every request looks up its line, a miss's fill too). */
 static inline __attribute__((always_inline)) gc_cline *l1_probe(struct sm *s, uint64_t addr, unsigned set, gc_cline **victim)
@@ -659,7 +679,7 @@ static inline void note_change(struct sm *s, uint64_t tag)
 
 /* gc_l1_access_raw: the next record out, a copy of the request's bytes
  * (R->rsrc) that the caller patches. */
-static inline unsigned char *raw_slot(gc_l1 *R)
+static inline __attribute__((always_inline)) unsigned char *raw_slot(gc_l1 *R)
 {
 	if (R->nrout == OUTBUF)
 		l1_emit_flush(R);
@@ -674,11 +694,13 @@ static inline unsigned char *raw_slot(gc_l1 *R)
  * compute field of src, the request that caused it, unless it is a
  * write-back. */
 #define RAW_MASK 0x100u
-static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr,
-			 unsigned mask, unsigned bytes, uint64_t time, int writeback)
+static inline __attribute__((always_inline)) void
+to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsigned mask,
+	unsigned bytes, uint64_t time, int writeback, unsigned K)
 {
 	gc_l1_counts *n = &s->n;
-	if (op == GC_LOAD) {
+	if (!COUNTED(K)) {
+	} else if (op == GC_LOAD) {
 		n->l2_reads++;
 		n->l2_read_bytes += bytes;
 	} else if (op == GC_STORE) {
@@ -689,11 +711,11 @@ static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint
 		n->l2_atomics++;
 		n->l2_atomic_bytes += bytes;
 	}
-	if (R->emit_all)
+	if (!(K & L1_K_RAW) && R->emit_all)
 		return;
 	uint8_t omask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
 	uint16_t size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
-	if (R->rsrc) {
+	if ((K & L1_K_RAW) || R->rsrc) {
 		/* src's bytes (no compute field in 32 bytes), at its time */
 		if (time != src->time)
 			l1_fail(R, "a functional L2 request at another time than its source");
@@ -716,40 +738,81 @@ static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint
 		o->compute = 0;
 }
 
+static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr,
+			 unsigned mask, unsigned bytes, uint64_t time, int writeback)
+{
+	to_l2_k(R, s, src, op, addr, mask, bytes, time, writeback, 0);
+}
+
 /* Dirty sectors of line l go to L2. */
-static inline void write_back(gc_l1 *R, struct sm *s, const gc_rec *src, gc_cline *l,
-			      uint64_t time)
+static inline __attribute__((always_inline)) void
+write_back_k(gc_l1 *R, struct sm *s, const gc_rec *src, gc_cline *l, uint64_t time, unsigned K)
 {
 	if (l->tag == GC_CACHE_NO_TAG || !l->dirty)
 		return;
-	to_l2(R, s, src, GC_STORE, gc_cache_line_addr(&s->c, l), l->dirty,
-	      sector_bytes(R, l->dirty), time, 1);
+	to_l2_k(R, s, src, GC_STORE, gc_cache_line_addr(&s->c, l), l->dirty,
+		sector_bytes(R, l->dirty), time, 1, K);
 	l->dirty = 0;
+}
+
+static inline void write_back(gc_l1 *R, struct sm *s, const gc_rec *src, gc_cline *l,
+			      uint64_t time)
+{
+	write_back_k(R, s, src, l, time, 0);
+}
+
+/* A use of line l (gc_cache_touch). */
+static inline __attribute__((always_inline)) void l1_touch(gc_cache *c, gc_cline *l, unsigned K)
+{
+	if (K & L1_K_LRU)
+		gc_cache_touch_lru(c, l);
+	else
+		gc_cache_touch(c, l);
 }
 
 /* Line `addr` takes way v: the victim's dirty sectors written back, in a
  * record with src's fields (read only then). */
-static inline void take_way(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v,
-			    uint64_t time, uint8_t *outcome)
+static inline __attribute__((always_inline)) void
+take_way_k(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v, uint64_t time,
+	   uint8_t *outcome, unsigned K)
 {
 	if (v->tag != GC_CACHE_NO_TAG) {
-		pf_drop(s, v);
-		note_change(s, v->tag);
+		if (!(K & L1_K_PLAIN)) {
+			pf_drop(s, v);
+			note_change(s, v->tag);
+		}
 		if (v->dirty) {
-			write_back(R, s, src, v, time);
+			write_back_k(R, s, src, v, time, K);
 			*outcome |= GC_OUT_WRITEBACK;
 		}
 	}
-	gc_cache_fill(&s->c, v, addr);
+	if (K & L1_K_LRU)
+		gc_cache_fill_narrow(&s->c, v, addr);
+	else
+		gc_cache_fill(&s->c, v, addr);
+}
+
+static inline void take_way(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v,
+			    uint64_t time, uint8_t *outcome)
+{
+	take_way_k(R, s, src, addr, v, time, outcome, 0);
 }
 
 /* The way line `addr` gets: the victim's dirty sectors written back. */
+static inline __attribute__((always_inline)) gc_cline *
+allocate_k(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, unsigned set,
+	   gc_cline *hint, uint64_t time, uint8_t *outcome, unsigned K)
+{
+	/* LRU: the probe found the victim */
+	gc_cline *v = (K & L1_K_LRU) ? hint : gc_cache_victim_hint(&s->c, set, hint);
+	take_way_k(R, s, src, addr, v, time, outcome, K);
+	return v;
+}
+
 static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr,
 				 unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
 {
-	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
-	take_way(R, s, src, addr, v, time, outcome);
-	return v;
+	return allocate_k(R, s, src, addr, set, hint, time, outcome, 0);
 }
 
 static inline void count_miss(struct sm *s, int result, int cls)
@@ -792,17 +855,26 @@ static inline void count_inst(gc_l1 *R, struct sm *s, const gc_rec *r)
  * its sectors, and when every one is valid counts the hit, refreshes the
  * line and feeds the 3C shadow.  1 for a hit (the caller returns its
  * outcome), 0 for a miss of some sector (the caller goes on). */
-static inline int load_hit(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m)
+static inline __attribute__((always_inline)) int
+load_hit_k(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m, unsigned K)
 {
-	count_sectors(s, GC_LOAD, m, l ? l->valid : 0, l != NULL);
-	pf_use(s, l);
+	if (COUNTED(K))
+		count_sectors(s, GC_LOAD, m, l ? l->valid : 0, l != NULL);
+	if (!(K & L1_K_PLAIN))
+		pf_use(s, l);
 	if (!l || (l->valid & m) != m)
 		return 0;
-	s->n.hits++;
-	gc_cache_touch(&s->c, l);
-	if (R->classify)
+	if (COUNTED(K))
+		s->n.hits++;
+	l1_touch(&s->c, l, K);
+	if (!(K & L1_K_PLAIN) && R->classify)
 		l1_fa_load(s, addr, m, 1);
 	return 1;
+}
+
+static inline int load_hit(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m)
+{
+	return load_hit_k(R, s, l, addr, m, 0);
 }
 
 static inline void count_request(struct sm *s, const gc_rec *r)
@@ -828,27 +900,35 @@ static inline int is_miss(uint8_t outcome)
 /* Requests L1 does not look up: atomics, cache-global and skipped loads,
  * constant and texture requests go on to L2; shared memory goes nowhere.
  * Returns 1 when r is one of them (its outcome in *outcome). */
-static inline int bypass(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time,
-			 uint8_t *outcome)
+static inline __attribute__((always_inline)) int
+bypass_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time, uint8_t *outcome, unsigned K)
 {
 	unsigned route = R->route[r->op & 3][r->space][r->flags & 15];
 	if (route == ROUTE_L1)
 		return 0;
 	if (route == ROUTE_SHARED) {
-		s->n.shared++;
+		if (COUNTED(K))
+			s->n.shared++;
 		*outcome = 0;
 		return 1;
 	}
-	s->n.bypassed++;
-	if (r->op == GC_ATOMIC) {
+	if (COUNTED(K))
+		s->n.bypassed++;
+	if (COUNTED(K) && r->op == GC_ATOMIC) {
 		/* not looked up: every sector a miss */
 		unsigned n = popcount8(R->maskmap[r->mask]);
 		s->n.op_sec[GC_ATOMIC][GC_L1_SEC_REQUESTED] += n;
 		s->n.op_sec[GC_ATOMIC][GC_L1_SEC_LINE_MISSES] += n;
 	}
-	to_l2(R, s, r, r->op, r->addr, RAW_MASK, r->size, time, 0);
+	to_l2_k(R, s, r, r->op, r->addr, RAW_MASK, r->size, time, 0, K);
 	*outcome = GC_OUT_BYPASS;
 	return 1;
+}
+
+static inline int bypass(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time,
+			 uint8_t *outcome)
+{
+	return bypass_k(R, s, r, time, outcome, 0);
 }
 
 #endif
