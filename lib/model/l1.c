@@ -208,6 +208,10 @@ gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 		gc_l1_free(R);
 		return NULL;
 	}
+	/* Without --emit all no record carries a class: the functional
+	 * model counts them in batches per SM (with a prefetcher, whose
+	 * fills go into the shadow, in step) */
+	R->cdefer = R->classify && !R->timing && !R->emit_all && !R->pf_on && !p->class_now;
 	R->sms = calloc(65536, sizeof *R->sms);
 	R->smlist = calloc(65536, sizeof *R->smlist);
 	gc_pctab_init(&R->pcs);
@@ -328,15 +332,21 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 
 	count_sectors(s, r->op, m, present | held, l != NULL);
 	pf_use(s, l);
-	if (R->classify) {
+	if (R->cdefer) {
+		l1_class_defer(R, s, addr, m, absent, 0,
+			       L1_CR_STORE | (partial ? L1_CR_PARTIAL : 0) |
+			       (unsigned)policy << L1_CR_POLICY);
+	} else if (R->classify) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
 		if (absent) /* none held: never partial-write */
 			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
 	}
-	if (absent)
-		count_miss(s, result, cls);
-	else
+	if (!absent)
 		s->n.hits++;
+	else if (R->cdefer)
+		count_miss_result(s, result);
+	else
+		count_miss(s, result, cls);
 
 	if (policy == GC_WRITE_EVICT) {
 		if (l) {
@@ -403,11 +413,16 @@ static uint8_t load_now(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	uint8_t missing = l ? m & ~l->valid : m;
 	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;
-	int cls = R->classify ? l1_classify(R, s, tag, m, missing,
-					    l ? (uint8_t)(l->aux & missing) : 0,
-					    l1_fa_load(s, addr, m, 1))
-			      : GC_C_NONE;
-	count_miss(s, result, cls);
+	uint8_t partial = l ? (uint8_t)(l->aux & missing) : 0;
+	int cls = GC_C_NONE;
+	if (R->cdefer) {
+		l1_class_defer(R, s, addr, m, missing, partial, 0);
+		count_miss_result(s, result);
+	} else {
+		if (R->classify)
+			cls = l1_classify(R, s, tag, m, missing, partial, l1_fa_load(s, addr, m, 1));
+		count_miss(s, result, cls);
+	}
 	uint8_t outcome = 0;
 	if (!l)
 		l = allocate(R, s, r, addr, set, hint, time, &outcome);
@@ -469,7 +484,7 @@ static inline void prefetch(const gc_l1 *R, unsigned sm, uint64_t addr)
 	const gc_cache *c = &s->c;
 	addr &= ~(uint64_t)(R->line - 1);
 	gc_cache_prefetch(c, addr, gc_cache_set(c, addr));
-	if (R->classify)
+	if (R->classify && !R->cdefer) /* deferred: the drain prefetches */
 		l1_class_prefetch(R, s, gc_cache_tag(c, addr), addr);
 }
 
@@ -593,8 +608,10 @@ static void flush_all(gc_l1 *R, uint64_t time)
 			}
 		}
 		gc_cache_clear(&s->c);
-		if (R->classify)
+		if (R->classify) {
+			l1_class_drain(R, s);
 			l1_class_clear(s);
+		}
 	}
 }
 
@@ -625,6 +642,7 @@ int gc_l1_kernel_begin(gc_l1 *R, const gc_kernel *k)
 	}
 	if (R->classify && gc_pctab_kernel(&R->pcs, k ? k->name : "") < 0)
 		l1_fail(R, "out of memory");
+	l1_class_drain_all(R);
 	sum_counters(R, &R->kbase);
 	R->inst_valid = 0;
 	/* the timing model steps an SM ahead only when its blocks have all
@@ -681,6 +699,7 @@ int gc_l1_kernel_run(gc_l1 *R)
 int gc_l1_kernel_end(gc_l1 *R)
 {
 	ENTER(R);
+	l1_class_drain_all(R);
 	if (R->p.flush)
 		flush_all(R, R->timing ? R->gnow : R->last_time);
 	if (!R->nks)
@@ -721,6 +740,7 @@ int gc_l1_finish(gc_l1 *R)
 {
 	ENTER(R);
 	gc_l1_statistics *st = &R->st;
+	l1_class_drain_all(R);
 	R->smstat = l1_alloc(R, R->smstat, (R->nsms ? R->nsms : 1) * sizeof *R->smstat);
 	for (unsigned i = 0; i < R->nsms; i++) {
 		const struct sm *s = R->sms[R->smlist[i]];
