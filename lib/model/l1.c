@@ -144,6 +144,7 @@ static int configure(gc_l1 *R, char *err, size_t len)
 	R->line = l1->line;
 	R->sector = l1->sector;
 	R->nsectors = l1->line / l1->sector;
+	R->seen_per = 6 - (R->nsectors <= 1 ? 0 : R->nsectors <= 2 ? 1 : R->nsectors <= 4 ? 2 : 3);
 	R->pf_on = l1->prefetch != GC_PF_NONE;
 	R->pf_wpb = 1;
 

@@ -50,7 +50,7 @@ void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g)
 			bits++;
 		f->shift = 64 - bits;
 		f->node = l1_zalloc(R, n, sizeof *f->node);
-		f->hnext = l1_zalloc(R, n, sizeof *f->hnext);
+		f->ch = l1_zalloc(R, n, sizeof *f->ch);
 		f->ix = l1_zalloc(R, (size_t)1 << bits, sizeof *f->ix);
 		l1_class_clear(s);
 	}
@@ -87,10 +87,10 @@ void l1_class_free(struct sm *s)
 	if (f->core)
 		gc_cache_free(&f->c);
 	free(f->node);
-	free(f->hnext);
+	free(f->ch);
 	free(f->ix);
 	f->node = NULL;
-	f->hnext = NULL;
+	f->ch = NULL;
 	f->ix = NULL;
 	if (s->seen.slot)
 		gc_bigpool_put(s->seen.pool, s->seen.slot, s->seen.mask + 1,
@@ -111,19 +111,19 @@ static inline uint32_t *fa_bucket(const struct l1_fa *f, uint64_t tag)
 static inline struct l1_fanode *fa_get(const struct l1_fa *f, uint64_t tag, uint32_t **b)
 {
 	*b = fa_bucket(f, tag);
-	for (uint32_t k = **b; k != NONE32; k = f->hnext[k])
+	for (uint32_t k = **b; k != NONE32; k = f->ch[k].next)
 		if (f->node[k].l.tag == tag)
 			return &f->node[k];
 	return NULL;
 }
 
-/* Node k out of the index, where line tag had it. */
-static inline void fa_unindex(struct l1_fa *f, uint64_t tag, uint32_t k)
+/* Node k out of the index. */
+static inline void fa_unindex(struct l1_fa *f, uint32_t k)
 {
-	uint32_t *p = fa_bucket(f, tag);
+	uint32_t *p = &f->ix[f->ch[k].bucket];
 	while (*p != k)
-		p = &f->hnext[*p];
-	*p = f->hnext[k];
+		p = &f->ch[*p].next;
+	*p = f->ch[k].next;
 }
 
 static inline void fa_unlink(struct l1_fa *f, uint32_t k)
@@ -184,7 +184,7 @@ static inline void fa_drop(struct l1_fa *f, gc_cline *l)
 		return;
 	}
 	uint32_t k = (uint32_t)((struct l1_fanode *)l - f->node);
-	fa_unindex(f, l->tag, k);
+	fa_unindex(f, k);
 	fa_unlink(f, k);
 	l->tag = GC_CACHE_NO_TAG;
 	l->valid = 0;
@@ -208,7 +208,7 @@ static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr, uint32_t *b)
 		f->free = f->node[k].next;
 	} else {
 		k = f->head;
-		fa_unindex(f, f->node[k].l.tag, k);
+		fa_unindex(f, k);
 		fa_unlink(f, k);
 	}
 	struct l1_fanode *x = &f->node[k];
@@ -216,7 +216,8 @@ static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr, uint32_t *b)
 	x->l.valid = 0;
 	x->l.aux = 0;
 	fa_append(f, k);
-	f->hnext[k] = *b;
+	f->ch[k].next = *b;
+	f->ch[k].bucket = (uint32_t)(b - f->ix);
 	*b = k;
 	return &x->l;
 }
@@ -299,8 +300,14 @@ int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, i
 
 /* ---- the seen map ---------------------------------------------------- */
 
+/* A key's first slot, by its gc_hash64. */
+static inline uint64_t seen_home(uint64_t hash, unsigned shift)
+{
+	return hash >> shift;
+}
+
 /* The seen table of twice the slots (64 at first), its words moved. */
-static void seen_grow(gc_l1 *R, struct l1_seen *t)
+static __attribute__((noinline)) void seen_grow(gc_l1 *R, struct l1_seen *t)
 {
 	uint64_t cap = t->slot ? 2 * (t->mask + 1) : 64;
 	unsigned shift = t->slot ? t->shift - 1 : 64 - 6;
@@ -311,7 +318,7 @@ static void seen_grow(gc_l1 *R, struct l1_seen *t)
 		uint64_t key = t->slot[2 * i];
 		if (!key)
 			continue;
-		uint64_t j = gc_hash64(key) >> shift;
+		uint64_t j = seen_home(gc_hash64(key), shift);
 		while (to[2 * j])
 			j = (j + 1) & (cap - 1);
 		to[2 * j] = key;
@@ -325,21 +332,13 @@ static void seen_grow(gc_l1 *R, struct l1_seen *t)
 	t->shift = shift;
 }
 
-/* The word of the seen table that holds line tag's requested sectors,
- * and where in it (*shift): a word packs the sector masks of 64 / b lines
- * in a row (b, the line's sectors rounded up to a power of two), since a
- * GPU's lines are used in dense runs; one slot (16 bytes) then serves 16
- * lines of 4 sectors, where a slot a line cost 21-43 bytes a line with
- * the table's spare room. */
-static uint64_t *seen_word(gc_l1 *R, struct sm *s, uint64_t tag, unsigned *shift)
+/* The word of key, whose gc_hash64 is hash (a new word, zero, when the
+ * key is new), by linear probing from its home. */
+static inline uint64_t *seen_slot(gc_l1 *R, struct l1_seen *t, uint64_t key, uint64_t hash)
 {
-	unsigned per = l1_seen_per(R); /* log2 of the lines a word holds */
-	struct l1_seen *t = &s->seen;
-	uint64_t key = (tag >> per) + 1; /* tag < 2^62: never 0 */
-	*shift = (unsigned)(tag & ((UINT64_C(1) << per) - 1)) << (6 - per);
 	for (;;) {
 		if (t->slot) {
-			for (uint64_t i = gc_hash64(key) >> t->shift;; i = (i + 1) & t->mask) {
+			for (uint64_t i = seen_home(hash, t->shift);; i = (i + 1) & t->mask) {
 				uint64_t *e = &t->slot[2 * i];
 				if (e[0] == key)
 					return e + 1;
@@ -356,6 +355,20 @@ static uint64_t *seen_word(gc_l1 *R, struct sm *s, uint64_t tag, unsigned *shift
 	}
 }
 
+/* The word of the seen table that holds line tag's requested sectors,
+ * and where in it (*shift): a word packs the sector masks of 64 / b lines
+ * in a row (b, the line's sectors rounded up to a power of two), since a
+ * GPU's lines are used in dense runs; one slot (16 bytes) then serves 16
+ * lines of 4 sectors, where a slot a line cost 21-43 bytes a line with
+ * the table's spare room. */
+static inline uint64_t *seen_word(gc_l1 *R, struct sm *s, uint64_t tag, unsigned *shift)
+{
+	unsigned per = l1_seen_per(R); /* log2 of the lines a word holds */
+	*shift = (unsigned)(tag & ((UINT64_C(1) << per) - 1)) << (6 - per);
+	uint64_t key = (tag >> per) + 1; /* tag < 2^62: never 0 */
+	return seen_slot(R, &s->seen, key, gc_hash64(key));
+}
+
 /* Sectors `want` of line `tag` have been requested. */
 void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want)
 {
@@ -367,6 +380,21 @@ void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want)
 /* The class of a miss of sectors `want` of line `tag`, of which `missing`
  * were not valid, `partial` of them left invalid by a partial store, the
  * shadow having hit (fa_hit) or missed the same reference. */
+/* The class of a miss the shadow missed (or any, with a prefetcher) whose
+ * seen word is *w, line tag's sectors at `shift` in it; the sectors
+ * wanted marked seen. */
+static inline int seen_class(uint64_t *w, unsigned shift, uint8_t want, uint8_t missing,
+			     uint8_t partial, int fa_hit)
+{
+	int first = (missing & ~(uint8_t)(*w >> shift)) != 0;
+	*w |= (uint64_t)want << shift;
+	if (first)
+		return GC_C_COMPULSORY;
+	if (partial)
+		return GC_C_PARTIAL;
+	return fa_hit ? GC_C_CONFLICT : GC_C_CAPACITY;
+}
+
 int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t missing,
 		uint8_t partial, int fa_hit)
 {
@@ -377,13 +405,7 @@ int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t miss
 		return partial ? GC_C_PARTIAL : GC_C_CONFLICT;
 	unsigned shift;
 	uint64_t *w = seen_word(R, s, tag, &shift);
-	int first = (missing & ~(uint8_t)(*w >> shift)) != 0;
-	*w |= (uint64_t)want << shift;
-	if (first)
-		return GC_C_COMPULSORY;
-	if (partial)
-		return GC_C_PARTIAL;
-	return fa_hit ? GC_C_CONFLICT : GC_C_CAPACITY;
+	return seen_class(w, shift, want, missing, partial, fa_hit);
 }
 
 /* ---- deferred classification ------------------------------------------ */
@@ -409,29 +431,38 @@ void l1_class_drain(gc_l1 *R, struct sm *s)
 	struct l1_cref *q = s->cq;
 	s->ncq = 0;
 	for (unsigned i = 0; i < n; i++) {
-		struct l1_cref e = q[i];
-		int fa_hit = e.kind & L1_CR_STORE
-			? fa_store(R, s, e.addr, e.m, (e.kind & L1_CR_PARTIAL) != 0,
-				   e.kind >> L1_CR_POLICY)
-			: fa_load(s, e.addr, e.m, 1);
-		if (!e.miss)
+		const struct l1_cref *e = &q[i];
+		int fa_hit = e->kind & L1_CR_STORE
+			? fa_store(R, s, e->addr, e->m, (e->kind & L1_CR_PARTIAL) != 0,
+				   e->kind >> L1_CR_POLICY)
+			: fa_load(s, e->addr, e->m, 1);
+		if (!e->miss)
 			continue;
 		if (fa_hit && !R->pf_on) {
-			s->n.cls[e.part ? GC_C_PARTIAL : GC_C_CONFLICT]++;
+			s->n.cls[e->part ? GC_C_PARTIAL : GC_C_CONFLICT]++;
 			continue;
 		}
-		e.kind = fa_hit ? L1_CR_FAHIT : 0;
-		q[k++] = e;
+		q[k] = *e;
+		q[k++].kind = fa_hit ? L1_CR_FAHIT : 0;
 	}
-	unsigned line_shift = s->c.line_shift, per = l1_seen_per(R);
+	/* the keys' hashes, SEEN_AHEAD of them: that of q[i] at i % SEEN_AHEAD */
+	unsigned line_shift = s->c.line_shift, per = R->seen_per;
+	uint64_t lines = (UINT64_C(1) << per) - 1, hash[SEEN_AHEAD];
+	for (unsigned i = 0; i < k && i < SEEN_AHEAD; i++)
+		hash[i] = gc_hash64((q[i].addr >> line_shift >> per) + 1);
 	for (unsigned i = 0; i < k; i++) {
-		if (i + SEEN_AHEAD < k && s->seen.slot) {
-			uint64_t key = (q[i + SEEN_AHEAD].addr >> line_shift >> per) + 1;
-			__builtin_prefetch(&s->seen.slot[2 * (gc_hash64(key) >> s->seen.shift)], 1);
+		uint64_t h = hash[i % SEEN_AHEAD];
+		if (i + SEEN_AHEAD < k) {
+			uint64_t g = gc_hash64((q[i + SEEN_AHEAD].addr >> line_shift >> per) + 1);
+			hash[i % SEEN_AHEAD] = g;
+			if (s->seen.slot)
+				__builtin_prefetch(&s->seen.slot[2 * seen_home(g, s->seen.shift)], 1);
 		}
 		const struct l1_cref *e = &q[i];
-		s->n.cls[l1_classify(R, s, e->addr >> line_shift, e->m, e->miss, e->part,
-				     (e->kind & L1_CR_FAHIT) != 0)]++;
+		uint64_t tag = e->addr >> line_shift;
+		uint64_t *w = seen_slot(R, &s->seen, (tag >> per) + 1, h);
+		s->n.cls[seen_class(w, (unsigned)(tag & lines) << (6 - per), e->m, e->miss, e->part,
+				    (e->kind & L1_CR_FAHIT) != 0)]++;
 	}
 }
 

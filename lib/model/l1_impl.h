@@ -115,8 +115,8 @@ struct ring {
  * the L1's line count.  With LRU or FIFO replacement it is a list of
  * nodes, least recent (or oldest fill) first, and an index tag -> node:
  * 4n buckets or more (a power of two, by the tag's hash), each the first
- * node of a chain linked by hnext: no allocation, a miss reuses the
- * list's first node.  With random replacement it is the cache core's one
+ * node of a chain linked by ch[].next (ch[].bucket: the node's bucket):
+ * no allocation, a miss reuses the list's first node.  With random replacement it is the cache core's one
  * set, whose draws those are.
  */
 struct l1_fanode {
@@ -129,7 +129,7 @@ struct l1_fa {
 	gc_cache c;
 	struct l1_fanode *node; /* n nodes */
 	uint32_t *ix;       /* the index: a bucket's first node, NONE32: none */
-	uint32_t *hnext;    /* by node: the next in its bucket's chain */
+	struct l1_fachain { uint32_t next, bucket; } *ch; /* by node: its chain */
 	unsigned shift;     /* 64 - log2(buckets) */
 	unsigned line_shift;
 	int lru;
@@ -243,6 +243,7 @@ struct gc_l1 {
 	unsigned hit_lat, lambda_min, mshr_entries, mshr_merge, mshr_per_warp;
 	double sigma;
 	unsigned line, sector, nsectors;
+	unsigned seen_per;    /* log2 of the lines a seen word holds (l1_seen_per) */
 	uint8_t maskmap[256]; /* input mask -> L1 sectors */
 	uint8_t outmap[256];  /* L1 sectors -> the output's sectors */
 	uint8_t rawmap[256];  /* the stream's sectors -> the output's */
@@ -393,7 +394,7 @@ void l1_pcs_sorted(gc_l1 *R);
  * (l1_class.c, seen_word). */
 static inline unsigned l1_seen_per(const gc_l1 *R)
 {
-	return 6 - (R->nsectors <= 1 ? 0 : R->nsectors <= 2 ? 1 : R->nsectors <= 4 ? 2 : 3);
+	return R->seen_per;
 }
 
 /* Bring what classifying a reference to line tag (at byte address addr)
