@@ -120,6 +120,22 @@ mix_gcs() {
 	}' | mk mix
 }
 
+# var_pair VAR DIR STREAM OPTION...: gc-l1 OPTION... --stats s.json STREAM
+# in DIR/a, and with VAR=1 in DIR/b (each in its own directory, its
+# --stats named s.json in both: the provenance names it); the outputs,
+# --stats and stderr go on the array pairs, for same_pairs.
+var_pair() {
+	local var=$1 d=$2 f=$3
+	shift 3
+	mkdir -p "$d/a" "$d/b"
+	cd "$d/a" || return 1
+	gc-l1 "$@" --stats s.json "$f" >o.gcs 2>e
+	cd "$d/b" || return 1
+	local -x "$var=1"
+	gc-l1 "$@" --stats s.json "$f" >o.gcs 2>e
+	pairs+=("$d/a/o.gcs" "$d/b/o.gcs" "$d/a/s.json" "$d/b/s.json" "$d/a/e" "$d/b/e")
+}
+
 # A 1-set, 2-way, 32-byte-sector L1 (4 sectors a line) for the policy tests.
 SMALL="--sets 1 --ways 2 --index linear --sector 32"
 # The seed-000 examples: whole lines, one set of 2 lines, fixed latencies.
@@ -776,19 +792,13 @@ policy() {
 	# both paths
 	mix_gcs
 	bfs_gcs
-	# (each run in its own directory, its --stats named s.json in all: the
-	# provenance names it; one cksum compares every pair at the end)
-	mkdir "$T"/{a,b}{1,2,3,4}
+	# (one cksum compares every pair at the end)
 	pairs=() i=0
 	while read -r f m; do
 		i=$((i + 1))
 		p=$T/$f.gcs
 		[ "$f" != bfs ] || p=$BFSGCS
-		cd "$T/a$i"
-		gc-l1 $m --stats s.json "$p" >o.gcs 2>e
-		cd "$T/b$i"
-		GC_L1_DECODE=1 gc-l1 $m --stats s.json "$p" >o.gcs 2>e
-		pairs+=("$T/a$i/o.gcs" "$T/b$i/o.gcs" "$T/a$i/s.json" "$T/b$i/s.json" "$T/a$i/e" "$T/b$i/e")
+		var_pair GC_L1_DECODE "$T/$i" "$p" $m
 	done <<-EOF
 		mix --gpu volta-v100 --size 4K --ways 4 --write write-back -v
 		mix --gpu volta-v100 --size 2K --ways 2 --write write-back --write-alloc fetch-on-write --emit all
@@ -798,7 +808,7 @@ policy() {
 	same_pairs "GC_L1_DECODE against the raw path" "${pairs[@]}"
 	# write-backs and bypassed requests were among the records compared
 	# (the first case's --stats)
-	jall "$T/a1/s.json"
+	jall "$T/1/a/s.json"
 	[ "${J[to_l2.writebacks]}" -gt 0 ]
 	[ "${J[bypasses]}" -gt 0 ]
 }
@@ -816,12 +826,7 @@ policy() {
 	pairs=() i=0
 	while read -r f m; do
 		i=$((i + 1))
-		mkdir "$T/a$i" "$T/b$i"
-		cd "$T/a$i"
-		gc-l1 $m --stats s.json "$T/$f.gcs" >o.gcs 2>e
-		cd "$T/b$i"
-		GC_L1_CLASS_NOW=1 gc-l1 $m --stats s.json "$T/$f.gcs" >o.gcs 2>e
-		pairs+=("$T/a$i/o.gcs" "$T/b$i/o.gcs" "$T/a$i/s.json" "$T/b$i/s.json" "$T/a$i/e" "$T/b$i/e")
+		var_pair GC_L1_CLASS_NOW "$T/$i" "$T/$f.gcs" $m
 	done <<-EOF
 		g --size 16K --ways 4 --sector 32 -v
 		g --size 8K --ways 2 --sector 32 --replacement fifo --kernel-boundary keep
@@ -832,11 +837,11 @@ policy() {
 	EOF
 	same_pairs "batched classes against classes at once" "${pairs[@]}"
 	# every class of the functional model was counted
-	jall "$T/a1/s.json"
+	jall "$T/1/a/s.json"
 	[ "${J[classes.compulsory]}" -gt 0 ]
 	[ "${J[classes.capacity]}" -gt 0 ]
 	[ "${J[classes.conflict]}" -gt 0 ]
-	jall "$T/a6/s.json"
+	jall "$T/6/a/s.json"
 	[ "${J[classes.partial_write]}" -gt 0 ]
 }
 
