@@ -328,16 +328,22 @@ table2() {
 	printf '%s\n' "6 0 miss/compulsory" "2 100 miss/mshr" >"$T/want"
 	diff "$T/want" "$T/got"
 	expect_eq "$(jget "$T/s.json" cycles)" 200
-	# merges per entry: 2 warps on one line with --mshr-merge 1
+	# merges per entry: 3 warps on one line.  With --mshr-merge 1 the
+	# others wait for the fill (and issue a step apart); with 2 the second
+	# merges, which fills the entry, so the third, new and with MSHRs to
+	# spare, still waits
 	mk m <<-EOF
-	K 1 merge 64 0 8
+	K 1 merge 96 0 8
 	0 0 0 0 load 0x000 0x1 4 0
 	0 0 1 0 load 0x000 0x1 4 1
+	0 0 2 0 load 0x000 0x1 4 2
 	EOF
-	gc-l1 --timing --emit all --sigma 0 --miss-latency 50 --mshr-merge 1 "$T/m.gcs" >"$T/o.gcs"
-	rows "$T/o.gcs" | awk '{ print $5, $6 }' >"$T/got"
-	printf '%s\n' "0 miss/compulsory" "50 hit" >"$T/want"
-	diff "$T/want" "$T/got"
+	for mw in "1|0 miss/compulsory|50 hit|51 hit" "2|0 miss/compulsory|1 miss/latency|50 hit"; do
+		gc-l1 --timing --emit all --sigma 0 --miss-latency 50 --mshr-merge "${mw%%|*}" "$T/m.gcs" >"$T/o.gcs"
+		rows "$T/o.gcs" | awk '{ print $5, $6 }' >"$T/got"
+		echo "${mw#*|}" | tr '|' '\n' >"$T/want"
+		diff "$T/want" "$T/got"
+	done
 }
 
 @test "timing: miss latencies are seeded: same seed same output, another seed differs" {

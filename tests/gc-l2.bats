@@ -757,3 +757,29 @@ l2one() {
 	run_status 0 gc-l2 $o --write write-evict --write-alloc no-write-allocate --ways-sweep 1,4 "$T/l.gcs"
 	expect_eq "$(echo "$output" | wc -l)" 3
 }
+
+@test "gc-l2: LRU holds when a set's stamps are renumbered (past 32,767 uses of one set)" {
+	# Set 0 of TINY with 4 ways: X (way 0) and Y (way 1) filled, X used
+	# again, then C and B (ways 2, 3) 20,000 times each, which takes the
+	# set's clock past 0x7fff and renumbers its stamps; E evicts Y, the
+	# least recent, and X still hits.  Were the order of X and Y lost at
+	# the renumbering, E would take the lower way (X) and the last X miss.
+	awk 'BEGIN {
+		print "# gc-stats dump 1"; print "# kind requests"; print "# version 1.0"
+		print "# record_size 32"; print "# required 0x0"; print "# optional 0x1"
+		print "kernel,sm,block,warp,lane,pc,seq,op,space,addr,size,mask,time,outcome,flags,name,info"
+		print "1,,,,,,,kbegin,,,,,,,,\"r\",grid=1x1x1 block=32x1x1 regs=0 shmem=0"
+		x = 1048576; y = x + 256; c = x + 512; b = x + 768; e = x + 1024
+		n = 0
+		a[n++] = x; a[n++] = y; a[n++] = x
+		for (i = 0; i < 20000; i++) { a[n++] = c; a[n++] = b }
+		a[n++] = e; a[n++] = x
+		for (i = 0; i < n; i++)
+			printf "1,0,0,0,,0x100,%d,load,global,%d,128,15,%d,,0,,\n", i, a[i], i
+		print "1,,,,,,,kend,,,,,,,,,records=" n
+		print ",,,,,,,end,,,,,,,,,records=" n + 3 " data=" n
+	}' | gc-import >"$T/lru.gcs"
+	gc-l2 $TINY --ways 4 --emit none --stats "$T/j" "$T/lru.gcs" >/dev/null
+	expect_eq "$(jv requests "$T/j") $(jv hits "$T/j") $(jv evictions "$T/j")" "40005 40000 1" \
+		"requests, hits, evictions"
+}

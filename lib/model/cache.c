@@ -162,8 +162,7 @@ void gc_cache_clear(gc_cache *c)
 		}
 	}
 	c->clock = 0;
-	/* splitmix64 of the seed: a zero seed still gives a live state. */
-	c->rng = gc_splitmix64_at(c->g.seed, 0) | 1;
+	c->rng = gc_cache_rng_seed(c->g.seed);
 }
 
 int gc_cache_init(gc_cache *c, const gc_cache_geom *g, char *why, size_t len)
@@ -345,13 +344,7 @@ uint8_t gc_cache_sectors(const gc_cache *c, uint64_t addr, unsigned bytes)
 
 static uint64_t next_random(gc_cache *c)
 {
-	/* xorshift64*: enough for victim choice, and the same everywhere. */
-	uint64_t x = c->rng;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	c->rng = x;
-	return x * UINT64_C(0x2545f4914f6cdd1d);
+	return gc_cache_rng_next(&c->rng);
 }
 
 gc_cline *gc_cache_victim(gc_cache *c, unsigned set)

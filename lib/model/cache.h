@@ -26,6 +26,7 @@
 #define GC_CACHE_H
 
 #include "base/hash.h"
+#include "base/rng.h"
 #include "config/gpu.h"
 
 #include <stddef.h>
@@ -114,6 +115,23 @@ typedef struct gc_cache {
 
 #define GC_CACHE_WIDE 32 /* ways from which a cache keeps the index */
 
+/* The random replacement's generator: its state from a seed, and the
+ * next draw (xorshift64*: enough for victim choice, the same everywhere). */
+static inline uint64_t gc_cache_rng_seed(uint64_t seed)
+{
+	/* splitmix64 of the seed: a zero seed still gives a live state. */
+	return gc_splitmix64_at(seed, 0) | 1;
+}
+static inline uint64_t gc_cache_rng_next(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * UINT64_C(0x2545f4914f6cdd1d);
+}
+
 /* Check a geometry: -1 with the reason in why. */
 int gc_cache_geom_check(const gc_cache_geom *g, char *why, size_t len);
 /* Allocate an empty cache (every line invalid).  -1 with the reason when
@@ -191,6 +209,22 @@ static inline gc_cline *gc_cache_find(gc_cache *c, uint64_t addr, unsigned *set)
  */
 static inline __attribute__((always_inline)) gc_cline *
 gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, unsigned ways);
+static inline __attribute__((always_inline)) gc_cline *
+gc_cache_probe_victim(gc_cache *c, unsigned set, unsigned ways);
+
+/* The ways l[0..ways) of a set (not wide) scanned for tag with no branch
+ * on which way holds it (one would be mispredicted whenever the way that
+ * hits changes): the lowest way that does plus 1, or 0.  A constant
+ * `ways` unrolls it. */
+static inline __attribute__((always_inline)) unsigned gc_cache_scan_tags(const gc_cline *l, uint64_t tag,
+									 unsigned ways)
+{
+	unsigned w = ways, f = 0;
+#pragma GCC unroll 4
+	while (w--)
+		f = l[w].tag == tag ? w + 1 : f;
+	return f;
+}
 
 static inline gc_cline *gc_cache_probe_tag(gc_cache *c, uint64_t tag, unsigned set,
 					   gc_cline **victim)
@@ -210,17 +244,24 @@ gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, 
 		return f;
 	}
 	gc_cline *l = c->lines + (size_t)set * ways;
-	unsigned w = ways, v0 = 0, v1 = 0, f = 0;
-	/* The tags first, with no branch on which way holds it (one would
-	 * be mispredicted whenever the way that hits changes): f, the
-	 * lowest way that does plus 1, or 0. */
-	while (w--)
-		f = l[w].tag == tag ? w + 1 : f;
+	unsigned f = gc_cache_scan_tags(l, tag, ways);
 	if (f)
 		return &l[f - 1];
+	*victim = gc_cache_probe_victim(c, set, ways);
+	return NULL;
+}
+
+/* gc_cache_probe's victim search alone (the set's tag not there): the
+ * way gc_cache_victim would choose now, NULL with random replacement. */
+static inline __attribute__((always_inline)) gc_cline *
+gc_cache_probe_victim(gc_cache *c, unsigned set, unsigned ways)
+{
+	gc_cline *l = c->lines + (size_t)set * ways;
+	unsigned w, v0 = 0, v1 = 0;
 	uint64_t s0 = UINT64_MAX, s1 = UINT64_MAX;
 	/* Two chains of branch-free minima, even and odd ways, so that a
 	 * 16- or 24-way set is not one long chain of dependent moves. */
+#pragma GCC unroll 2
 	for (w = 0; w + 1 < ways; w += 2) {
 		uint64_t a = l[w].stamp, b = l[w + 1].stamp;
 		v0 = a < s0 ? w : v0;
@@ -236,8 +277,7 @@ gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, 
 	 * (on a stream of misses it is a coin toss) */
 	unsigned odd = (unsigned)(s1 < s0) | ((unsigned)(s1 == s0) & (unsigned)(v1 < v0));
 	unsigned v = v0 ^ ((v0 ^ v1) & (0u - odd));
-	*victim = c->g.repl == GC_REPL_RANDOM ? NULL : &l[v];
-	return NULL;
+	return c->g.repl == GC_REPL_RANDOM ? NULL : &l[v];
 }
 
 static inline gc_cline *gc_cache_probe(gc_cache *c, uint64_t addr, unsigned set,

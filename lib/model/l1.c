@@ -282,8 +282,15 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
 		for (unsigned i = 0; i < R->mshr_entries; i++)
 			s->m[i].next_free = i + 1 < R->mshr_entries ? i + 1 : NONE32;
 		s->mfree = 0;
-		l1_oom(R, gc_hmap_init(&s->inflight, R->mshr_entries));
-		s->vtab = l1_zalloc(R, (size_t)1 << VBITS, sizeof *s->vtab);
+		unsigned lg = 4;
+		while ((1u << lg) < (R->mshr_entries > 1024 ? 2 : 4) * R->mshr_entries)
+			lg++;
+		s->inflight.slot = l1_alloc(R, NULL, ((size_t)1 << lg) * sizeof *s->inflight.slot);
+		for (size_t i = 0; i < (size_t)1 << lg; i++)
+			s->inflight.slot[i].tag = GC_CACHE_NO_TAG;
+		s->inflight.mask = (1u << lg) - 1;
+		s->inflight.shift = 64 - lg;
+		s->vtab = l1_zalloc(R, (size_t)VNEVER + 1, sizeof *s->vtab);
 		s->pend_head = s->pend_tail = NONE32;
 		s->now = R->gnow;
 	}
@@ -320,7 +327,7 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	unsigned set = gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	gc_cline *l = l1_probe(s, addr, set, &hint);
 	uint8_t present = l ? l->valid & m : 0;
 	uint8_t missing = m & ~present;
 	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
@@ -408,7 +415,7 @@ static uint8_t load_now(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	unsigned set = gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	gc_cline *l = l1_probe(s, addr, set, &hint);
 	if (load_hit(R, s, l, addr, m))
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	uint64_t tag = gc_cache_tag(&s->c, addr);

@@ -102,7 +102,7 @@ void l1_ahead_free(struct sm *s)
 
 struct l1_thread {
 	gc_l1 W;                   /* the thread's copy of the engine */
-	struct dryrec *dryfree[2]; /* its own free needs arrays, kept */
+	struct dryset *dryfree[2]; /* its own free needs arrays, kept */
 	pthread_t id;
 	int started;
 	struct l1_pool *pool;

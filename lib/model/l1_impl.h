@@ -58,26 +58,36 @@ struct warp {
 	uint32_t outstanding; /* MSHR entries it allocated, still in flight */
 	uint64_t last_read; /* input record number of its last record */
 	struct islot *ihead, *itail; /* its closed instructions, in order */
-	struct dryrec *dry; /* while its head instruction waits: what it needs */
+	struct dryset *dry; /* while its head instruction waits: what it needs */
 };
 
 /*
- * What one request of a cancelled instruction needs from the MSHRs (see
- * mshr_need), as of the SM's change count `at`.  A request's needs
- * depend only on the state of its own line (valid sectors, in-flight
- * entry), and every change of a line's state stamps the line's bucket
- * in the SM's change table (note_change); a retry works out again only
- * the requests whose bucket was stamped since.
+ * What the requests of a cancelled instruction need from the MSHRs (see
+ * mshr_need), all as of the SM's change count `at`, and their sums.  A
+ * request's needs depend only on the state of its own line (valid
+ * sectors, in-flight entry), and every change of a line's state stamps
+ * the line's bucket in the SM's change table (note_change); a retry works
+ * out again only the requests whose bucket was stamped since, and then
+ * all are as of the retry's count.  A request that needs nothing, ever
+ * (not a cached load), has the bucket VNEVER, which is never stamped.
  */
 struct dryrec {
-	uint64_t at;     /* UINT64_MAX: needs nothing, ever (not a cached load) */
-	uint32_t bucket; /* its line's bucket in the change table */
+	uint32_t bucket; /* its line's bucket in the change table, or VNEVER */
 	uint8_t cost, alloc, ok;
+};
+
+struct dryset {
+	uint64_t at;     /* the change count the needs are as of */
+	uint32_t cost;   /* the sums of the requests' costs, allocs */
+	uint32_t mine;
+	uint32_t bad;    /* and of those that cannot merge (!ok) */
+	struct dryrec rec[];
 };
 #define BATCH 64     /* the timing model reads records this many at a time */
 #define OUTBUF 64    /* records emitted at a time */
 #define DRY_SMALL 32 /* the two sizes of kept needs: 32 and INST_MAX requests */
 #define VBITS 12     /* change table: 2^VBITS buckets per SM */
+#define VNEVER (1u << VBITS) /* and one more, never stamped */
 
 struct block {
 	uint32_t id;
@@ -104,7 +114,7 @@ struct mshr {
 enum evkind { EV_FILL, EV_WAKE };
 #define EV_SLOTS 1024 /* the event wheel's window: longer than a miss, as a rule */
 
-/* A FIFO of warps. */
+/* A FIFO of warps; cap is a power of two (64, doubled when full). */
 struct ring {
 	uint32_t *q;
 	size_t head, n, cap;
@@ -116,8 +126,8 @@ struct ring {
  * nodes, least recent (or oldest fill) first, and an index tag -> node:
  * 4n buckets or more (a power of two, by the tag's hash), each the first
  * node of a chain linked by ch[].next (ch[].bucket: the node's bucket):
- * no allocation, a miss reuses the list's first node.  With random replacement it is the cache core's one
- * set, whose draws those are.
+ * no allocation, a miss reuses the list's first node.  With random
+ * replacement it is the cache core's one set, whose draws those are.
  */
 struct l1_fanode {
 	gc_cline l;         /* tag, valid, aux (stamp unused) */
@@ -168,6 +178,22 @@ struct l1_cref {
 #define L1_CR_POLICY 3      /* the store's write policy, above this bit */
 #define L1_CQ 4096
 
+/* An SM's MSHRs in flight by line tag (inflight_*, below): linear probing
+ * over at least four slots an entry (two past 1024 entries), which never
+ * fill since there are no more keys than entries, deletion by backward
+ * shift.  Every miss and fill and most dry runs look here, so it is
+ * inline and small (a line's tag is never GC_CACHE_NO_TAG). */
+struct l1_ifslot {
+	uint64_t tag;       /* GC_CACHE_NO_TAG: free */
+	uint64_t e;         /* the MSHR entry */
+};
+
+struct l1_inflight {
+	struct l1_ifslot *slot;
+	uint32_t mask;      /* slots - 1 */
+	unsigned shift;     /* 64 - log2(slots) */
+};
+
 /* One SM: its L1 and, with the timing model, its warp queue and MSHRs. */
 struct sm {
 	uint16_t id;
@@ -194,7 +220,8 @@ struct sm {
 	struct mshr *m;
 	uint32_t mfree;
 	unsigned mused;     /* entries in use (sectors for sector MSHRs) */
-	gc_hmap inflight;   /* tag -> MSHR entry */
+	unsigned nfull;     /* entries in flight with no room to merge */
+	struct l1_inflight inflight; /* tag -> MSHR entry */
 	uint64_t chg;       /* changes of line state so far */
 	uint64_t *vtab;     /* by line bucket: the change count of its last change */
 	unsigned resident;  /* resident blocks */
@@ -286,7 +313,7 @@ struct gc_l1 {
 	gc_rec stage[INST_MAX]; /* the instruction read last, still open */
 	unsigned stage_n;
 	uint32_t stage_warp;  /* its warp, NONE32 */
-	struct dryrec *dryfree[2]; /* free needs arrays: DRY_SMALL, INST_MAX */
+	struct dryset *dryfree[2]; /* free needs arrays: DRY_SMALL, INST_MAX */
 	gc_rec batch[BATCH];  /* records read, not yet taken */
 	uint64_t bnum[BATCH]; /* their numbers in the stream */
 	unsigned bpos, bn;
@@ -415,6 +442,11 @@ static inline __attribute__((always_inline)) void l1_class_prefetch(const gc_l1 
 
 void l1_input_reset(gc_l1 *R);
 void l1_read_one(gc_l1 *R);
+/* Read on until warp widx's next instruction is whole (*complete set),
+ * the warp is taken to have ended (no request of it in the next window
+ * records) or the input ends; the instruction's records buffered
+ * (warp_inst). */
+unsigned l1_read_inst(gc_l1 *R, uint32_t widx, int *complete);
 void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k);
 void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
 /* The engine-wide part of block bidx's end (its ids, its warps' and its
@@ -422,7 +454,7 @@ void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx);
 void l1_block_release(gc_l1 *R, uint32_t bidx);
 void l1_input_free(gc_l1 *R);
 /* Free lists of needs arrays (DRY_SMALL and INST_MAX requests), freed. */
-void l1_dry_free(struct dryrec *list[2]);
+void l1_dry_free(struct dryset *list[2]);
 
 /* ---- l1_ahead.c: SMs stepped ahead of the global order ------------- */
 
@@ -491,6 +523,74 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
 
 /* ---- small shared pieces --------------------------------------------- */
 
+/* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
+ * unrolled (every request looks up its line, a miss's fill too). */
+static inline __attribute__((always_inline)) gc_cline *l1_probe(struct sm *s, uint64_t addr, unsigned set, gc_cline **victim)
+{
+	gc_cache *c = &s->c;
+	if (c->g.ways == 4)
+		return gc_cache_probe_ways(c, gc_cache_tag(c, addr), set, victim, 4);
+	return gc_cache_probe(c, addr, set, victim);
+}
+
+static inline __attribute__((always_inline)) gc_cline *l1_find(struct sm *s, uint64_t addr, unsigned *set)
+{
+	gc_cache *c = &s->c;
+	*set = gc_cache_set(c, addr);
+	if (c->g.ways == 4) { /* not wide */
+		gc_cline *l = c->lines + (size_t)*set * 4;
+		unsigned f = gc_cache_scan_tags(l, gc_cache_tag(c, addr), 4);
+		return f ? &l[f - 1] : NULL;
+	}
+	return gc_cache_lookup(c, addr, *set);
+}
+
+static inline uint32_t inflight_home(const struct l1_inflight *f, uint64_t tag)
+{
+	return (uint32_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >> f->shift);
+}
+
+/* The MSHR entry in flight for line `tag`, or NULL. */
+static inline struct mshr *inflight_get(struct sm *s, uint64_t tag)
+{
+	const struct l1_inflight *f = &s->inflight;
+	for (uint32_t i = inflight_home(f, tag);; i = (i + 1) & f->mask) {
+		const struct l1_ifslot *x = &f->slot[i];
+		if (x->tag == tag)
+			return &s->m[x->e];
+		if (x->tag == GC_CACHE_NO_TAG)
+			return NULL;
+	}
+}
+
+/* Line `tag`, not in flight, now is: entry e. */
+static inline void inflight_add(struct l1_inflight *f, uint64_t tag, uint32_t e)
+{
+	uint32_t i = inflight_home(f, tag);
+	while (f->slot[i].tag != GC_CACHE_NO_TAG)
+		i = (i + 1) & f->mask;
+	f->slot[i].tag = tag;
+	f->slot[i].e = e;
+}
+
+/* Line `tag`, in flight, no longer is: the slots after it that would not
+ * be found past the hole move back into it. */
+static inline void inflight_del(struct l1_inflight *f, uint64_t tag)
+{
+	uint32_t i = inflight_home(f, tag);
+	while (f->slot[i].tag != tag)
+		i = (i + 1) & f->mask;
+	for (uint32_t j = (i + 1) & f->mask; f->slot[j].tag != GC_CACHE_NO_TAG; j = (j + 1) & f->mask) {
+		/* j's home h is on the path i+1..j (circularly): it stays */
+		uint32_t h = inflight_home(f, f->slot[j].tag);
+		if (((j - h) & f->mask) < ((j - i) & f->mask))
+			continue;
+		f->slot[i] = f->slot[j];
+		i = j;
+	}
+	f->slot[i].tag = GC_CACHE_NO_TAG;
+}
+
 /* Set bits of a sector mask (a table: no popcount instruction assumed). */
 extern const uint8_t l1_pop8[256];
 static inline unsigned popcount8(uint8_t m)
@@ -523,7 +623,7 @@ static inline void ring_push(gc_l1 *R, struct ring *r, uint32_t x)
 {
 	if (r->n == r->cap)
 		l1_ring_grow(R, r);
-	r->q[(r->head + r->n++) % r->cap] = x;
+	r->q[(r->head + r->n++) & (r->cap - 1)] = x;
 }
 
 /* The records of w's next instruction: how many are buffered (up to
@@ -624,11 +724,11 @@ static inline void write_back(gc_l1 *R, struct sm *s, const gc_rec *src, gc_clin
 	l->dirty = 0;
 }
 
-/* The way line `addr` gets: the victim's dirty sectors written back. */
-static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr,
-				 unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
+/* Line `addr` takes way v: the victim's dirty sectors written back, in a
+ * record with src's fields (read only then). */
+static inline void take_way(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v,
+			    uint64_t time, uint8_t *outcome)
 {
-	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
 	if (v->tag != GC_CACHE_NO_TAG) {
 		pf_drop(s, v);
 		note_change(s, v->tag);
@@ -638,6 +738,14 @@ static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint
 		}
 	}
 	gc_cache_fill(&s->c, v, addr);
+}
+
+/* The way line `addr` gets: the victim's dirty sectors written back. */
+static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr,
+				 unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
+{
+	gc_cline *v = gc_cache_victim_hint(&s->c, set, hint);
+	take_way(R, s, src, addr, v, time, outcome);
 	return v;
 }
 

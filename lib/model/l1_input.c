@@ -245,7 +245,7 @@ static void take(gc_l1 *R, const gc_rec *rec)
 
 /* Read one record of the kernel into the buffers; at the end of the
  * kernel's input R->kend is set.  Records come in batches. */
-void l1_read_one(gc_l1 *R)
+static inline void read_one(gc_l1 *R)
 {
 	if (R->bpos == R->bn) {
 		long n = R->p.read(R->p.read_ctx, R->batch, R->bnum, BATCH, R->err, sizeof R->err);
@@ -261,6 +261,23 @@ void l1_read_one(gc_l1 *R)
 	}
 	R->recno = R->bnum[R->bpos];
 	take(R, &R->batch[R->bpos++]);
+}
+
+void l1_read_one(gc_l1 *R)
+{
+	read_one(R);
+}
+
+unsigned l1_read_inst(gc_l1 *R, uint32_t widx, int *complete)
+{
+	unsigned k = warp_inst(R, widx, complete);
+	while (!*complete && !R->kend) {
+		if (!k && R->nread - R->warps[widx].last_read >= R->p.window)
+			break;
+		read_one(R);
+		k = warp_inst(R, widx, complete);
+	}
+	return k;
 }
 
 /* Warp widx has nothing left to issue. */
@@ -330,11 +347,11 @@ void l1_input_reset(gc_l1 *R)
 	gc_hset_clear(&R->doneblocks);
 }
 
-void l1_dry_free(struct dryrec *list[2])
+void l1_dry_free(struct dryset *list[2])
 {
 	for (int c = 0; c < 2; c++)
 		while (list[c]) {
-			struct dryrec *p = list[c];
+			struct dryset *p = list[c];
 			void *next; /* a free block holds the next one's address */
 			memcpy(&next, p, sizeof next);
 			list[c] = next;

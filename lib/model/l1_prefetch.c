@@ -85,7 +85,7 @@ void l1_pf_access(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t)
 		if (gc_cache_probe(&s->c, addr, set, &hint))
 			continue;
 		if (R->timing) {
-			if (gc_hmap_get(&s->inflight, lines[i]) || !pf_mshr(R, s, r, lines[i], t))
+			if (inflight_get(s, lines[i]) || !pf_mshr(R, s, r, lines[i], t))
 				continue;
 		} else {
 			uint8_t o = 0;

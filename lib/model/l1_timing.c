@@ -9,24 +9,24 @@
  * ahead of it where nothing can reach them, their output merged back
  * into that order (l1_ahead.c).
  */
+#include "base/normal.h"
 #include "base/rng.h"
 #include "model/l1.h"
 #include "model/l1_impl.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A miss's latency: lambda_min + |N(0, sigma^2)| rounded to a cycle, the
- * normal drawn by Box-Muller from the SM's own generator (seed 000 §4.2). */
+ * normal drawn by Box-Muller from the SM's own generator (seed 000 §4.2;
+ * base/normal.h). */
 uint64_t l1_miss_latency(gc_l1 *R, struct sm *s)
 {
 	if (R->sigma <= 0)
 		return R->lambda_min;
 	double u1 = ((double)(gc_splitmix64(&s->rng) >> 11) + 1.0) / 9007199254740993.0;
 	double u2 = (double)(gc_splitmix64(&s->rng) >> 11) / 9007199254740992.0;
-	double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-	return R->lambda_min + (uint64_t)llround(fabs(z) * R->sigma);
+	return R->lambda_min + gc_abs_normal_round(u1, u2, R->sigma);
 }
 
 /* ---- warp queues ------------------------------------------------------------ */
@@ -47,7 +47,7 @@ void l1_ring_grow(gc_l1 *R, struct ring *r)
 static uint32_t ring_pop(struct ring *r)
 {
 	uint32_t x = r->q[r->head];
-	r->head = (r->head + 1) % r->cap;
+	r->head = (r->head + 1) & (r->cap - 1);
 	r->n--;
 	return x;
 }
@@ -55,7 +55,7 @@ static uint32_t ring_pop(struct ring *r)
 /* A warp popped back to the front (the step stopped before it issued). */
 static void ring_push_front(struct ring *r, uint32_t x)
 {
-	r->head = (r->head + r->cap - 1) % r->cap;
+	r->head = (r->head + r->cap - 1) & (r->cap - 1);
 	r->q[r->head] = x;
 	r->n++;
 }
@@ -63,7 +63,7 @@ static void ring_push_front(struct ring *r, uint32_t x)
 static uint32_t ring_pop_back(struct ring *r)
 {
 	r->n--;
-	return r->q[(r->head + r->n) % r->cap];
+	return r->q[(r->head + r->n) & (r->cap - 1)];
 }
 
 /* A warp joins the queue: the records of its next instruction, cold since
@@ -184,17 +184,21 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	uint64_t addr = m->tag << s->c.line_shift;
 	unsigned set = gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
-	gc_cline *l = gc_cache_probe(&s->c, addr, set, &hint);
+	gc_cline *l = l1_probe(s, addr, set, &hint);
 	if (!l) {
+		/* a write-back's record: made only for one */
+		l = gc_cache_victim_hint(&s->c, set, hint);
 		gc_rec src;
-		memset(&src, 0, sizeof src);
-		src.sm = s->id;
-		src.kernel = R->nks ? R->ks[R->nks - 1].id : 0;
-		src.warp = m->warp_id;
-		src.block = m->block_id;
-		src.space = GC_GLOBAL;
+		if (l->tag != GC_CACHE_NO_TAG && l->dirty) {
+			memset(&src, 0, sizeof src);
+			src.sm = s->id;
+			src.kernel = R->nks ? R->ks[R->nks - 1].id : 0;
+			src.warp = m->warp_id;
+			src.block = m->block_id;
+			src.space = GC_GLOBAL;
+		}
 		uint8_t o = 0;
-		l = allocate(R, s, &src, addr, set, hint, time, &o);
+		take_way(R, s, &src, addr, l, time, &o);
 	}
 	l->valid |= m->mask;
 	l->aux &= ~(uint32_t)m->mask;
@@ -206,11 +210,12 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	s->ver++;
 	s->nblocked = 0;
 	s->mused -= m->cost;
+	s->nfull -= m->merged >= R->mshr_merge;
 	/* only the per-warp limit reads it (a cold warp); a prefetch's entry
 	 * is no warp's */
 	if (R->mshr_per_warp && m->warp != NONE32)
 		R->warps[m->warp].outstanding--;
-	gc_hmap_del(&s->inflight, m->tag);
+	inflight_del(&s->inflight, m->tag);
 	m->next_free = s->mfree;
 	s->mfree = e;
 }
@@ -240,6 +245,7 @@ struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, 
 	x->mask = mask;
 	x->prefetch = widx == NONE32;
 	x->merged = widx != NONE32;
+	s->nfull += x->merged >= R->mshr_merge;
 	x->warp = widx;
 	x->warp_id = r->warp;
 	x->block_id = r->block;
@@ -248,11 +254,7 @@ struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, 
 	s->mused += x->cost;
 	if (R->mshr_per_warp && widx != NONE32)
 		R->warps[widx].outstanding++;
-	int added;
-	uint64_t *slot = gc_hmap_put(&s->inflight, tag, &added);
-	if (!slot)
-		l1_fail(R, "out of memory");
-	*slot = e;
+	inflight_add(&s->inflight, tag, e);
 	note_change(s, tag);
 	l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
 	return x;
@@ -266,15 +268,14 @@ static void mshr_need(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, unsign
 {
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	unsigned set;
-	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	gc_cline *l = l1_find(s, addr, &set);
 	uint8_t missing = l ? m & ~l->valid : m;
 	*cost = *alloc = 0;
 	*merge_ok = 1;
 	if (!missing)
 		return;
-	uint64_t *e = gc_hmap_get(&s->inflight, gc_cache_tag(&s->c, addr));
-	if (e) {
-		struct mshr *x = &s->m[*e];
+	const struct mshr *x = inflight_get(s, gc_cache_tag(&s->c, addr));
+	if (x) {
 		*cost = R->mshr_sector ? popcount8(missing & ~x->mask) : 0;
 		*merge_ok = x->merged < R->mshr_merge;
 		return;
@@ -292,22 +293,21 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	unsigned set;
-	gc_cline *l = gc_cache_find(&s->c, addr, &set);
+	gc_cline *l = l1_find(s, addr, &set);
 	if (load_hit(R, s, l, addr, m)) {
 		*effect = t + R->hit_lat;
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	}
 	uint8_t missing = l ? m & ~l->valid : m;
 	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;
-	uint64_t *ev = gc_hmap_get(&s->inflight, tag);
+	struct mshr *x = inflight_get(s, tag);
 	int cls;
-	if (ev) {
+	if (x) {
 		/* The clipping of seed 000 §4.2: the request takes effect with
 		 * the miss already in flight; sectors that miss does not fetch
 		 * are added to it. */
-		struct mshr *x = &s->m[*ev];
 		uint8_t extra = missing & ~x->mask;
-		x->merged++;
+		s->nfull += ++x->merged == R->mshr_merge;
 		if (x->prefetch)
 			l1_pf_late(s, x);
 		/* its sectors in flight are merged; with the line reserved by
@@ -340,7 +340,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		} else {
 			cls = w->stalled ? GC_C_MSHR : GC_C_NONE;
 		}
-		struct mshr *x = l1_mshr_new(R, s, r, tag, missing, widx, t);
+		x = l1_mshr_new(R, s, r, tag, missing, widx, t);
 		to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0);
 		*effect = x->ret;
 	}
@@ -354,7 +354,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 static void dry_need(gc_l1 *R, struct sm *s, const gc_rec *r, struct dryrec *x)
 {
 	if (r->op != GC_LOAD || passes_by(R, r)) {
-		x->at = UINT64_MAX;
+		x->bucket = VNEVER;
 		x->cost = x->alloc = 0;
 		x->ok = 1;
 		return;
@@ -362,28 +362,85 @@ static void dry_need(gc_l1 *R, struct sm *s, const gc_rec *r, struct dryrec *x)
 	unsigned cost, alloc;
 	int ok;
 	mshr_need(R, s, r, R->maskmap[r->mask], &cost, &alloc, &ok);
-	x->at = s->chg;
 	x->bucket = vbucket(r->addr >> s->c.line_shift);
 	x->cost = (uint8_t)cost;
 	x->alloc = (uint8_t)alloc;
 	x->ok = (uint8_t)ok;
 }
 
+/* The needs of the k requests recs, all worked out, into d. */
+static void dry_all(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, struct dryset *d)
+{
+	uint32_t cost = 0, mine = 0, bad = 0;
+	for (unsigned i = 0; i < k; i++) {
+		struct dryrec *x = &d->rec[i];
+		dry_need(R, s, &recs[i], x);
+		cost += x->cost;
+		mine += x->alloc;
+		bad += !x->ok;
+	}
+	d->at = s->chg;
+	d->cost = cost;
+	d->mine = mine;
+	d->bad = bad;
+}
+
+/* The needs d kept for recs brought up to date: those whose line changed
+ * since are worked out again, the sums mended. */
+static void dry_renew(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, struct dryset *d)
+{
+	if (d->at == s->chg)
+		return; /* no line has changed */
+	const uint64_t *vtab = s->vtab;
+	uint64_t at = d->at;
+	for (unsigned i = 0; i < k; i++) {
+		struct dryrec *x = &d->rec[i];
+		if (vtab[x->bucket] <= at)
+			continue;
+		d->cost -= x->cost;
+		d->mine -= x->alloc;
+		d->bad -= !x->ok;
+		dry_need(R, s, &recs[i], x);
+		d->cost += x->cost;
+		d->mine += x->alloc;
+		d->bad += !x->ok;
+	}
+	d->at = s->chg;
+}
+
+/* Whether an instruction of k requests recs fits the MSHRs whatever its
+ * lines' state: no entry in flight is out of room to merge into, and the
+ * most its requests could take fits (every one a new miss of its whole
+ * mask; no more than k of the warp's own).  Then no dry run is needed. */
+static int surely_fits(const gc_l1 *R, const struct sm *s, const struct warp *w, const gc_rec *recs,
+		       unsigned k)
+{
+	if (s->nfull || (R->mshr_per_warp && w->outstanding + k > R->mshr_per_warp))
+		return 0;
+	unsigned most = k;
+	if (R->mshr_sector) {
+		most = 0;
+		for (unsigned i = 0; i < k; i++)
+			most += popcount8(R->maskmap[recs[i].mask]);
+	}
+	return s->mused + most <= R->mshr_entries;
+}
+
 /* A needs array for an instruction of k requests, and back. */
-static struct dryrec *dry_get(gc_l1 *R, unsigned k)
+static struct dryset *dry_get(gc_l1 *R, unsigned k)
 {
 	int c = k > DRY_SMALL;
-	struct dryrec *p = R->dryfree[c];
+	struct dryset *p = R->dryfree[c];
 	if (p) {
 		void *next; /* a free block holds the next one's address */
 		memcpy(&next, p, sizeof next);
 		R->dryfree[c] = next;
 		return p;
 	}
-	return l1_alloc(R, NULL, (c ? INST_MAX : DRY_SMALL) * sizeof *p);
+	return l1_alloc(R, NULL, sizeof *p + (c ? INST_MAX : DRY_SMALL) * sizeof p->rec[0]);
 }
 
-static void dry_put(gc_l1 *R, struct dryrec *p, unsigned k)
+static void dry_put(gc_l1 *R, struct dryset *p, unsigned k)
 {
 	int c = k > DRY_SMALL;
 	void *next = R->dryfree[c];
@@ -410,6 +467,57 @@ static void cancel(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx)
 	s->nblocked++;
 }
 
+/* The dry run of warp w's instruction of *kp requests recs: 1 when it
+ * issues, *kp then the part that fits now; 0 when it is cancelled.  A
+ * warp that waited keeps what its requests need (struct dryset).  The
+ * requests fit in order while each can merge and the entries they take
+ * so far fit; costs are never negative, so all fit exactly when the
+ * sums do. */
+static int dry_run(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx, const gc_rec *recs,
+		   unsigned *kp)
+{
+	unsigned k = *kp;
+	struct dryset *d = w->dry;
+	if (!d) {
+		d = dry_get(R, k);
+		dry_all(R, s, recs, k, d);
+	} else if (R->p.look_all) {
+		dry_all(R, s, recs, k, d);
+	} else {
+		dry_renew(R, s, recs, k, d);
+	}
+	unsigned per_warp = R->mshr_per_warp;
+	if (d->bad || s->mused + d->cost > R->mshr_entries ||
+	    (per_warp && w->outstanding + d->mine > per_warp)) {
+		/* An instruction that could never fit at once issues the part
+		 * that fits now; any other is cancelled and waits whole. */
+		int never = d->cost > R->mshr_entries || (per_warp && d->mine > per_warp);
+		unsigned fit = 0;
+		if (never) {
+			unsigned used = 0, mine = 0;
+			for (; fit < k; fit++) {
+				const struct dryrec *x = &d->rec[fit];
+				if (!x->ok || s->mused + used + x->cost > R->mshr_entries ||
+				    (per_warp && w->outstanding + mine + x->alloc > per_warp))
+					break;
+				used += x->cost;
+				mine += x->alloc;
+			}
+		}
+		if (!never || fit == 0) {
+			w->stalled = 1;
+			w->blocked_ver = s->ver;
+			cancel(R, s, w, widx);
+			w->dry = d;
+			return 0;
+		}
+		*kp = fit;
+	}
+	dry_put(R, d, k);
+	w->dry = NULL;
+	return 1;
+}
+
 enum { I_ENDED, I_ISSUED, I_CANCELLED, I_INPUT };
 
 /* The front warp issues its next instruction at time t, or has it
@@ -429,96 +537,53 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 	unsigned k = warp_inst(R, widx, &complete);
 	if (!complete && !R->kend && R->ahead)
 		return I_INPUT;
-	while (!complete && !R->kend) {
+	if (!complete && !R->kend) {
 		/* Read on until the instruction is whole, or the warp is taken
 		 * to have ended: no request of it in the next window records. */
-		if (!k && R->nread - w->last_read >= R->p.window)
-			break;
-		l1_read_one(R);
+		k = l1_read_inst(R, widx, &complete);
 		w = &R->warps[widx];
-		k = warp_inst(R, widx, &complete);
 	}
 	if (!k)
 		return I_ENDED;
 
-	/* The dry run: do the MSHRs take the whole instruction?  A warp
-	 * that waited keeps what its requests need (struct dryrec). */
+	/* The dry run: do the MSHRs take the whole instruction?  Not
+	 * needed when they surely do. */
 	const struct islot *in = w->ihead;
 	const gc_rec *recs = in->rec + in->off;
 	unsigned n = k;
-	struct dryrec fresh[INST_MAX];
-	struct dryrec *d = w->dry ? w->dry : fresh;
-	unsigned used = 0, mine = 0, tot_cost = 0, tot_mine = 0, fit = 0;
-	int blocked = 0;
-	for (unsigned i = 0; i < k; i++) {
-		struct dryrec *x = &d[i];
-		if (d == fresh || R->p.look_all || (x->at != UINT64_MAX && s->vtab[x->bucket] > x->at))
-			dry_need(R, s, &recs[i], x);
-		unsigned cost = x->cost, alloc = x->alloc;
-		int merge_ok = x->ok;
-		tot_cost += cost;
-		tot_mine += alloc;
-		if (!blocked && merge_ok && s->mused + used + cost <= R->mshr_entries &&
-		    (!R->mshr_per_warp || w->outstanding + mine + alloc <= R->mshr_per_warp)) {
-			used += cost;
-			mine += alloc;
-			fit++;
-		} else {
-			blocked = 1;
-		}
-	}
-	if (fit < k) {
-		/* An instruction that could never fit at once issues the part
-		 * that fits now; any other is cancelled and waits whole. */
-		int never = tot_cost > R->mshr_entries ||
-			    (R->mshr_per_warp && tot_mine > R->mshr_per_warp);
-		if (!never || fit == 0) {
-			w->stalled = 1;
-			w->blocked_ver = s->ver;
-			cancel(R, s, w, widx);
-			if (d == fresh) {
-				w->dry = dry_get(R, k);
-				memcpy(w->dry, fresh, k * sizeof *fresh);
-			}
-			return I_CANCELLED;
-		}
-		k = fit;
-	}
-	if (w->dry) {
-		dry_put(R, w->dry, n);
-		w->dry = NULL;
-	}
+	if ((w->dry || !surely_fits(R, s, w, recs, k)) && !dry_run(R, s, w, widx, recs, &k))
+		return I_CANCELLED;
 
 	uint64_t ready = t;
 	for (unsigned i = 0; i < k; i++) {
-		gc_rec r = recs[i];
-		uint8_t m = R->maskmap[r.mask];
+		const gc_rec *r = &recs[i];
+		uint8_t m = R->maskmap[r->mask];
 		uint8_t outcome;
 		uint64_t effect = t + R->hit_lat;
-		count_request(s, &r);
-		if (bypass(R, s, &r, t, &outcome)) {
-			if (r.op != GC_STORE && r.space != GC_SHARED)
+		count_request(s, r);
+		if (bypass(R, s, r, t, &outcome)) {
+			if (r->op != GC_STORE && r->space != GC_SHARED)
 				effect = t + l1_miss_latency(R, s);
-		} else if (r.op == GC_LOAD) {
-			outcome = load_timed(R, s, &r, m, t, w, widx, &effect);
+		} else if (r->op == GC_LOAD) {
+			outcome = load_timed(R, s, r, m, t, w, widx, &effect);
 			if (R->pf_on) {
 				R->pf_trig[R->pf_ntrig] = (uint16_t)i;
 				R->pf_miss[R->pf_ntrig++] = (uint8_t)is_miss(outcome);
 			}
 		} else {
-			outcome = l1_store(R, s, &r, m, t);
+			outcome = l1_store(R, s, r, m, t);
 		}
 		if (effect > ready)
 			ready = effect;
 		if (R->classify) {
 			if (R->par)
-				l1_pc_defer(R, s, r.pc, outcome);
+				l1_pc_defer(R, s, r->pc, outcome);
 			else
-				l1_count_pc(R, r.pc, outcome);
+				l1_count_pc(R, r->pc, outcome);
 		}
 		if (R->emit_all) {
 			gc_rec *o = out_slot(R);
-			*o = r;
+			*o = *r;
 			o->outcome = outcome;
 			o->time = t;
 		}
@@ -772,7 +837,7 @@ void l1_timing_free(gc_l1 *R, struct sm *s)
 	free(s->dblk);
 	free(s->pclog);
 	l1_ahead_free(s);
-	gc_hmap_free(&s->inflight);
+	free(s->inflight.slot);
 	if (R->timing)
 		gc_l1wheel_free(&s->ev);
 }

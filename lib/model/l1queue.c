@@ -4,10 +4,6 @@
 
 #include <stdlib.h>
 
-static int before(const gc_l1event *a, const gc_l1event *b)
-{
-	return a->time < b->time || (a->time == b->time && a->order < b->order);
-}
 
 void gc_l1queue_init(gc_l1queue *q)
 {
@@ -33,7 +29,7 @@ int gc_l1queue_push(gc_l1queue *q, uint64_t time, uint64_t order, uint32_t item,
 	size_t i = q->n++;
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
-		if (!before(&e, &q->ev[p]))
+		if (!gc_l1event_before(&e, &q->ev[p]))
 			break;
 		q->ev[i] = q->ev[p];
 		i = p;
@@ -52,9 +48,9 @@ void gc_l1queue_pop(gc_l1queue *q)
 		size_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && before(&q->ev[c + 1], &q->ev[c]))
+		if (c + 1 < n && gc_l1event_before(&q->ev[c + 1], &q->ev[c]))
 			c++;
-		if (!before(&q->ev[c], &e))
+		if (!gc_l1event_before(&q->ev[c], &e))
 			break;
 		q->ev[i] = q->ev[c];
 		i = c;
@@ -129,85 +125,48 @@ static uint32_t wheel_first(const gc_l1wheel *q)
 }
 
 /* The first of the wheel's and the heap's. */
-static void find_first(gc_l1wheel *q)
+void gc_l1wheel_find_first(gc_l1wheel *q)
 {
 	uint32_t a = wheel_first(q);
 	if (!q->over.n)
 		q->first = a;
-	else if (a == NIL || before(&q->over.ev[0], &q->ev[a]))
+	else if (a == NIL || gc_l1event_before(&q->over.ev[0], &q->ev[a]))
 		q->first = OVER;
 	else
 		q->first = a;
 }
 
-int gc_l1wheel_push(gc_l1wheel *q, uint64_t time, uint64_t order, uint32_t item, uint32_t kind)
+/* gc_l1wheel_push's other cases: outside the window (the heap), or no
+ * free place (the wheel's arrays grow). */
+int gc_l1wheel_push_rest(gc_l1wheel *q, uint64_t time, uint64_t order, uint32_t item, uint32_t kind)
 {
 	if (time < q->base || time - q->base >= q->slots) {
 		if (gc_l1queue_push(&q->over, time, order, item, kind) < 0)
 			return -1;
-		find_first(q);
+		gc_l1wheel_find_first(q);
 		return 0;
 	}
-	if (q->free_ == NIL) {
-		uint32_t cap = q->cap ? 2 * q->cap : 64;
-		gc_l1event *ev = realloc(q->ev, cap * sizeof *ev);
-		if (!ev)
-			return -1;
-		q->ev = ev;
-		uint32_t *link = realloc(q->link, cap * sizeof *link);
-		if (!link)
-			return -1;
-		q->link = link;
-		for (uint32_t i = q->cap; i < cap; i++)
-			q->link[i] = i + 1 < cap ? i + 1 : NIL;
-		q->free_ = q->cap;
-		q->cap = cap;
-	}
-	uint32_t i = q->free_;
-	q->free_ = q->link[i];
-	q->ev[i] = (gc_l1event){time, order, item, kind};
-	unsigned s = (unsigned)(time & (q->slots - 1));
-	if (q->head[s] == NIL) {
-		q->head[s] = q->tail[s] = i;
-		q->link[i] = NIL;
-		q->bits[s / 64] |= UINT64_C(1) << (s % 64);
-	} else if (q->ev[q->tail[s]].order <= order) {
-		q->link[q->tail[s]] = i;
-		q->link[i] = NIL;
-		q->tail[s] = i;
-	} else {
-		/* out of order: into its place in the slot's list */
-		uint32_t *p = &q->head[s];
-		while (q->ev[*p].order <= order)
-			p = &q->link[*p];
-		q->link[i] = *p;
-		*p = i;
-	}
-	q->n++;
-	const gc_l1event *f = gc_l1wheel_top(q);
-	if (!f || before(&q->ev[i], f))
-		q->first = i;
-	return 0;
+	uint32_t cap = q->cap ? 2 * q->cap : 64;
+	gc_l1event *ev = realloc(q->ev, cap * sizeof *ev);
+	if (!ev)
+		return -1;
+	q->ev = ev;
+	uint32_t *link = realloc(q->link, cap * sizeof *link);
+	if (!link)
+		return -1;
+	q->link = link;
+	for (uint32_t i = q->cap; i < cap; i++)
+		q->link[i] = i + 1 < cap ? i + 1 : NIL;
+	q->free_ = q->cap;
+	q->cap = cap;
+	return gc_l1wheel_push(q, time, order, item, kind);
 }
 
-void gc_l1wheel_pop(gc_l1wheel *q)
+/* gc_l1wheel_pop's other cases: the first event is the heap's, or none. */
+void gc_l1wheel_pop_rest(gc_l1wheel *q)
 {
 	if (q->first == NIL)
 		return;
-	if (q->first == OVER) {
-		gc_l1queue_pop(&q->over);
-	} else {
-		uint32_t i = q->first;
-		unsigned s = (unsigned)(q->ev[i].time & (q->slots - 1));
-		q->base = q->ev[i].time; /* the wheel's events are all at or after it */
-		q->head[s] = q->link[i];
-		if (q->head[s] == NIL) {
-			q->tail[s] = NIL;
-			q->bits[s / 64] &= ~(UINT64_C(1) << (s % 64));
-		}
-		q->link[i] = q->free_;
-		q->free_ = i;
-		q->n--;
-	}
-	find_first(q);
+	gc_l1queue_pop(&q->over);
+	gc_l1wheel_find_first(q);
 }

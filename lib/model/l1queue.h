@@ -71,13 +71,79 @@ typedef struct gc_l1wheel {
 /* -1 when out of memory.  slots: a power of two. */
 int gc_l1wheel_init(gc_l1wheel *q, unsigned slots);
 void gc_l1wheel_free(gc_l1wheel *q);
-int gc_l1wheel_push(gc_l1wheel *q, uint64_t time, uint64_t order, uint32_t item, uint32_t kind);
 static inline const gc_l1event *gc_l1wheel_top(const gc_l1wheel *q)
 {
 	if (q->first == GC_L1WHEEL_NIL)
 		return NULL;
 	return q->first == GC_L1WHEEL_OVER ? &q->over.ev[0] : &q->ev[q->first];
 }
-void gc_l1wheel_pop(gc_l1wheel *q);
+
+/* Whether event a leaves before event b. */
+static inline int gc_l1event_before(const gc_l1event *a, const gc_l1event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->order < b->order);
+}
+
+/* The common cases (an event inside the window with a free place; the
+ * first event in the wheel) are inline, the rest in l1queue.c. */
+int gc_l1wheel_push_rest(gc_l1wheel *q, uint64_t time, uint64_t order, uint32_t item, uint32_t kind);
+void gc_l1wheel_pop_rest(gc_l1wheel *q);
+void gc_l1wheel_find_first(gc_l1wheel *q);
+
+/* -1 when out of memory. */
+static inline int gc_l1wheel_push(gc_l1wheel *q, uint64_t time, uint64_t order, uint32_t item,
+				  uint32_t kind)
+{
+	uint32_t i = q->free_;
+	if (time < q->base || time - q->base >= q->slots || i == GC_L1WHEEL_NIL)
+		return gc_l1wheel_push_rest(q, time, order, item, kind);
+	q->free_ = q->link[i];
+	q->ev[i] = (gc_l1event){time, order, item, kind};
+	unsigned s = (unsigned)(time & (q->slots - 1));
+	if (q->head[s] == GC_L1WHEEL_NIL) {
+		q->head[s] = q->tail[s] = i;
+		q->link[i] = GC_L1WHEEL_NIL;
+		q->bits[s / 64] |= UINT64_C(1) << (s % 64);
+	} else if (q->ev[q->tail[s]].order <= order) {
+		q->link[q->tail[s]] = i;
+		q->link[i] = GC_L1WHEEL_NIL;
+		q->tail[s] = i;
+	} else {
+		/* out of order: into its place in the slot's list */
+		uint32_t *p = &q->head[s];
+		while (q->ev[*p].order <= order)
+			p = &q->link[*p];
+		q->link[i] = *p;
+		*p = i;
+	}
+	q->n++;
+	const gc_l1event *f = gc_l1wheel_top(q);
+	if (!f || gc_l1event_before(&q->ev[i], f))
+		q->first = i;
+	return 0;
+}
+
+static inline void gc_l1wheel_pop(gc_l1wheel *q)
+{
+	uint32_t i = q->first;
+	if (i >= GC_L1WHEEL_OVER) { /* the heap's, or none */
+		gc_l1wheel_pop_rest(q);
+		return;
+	}
+	unsigned s = (unsigned)(q->ev[i].time & (q->slots - 1));
+	q->base = q->ev[i].time; /* the wheel's events are all at or after it */
+	uint32_t next = q->head[s] = q->link[i];
+	q->link[i] = q->free_;
+	q->free_ = i;
+	q->n--;
+	if (next == GC_L1WHEEL_NIL) {
+		q->tail[s] = GC_L1WHEEL_NIL;
+		q->bits[s / 64] &= ~(UINT64_C(1) << (s % 64));
+		gc_l1wheel_find_first(q);
+		return;
+	}
+	/* the slot's next event has the same time: the wheel's first */
+	q->first = q->over.n && gc_l1event_before(&q->over.ev[0], &q->ev[next]) ? GC_L1WHEEL_OVER : next;
+}
 
 #endif

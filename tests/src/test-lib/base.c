@@ -5,6 +5,7 @@
 #include "base/bigmem.h"
 #include "base/endian.h"
 #include "base/grow.h"
+#include "base/normal.h"
 #include "base/rng.h"
 #include "base/rowmap.h"
 #include "import/import.h"
@@ -74,6 +75,53 @@ void t_l1wheel(void)
 	CHECK(popped > 50000);
 	gc_l1queue_free(&h);
 	gc_l1wheel_free(&w);
+}
+
+/* The rounded |normal| (base/normal.h) is libm's value, written out here
+ * as gc-l1 drew it before the series: on draws at three sigmas, and at
+ * points within the margin of a half-way point (taken to libm); the
+ * series within 1e-14 of libm's log and |cos|. */
+static uint64_t abs_normal_ref(double u1, double u2, double sigma)
+{
+	double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+	return (uint64_t)llround(fabs(z) * sigma);
+}
+
+void t_abs_normal(void)
+{
+	static const double sigmas[] = {9, 1000, 0.25};
+	uint64_t rng = 1, bad = 0;
+	double elog = 0, ecos = 0;
+	for (int i = 0; i < 300000; i++) {
+		double u1 = ((double)(gc_splitmix64(&rng) >> 11) + 1.0) / 9007199254740992.0;
+		double u2 = (double)(gc_splitmix64(&rng) >> 11) / 9007199254740992.0;
+		double sigma = sigmas[i % 3];
+		bad += gc_abs_normal_round(u1, u2, sigma) != abs_normal_ref(u1, u2, sigma);
+		double el = fabs(gc_nrm_log(u1) - log(u1)), ec = fabs(gc_nrm_cos(u2) - fabs(cos(2.0 * M_PI * u2)));
+		if (u1 < 1 && el / -log(u1) > elog)
+			elog = el / -log(u1);
+		if (ec > ecos)
+			ecos = ec;
+	}
+	CHECK_U64(bad, 0);
+	CHECK(elog < 1e-14);
+	CHECK(ecos < 1e-14);
+	/* z = (k + 1/2) / 9 as near as a double gets: the series put y = 9 z
+	 * within the margin of k + 1/2, so libm decides */
+	unsigned near = 0;
+	bad = 0;
+	static const double u2s[] = {0, 0.0625, 0.1875, 0.4375}; /* |cos| 1, 0.92, 0.38, 0.92 */
+	for (int k = 0; k < 40; k++)
+		for (int j = 0; j < 4; j++) {
+			double u2 = u2s[j];
+			double c = fabs(cos(2.0 * M_PI * u2)), z = (k + 0.5) / 9 / c;
+			double u1 = exp(-z * z / 2);
+			double y = sqrt(-2.0 * gc_nrm_log(u1)) * gc_nrm_cos(u2) * 9;
+			near += fabs(y - (k + 0.5)) < 1e-9;
+			bad += gc_abs_normal_round(u1, u2, 9) != abs_normal_ref(u1, u2, 9);
+		}
+	CHECK_U64(bad, 0);
+	CHECK(near > 100);
 }
 
 /* splitmix64 against its definition: the first outputs from seed 0

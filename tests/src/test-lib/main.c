@@ -123,6 +123,7 @@ static const check_unit units[] = {
 	{"writer-open-checks", t_writer_open_checks},
 	{"reader-open", t_reader_open},
 	{"l1wheel", t_l1wheel},
+	{"abs-normal", t_abs_normal},
 	{"read-data", t_read_data},
 	{"write-raw-decode", t_write_raw_decode},
 	{"stream-compute", t_stream_compute},

@@ -54,6 +54,7 @@ void t_write_raw_decode(void);
 void t_stream_compute(void);
 void t_write_raw(void);
 void t_l1wheel(void);
+void t_abs_normal(void);
 void t_rng(void);
 void t_rowmap(void);
 void t_grow(void);
