@@ -906,6 +906,7 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.step_all = getenv("GC_L1_STEP_ALL") != NULL;
 	p.look_all = getenv("GC_L1_LOOK_ALL") != NULL;
 	p.in_order = getenv("GC_L1_IN_ORDER") != NULL;
+	p.class_now = getenv("GC_L1_CLASS_NOW") != NULL;
 	p.input = gc_reader_name(r);
 	p.emit = emit;
 	p.emit_raw = emit_raw;

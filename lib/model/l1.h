@@ -74,6 +74,8 @@ typedef struct gc_l1_params {
 	int step_all;          /* timing: no skipping of blocked steps (a check) */
 	int look_all;          /* timing: a retry looks at every request again (a check) */
 	int in_order;          /* timing: every step in the global order, none ahead (a check) */
+	int class_now;         /* functional: classify each reference at once, not in
+				* batches per SM (a check) */
 	unsigned threads;      /* timing: threads that step SMs ahead (0, 1: the caller's alone) */
 	const char *input;     /* the input's name, for messages */
 	gc_l1_emit_fn emit;
