@@ -93,6 +93,49 @@ same_pairs() {
 	return $bad
 }
 
+# mix_gcs: $T/mix.gcs, a mix of loads, stores and atomics in global,
+# local, shared and const space, some flagged to bypass L1, over 3 kernels
+# and 3 SMs.
+mix_gcs() {
+	awk 'BEGIN {
+		srand(5)
+		split("global global global local shared const", sp, " ")
+		for (k = 1; k <= 3; k++) {
+			printf "K %d mix%d %d %d %d 24\n", k, k, 256 * k, 12288 * (k - 1), 16 * k
+			for (s = 0; s < 12; s++)
+				for (b = 0; b < 6; b++)
+					for (w = 0; w < 4; w++) {
+						n = 1 + int(rand() * 4); x = rand()
+						op = x < 0.6 ? "load" : x < 0.95 ? "store" : "atomic"
+						space = sp[1 + int(rand() * 6)]
+						fl = rand() < 0.05 ? 1 : 0
+						for (i = 0; i < n; i++)
+							printf "%d %d %d %d %s 0x%x 0x%x %d %d %s %d 0x%x\n",
+								b % 3, b, w, s, op,
+								(1 + int(rand() * 40)) * 128 + 4096 * (i % 3),
+								1 + int(rand() * 15), 4 * (1 + int(rand() * 32)),
+								12 * (k - 1) + s, space, fl, 256 + 16 * int(rand() * 9)
+					}
+		}
+	}' | mk mix
+}
+
+# var_pair VAR DIR STREAM OPTION...: gc-l1 OPTION... --stats s.json STREAM
+# in DIR/a, and with VAR=1 in DIR/b (each in its own directory, its
+# --stats named s.json in both: the provenance names it); the outputs,
+# --stats and stderr go on the array pairs, for same_pairs.
+var_pair() {
+	local var=$1 d=$2 f=$3
+	shift 3
+	mkdir -p "$d/a" "$d/b"
+	cd "$d/a" || return 1
+	gc-l1 "$@" --stats s.json "$f" >o.gcs 2>e
+	cd "$d/b" || return 1
+	local -x "$var=1"
+	gc-l1 "$@" --stats s.json "$f" >o.gcs 2>e
+	pairs+=("$d/a/o.gcs" "$d/b/o.gcs" "$d/a/s.json" "$d/b/s.json" "$d/a/e" "$d/b/e")
+}
+
 # A 1-set, 2-way, 32-byte-sector L1 (4 sectors a line) for the policy tests.
 SMALL="--sets 1 --ways 2 --index linear --sector 32"
 # The seed-000 examples: whole lines, one set of 2 lines, fixed latencies.
@@ -777,45 +820,17 @@ policy() {
 }
 
 @test "functional: requests taken as they lie and written as patched copies equal the decoded path (GC_L1_DECODE)" {
-	# a mix of loads, stores and atomics in global, local, shared and
-	# const space, some flagged to bypass L1, over 3 kernels and 3 SMs;
-	# BFS; the outputs, --stats, -v and --emit all of both paths; the
-	# outputs of both with nothing reported
-	awk 'BEGIN {
-		srand(5)
-		split("global global global local shared const", sp, " ")
-		for (k = 1; k <= 3; k++) {
-			printf "K %d mix%d %d %d %d 24\n", k, k, 256 * k, 12288 * (k - 1), 16 * k
-			for (s = 0; s < 12; s++)
-				for (b = 0; b < 6; b++)
-					for (w = 0; w < 4; w++) {
-						n = 1 + int(rand() * 4); x = rand()
-						op = x < 0.6 ? "load" : x < 0.95 ? "store" : "atomic"
-						space = sp[1 + int(rand() * 6)]
-						fl = rand() < 0.05 ? 1 : 0
-						for (i = 0; i < n; i++)
-							printf "%d %d %d %d %s 0x%x 0x%x %d %d %s %d 0x%x\n",
-								b % 3, b, w, s, op,
-								(1 + int(rand() * 40)) * 128 + 4096 * (i % 3),
-								1 + int(rand() * 15), 4 * (1 + int(rand() * 32)),
-								12 * (k - 1) + s, space, fl, 256 + 16 * int(rand() * 9)
-					}
-		}
-	}' | mk mix
+	# the mix (mix_gcs); BFS; the outputs, --stats, -v and --emit all of
+	# both paths; the outputs of both with nothing reported
+	mix_gcs
 	bfs_gcs
-	# (each run in its own directory, its --stats named s.json in all: the
-	# provenance names it; one cksum compares every pair at the end)
-	mkdir "$T"/{a,b}{1,2,3,4}
+	# (one cksum compares every pair at the end)
 	pairs=() i=0
 	while read -r f m; do
 		i=$((i + 1))
 		p=$T/$f.gcs
 		[ "$f" != bfs ] || p=$BFSGCS
-		cd "$T/a$i"
-		gc-l1 $m --stats s.json "$p" >o.gcs 2>e
-		cd "$T/b$i"
-		GC_L1_DECODE=1 gc-l1 $m --stats s.json "$p" >o.gcs 2>e
-		pairs+=("$T/a$i/o.gcs" "$T/b$i/o.gcs" "$T/a$i/s.json" "$T/b$i/s.json" "$T/a$i/e" "$T/b$i/e")
+		var_pair GC_L1_DECODE "$T/$i" "$p" $m
 	done <<-EOF
 		mix --gpu volta-v100 --size 4K --ways 4 --write write-back -v
 		mix --gpu volta-v100 --size 2K --ways 2 --write write-back --write-alloc fetch-on-write --emit all
@@ -835,9 +850,41 @@ policy() {
 	same_pairs "GC_L1_DECODE against the raw path" "${pairs[@]}"
 	# write-backs and bypassed requests were among the records compared
 	# (the first case's --stats)
-	jall "$T/a1/s.json"
+	jall "$T/1/a/s.json"
 	[ "${J[to_l2.writebacks]}" -gt 0 ]
 	[ "${J[bypasses]}" -gt 0 ]
+}
+
+@test "functional: classes counted in batches per SM equal classes counted at once (GC_L1_CLASS_NOW)" {
+	# without --emit all the functional model defers the shadow and the
+	# seen lookups (l1_class_defer) and drains an SM's batch when 4096 of
+	# its references wait, at kernel begins and ends, flushes and the
+	# end: over 7 K references an SM in the gather, 2 kernels; partial
+	# stores in the transposition and the mix (partial-write misses);
+	# outputs, --stats and -v compared
+	gc-gen gather -n 512K --kernels 2 | gc-sched --gpu volta-v100 --sms 3 | gc-coalesce >"$T/g.gcs"
+	gc-gen transpose -n 1024 | gc-sched --gpu volta-v100 --sms 2 | gc-coalesce >"$T/t.gcs"
+	mix_gcs
+	pairs=() i=0
+	while read -r f m; do
+		i=$((i + 1))
+		var_pair GC_L1_CLASS_NOW "$T/$i" "$T/$f.gcs" $m
+	done <<-EOF
+		g --size 16K --ways 4 --sector 32 -v
+		g --size 8K --ways 2 --sector 32 --replacement fifo --kernel-boundary keep
+		g --sets 8 --ways 8 --replacement random --write write-evict -v
+		t --size 8K --ways 2 --sector 32 --write write-back --write-alloc write-allocate -v
+		t --size 4K --ways 4 --write write-back --write-alloc fetch-on-write --kernel-boundary keep
+		mix --gpu volta-v100 --sets 4 --ways 2 --index linear --write write-back -v
+	EOF
+	same_pairs "batched classes against classes at once" "${pairs[@]}"
+	# every class of the functional model was counted
+	jall "$T/1/a/s.json"
+	[ "${J[classes.compulsory]}" -gt 0 ]
+	[ "${J[classes.capacity]}" -gt 0 ]
+	[ "${J[classes.conflict]}" -gt 0 ]
+	jall "$T/6/a/s.json"
+	[ "${J[classes.partial_write]}" -gt 0 ]
 }
 
 # env_pair VAR DIR STREAM OPTION...: gc-l1 --timing --emit all OPTION...

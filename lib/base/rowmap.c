@@ -34,7 +34,7 @@ static int room(gc_rowmap *m)
 	return 0;
 }
 
-void *gc_rowmap_row(gc_rowmap *m, uint64_t key, int *added)
+void *gc_rowmap_lookup(gc_rowmap *m, uint64_t key, int *added)
 {
 	if (added)
 		*added = 0;

@@ -144,6 +144,7 @@ static int configure(gc_l1 *R, char *err, size_t len)
 	R->line = l1->line;
 	R->sector = l1->sector;
 	R->nsectors = l1->line / l1->sector;
+	R->seen_per = 6 - (R->nsectors <= 1 ? 0 : R->nsectors <= 2 ? 1 : R->nsectors <= 4 ? 2 : 3);
 	R->pf_on = l1->prefetch != GC_PF_NONE;
 	R->pf_wpb = 1;
 
@@ -210,6 +211,10 @@ gc_l1 *gc_l1_new(const gc_l1_params *p, char *err, size_t len)
 		gc_l1_free(R);
 		return NULL;
 	}
+	/* Without --emit all no record carries a class: the functional
+	 * model counts them in batches per SM (with a prefetcher, whose
+	 * fills go into the shadow, in step) */
+	R->cdefer = R->classify && !R->timing && !R->emit_all && !R->pf_on && !p->class_now;
 	R->sms = calloc(65536, sizeof *R->sms);
 	R->smlist = calloc(65536, sizeof *R->smlist);
 	gc_pctab_init(&R->pcs);
@@ -365,17 +370,23 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 		count_sectors(s, r->op, m, present | held, l != NULL);
 	if (!(K & L1_K_PLAIN))
 		pf_use(s, l);
-	if (!(K & L1_K_PLAIN) && R->classify) {
+	if (!(K & L1_K_PLAIN) && R->cdefer) {
+		l1_class_defer(R, s, addr, m, absent, 0,
+			       L1_CR_STORE | (partial ? L1_CR_PARTIAL : 0) |
+			       (unsigned)policy << L1_CR_POLICY);
+	} else if (!(K & L1_K_PLAIN) && R->classify) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
 		if (absent) /* none held: never partial-write */
 			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
 	}
 	if (!COUNTED(K))
 		;
-	else if (absent)
-		count_miss(s, result, cls);
-	else
+	else if (!absent)
 		s->n.hits++;
+	else if (R->cdefer)
+		count_miss_result(s, result);
+	else
+		count_miss(s, result, cls);
 
 	if (policy == GC_WRITE_EVICT) {
 		if (l) {
@@ -451,12 +462,18 @@ load_now_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, un
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	uint8_t missing = l ? m & ~l->valid : m;
 	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;
-	int cls = !(K & L1_K_PLAIN) && R->classify
-		? l1_classify(R, s, tag, m, missing, l ? (uint8_t)(l->aux & missing) : 0,
-			      l1_fa_load(s, addr, m, 1))
-		: GC_C_NONE;
-	if (COUNTED(K))
-		count_miss(s, result, cls);
+	uint8_t partial = l ? (uint8_t)(l->aux & missing) : 0;
+	int cls = GC_C_NONE;
+	if (!(K & L1_K_PLAIN) && R->cdefer) {
+		l1_class_defer(R, s, addr, m, missing, partial, 0);
+		if (COUNTED(K))
+			count_miss_result(s, result);
+	} else {
+		if (!(K & L1_K_PLAIN) && R->classify)
+			cls = l1_classify(R, s, tag, m, missing, partial, l1_fa_load(s, addr, m, 1));
+		if (COUNTED(K))
+			count_miss(s, result, cls);
+	}
 	uint8_t outcome = 0;
 	if (!l)
 		l = allocate_k(R, s, r, addr, set, hint, time, &outcome, K);
@@ -528,7 +545,7 @@ static inline __attribute__((always_inline)) void prefetch_k(const gc_l1 *R, uns
 	}
 	addr &= ~(uint64_t)(R->line - 1);
 	gc_cache_prefetch(c, addr, gc_cache_set(c, addr));
-	if (!(K & L1_K_PLAIN) && R->classify)
+	if (!(K & L1_K_PLAIN) && R->classify && !R->cdefer) /* deferred: the drain prefetches */
 		l1_class_prefetch(R, s, gc_cache_tag(c, addr), addr);
 }
 
@@ -688,8 +705,10 @@ static void flush_all(gc_l1 *R, uint64_t time)
 			}
 		}
 		gc_cache_clear(&s->c);
-		if (R->classify)
+		if (R->classify) {
+			l1_class_drain(R, s);
 			l1_class_clear(s);
+		}
 	}
 }
 
@@ -720,6 +739,7 @@ int gc_l1_kernel_begin(gc_l1 *R, const gc_kernel *k)
 	}
 	if (R->classify && gc_pctab_kernel(&R->pcs, k ? k->name : "") < 0)
 		l1_fail(R, "out of memory");
+	l1_class_drain_all(R);
 	sum_counters(R, &R->kbase);
 	R->inst_valid = 0;
 	/* the timing model steps an SM ahead only when its blocks have all
@@ -776,6 +796,7 @@ int gc_l1_kernel_run(gc_l1 *R)
 int gc_l1_kernel_end(gc_l1 *R)
 {
 	ENTER(R);
+	l1_class_drain_all(R);
 	if (R->p.flush)
 		flush_all(R, R->timing ? R->gnow : R->last_time);
 	if (!R->nks)
@@ -816,6 +837,7 @@ int gc_l1_finish(gc_l1 *R)
 {
 	ENTER(R);
 	gc_l1_statistics *st = &R->st;
+	l1_class_drain_all(R);
 	R->smstat = l1_alloc(R, R->smstat, (R->nsms ? R->nsms : 1) * sizeof *R->smstat);
 	for (unsigned i = 0; i < R->nsms; i++) {
 		const struct sm *s = R->sms[R->smlist[i]];

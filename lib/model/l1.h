@@ -80,6 +80,8 @@ typedef struct gc_l1_params {
 	int step_all;          /* timing: no skipping of blocked steps (a check) */
 	int look_all;          /* timing: a retry looks at every request again (a check) */
 	int in_order;          /* timing: every step in the global order, none ahead (a check) */
+	int class_now;         /* functional: classify each reference at once, not in
+				* batches per SM (a check) */
 	unsigned threads;      /* timing: threads that step SMs ahead (0, 1: the caller's alone) */
 	int dispatch;          /* timing: when a block or warp read joins its SM (GC_L1_DISPATCH_*) */
 	unsigned free_read;    /* timing, dispatch free: records read a round (0: 256K; a check) */

@@ -46,15 +46,18 @@ void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g)
 			l1_fail(R, "the fully associative shadow of SM %u: %s", s->id, why);
 	} else {
 		unsigned bits = 1;
-		while ((UINT64_C(1) << bits) < 2 * n)
+		while ((UINT64_C(1) << bits) < 4 * n)
 			bits++;
-		f->mask = (UINT64_C(1) << bits) - 1;
 		f->shift = 64 - bits;
 		f->node = l1_zalloc(R, n, sizeof *f->node);
-		f->ix = l1_zalloc(R, f->mask + 1, sizeof *f->ix);
+		f->ch = l1_zalloc(R, n, sizeof *f->ch);
+		f->ix = l1_zalloc(R, (size_t)1 << bits, sizeof *f->ix);
 		l1_class_clear(s);
 	}
 	memset(&s->seen, 0, sizeof s->seen);
+	if (R->cdefer && !s->cq)
+		s->cq = l1_zalloc(R, L1_CQ, sizeof *s->cq);
+	s->ncq = 0;
 }
 
 void l1_class_clear(struct sm *s)
@@ -70,7 +73,7 @@ void l1_class_clear(struct sm *s)
 		}
 		f->free = 0;
 		f->head = f->tail = NONE32;
-		memset(f->ix, 0xff, (f->mask + 1) * sizeof *f->ix); /* L1_FA_FREE */
+		memset(f->ix, 0xff, ((size_t)1 << (64 - f->shift)) * sizeof *f->ix); /* NONE32 */
 	}
 	struct l1_seen *t = &s->seen;
 	if (t->slot)
@@ -84,45 +87,43 @@ void l1_class_free(struct sm *s)
 	if (f->core)
 		gc_cache_free(&f->c);
 	free(f->node);
+	free(f->ch);
 	free(f->ix);
 	f->node = NULL;
+	f->ch = NULL;
 	f->ix = NULL;
 	if (s->seen.slot)
 		gc_bigpool_put(s->seen.pool, s->seen.slot, s->seen.mask + 1,
 			       2 * sizeof *s->seen.slot);
 	memset(&s->seen, 0, sizeof s->seen);
+	free(s->cq);
+	s->cq = NULL;
+	s->ncq = 0;
 }
 
-/* The node holding line tag, or NULL. */
-static inline struct l1_fanode *fa_get(const struct l1_fa *f, uint64_t tag)
+/* The index bucket of line tag. */
+static inline uint32_t *fa_bucket(const struct l1_fa *f, uint64_t tag)
 {
-	uint64_t h = gc_hash64(tag), hi = h & ~(uint64_t)UINT32_MAX;
-	for (uint64_t i = h >> f->shift;; i = (i + 1) & f->mask) {
-		uint64_t e = f->ix[i];
-		if (e == L1_FA_FREE)
-			return NULL;
-		if ((e & ~(uint64_t)UINT32_MAX) == hi && f->node[(uint32_t)e].l.tag == tag)
-			return &f->node[(uint32_t)e];
-	}
+	return &f->ix[gc_hash64(tag) >> f->shift];
 }
 
-/* Node k out of the index, where line tag had it: the entries after it in
- * its run move back over the hole when their home is not between it and
- * them, so that no lookup meets a hole before its key. */
-static inline void fa_unindex(struct l1_fa *f, uint64_t tag, uint32_t k)
+/* The node holding line tag, or NULL; its bucket in *b. */
+static inline struct l1_fanode *fa_get(const struct l1_fa *f, uint64_t tag, uint32_t **b)
 {
-	uint64_t i = gc_hash64(tag) >> f->shift;
-	while ((uint32_t)f->ix[i] != k)
-		i = (i + 1) & f->mask;
-	for (uint64_t j = (i + 1) & f->mask; f->ix[j] != L1_FA_FREE; j = (j + 1) & f->mask) {
-		uint64_t home = f->ix[j] >> f->shift;
-		/* j may fill the hole at i when i is no further from home than j */
-		if (((j - home) & f->mask) >= ((j - i) & f->mask)) {
-			f->ix[i] = f->ix[j];
-			i = j;
-		}
-	}
-	f->ix[i] = L1_FA_FREE;
+	*b = fa_bucket(f, tag);
+	for (uint32_t k = **b; k != NONE32; k = f->ch[k].next)
+		if (f->node[k].l.tag == tag)
+			return &f->node[k];
+	return NULL;
+}
+
+/* Node k out of the index. */
+static inline void fa_unindex(struct l1_fa *f, uint32_t k)
+{
+	uint32_t *p = &f->ix[f->ch[k].bucket];
+	while (*p != k)
+		p = &f->ch[*p].next;
+	*p = f->ch[k].next;
 }
 
 static inline void fa_unlink(struct l1_fa *f, uint32_t k)
@@ -149,14 +150,15 @@ static inline void fa_append(struct l1_fa *f, uint32_t k)
 	f->tail = k;
 }
 
-/* The shadow's line of addr, or NULL. */
-static inline gc_cline *fa_find(struct l1_fa *f, uint64_t addr)
+/* The shadow's line of addr, or NULL; where fa_new indexes it in *b. */
+static inline gc_cline *fa_find(struct l1_fa *f, uint64_t addr, uint32_t **b)
 {
 	if (f->core) {
 		unsigned set;
+		*b = NULL;
 		return gc_cache_find(&f->c, addr, &set);
 	}
-	struct l1_fanode *x = fa_get(f, addr >> f->line_shift);
+	struct l1_fanode *x = fa_get(f, addr >> f->line_shift, b);
 	return x ? &x->l : NULL;
 }
 
@@ -182,7 +184,7 @@ static inline void fa_drop(struct l1_fa *f, gc_cline *l)
 		return;
 	}
 	uint32_t k = (uint32_t)((struct l1_fanode *)l - f->node);
-	fa_unindex(f, l->tag, k);
+	fa_unindex(f, k);
 	fa_unlink(f, k);
 	l->tag = GC_CACHE_NO_TAG;
 	l->valid = 0;
@@ -190,10 +192,10 @@ static inline void fa_drop(struct l1_fa *f, gc_cline *l)
 	f->free = k;
 }
 
-/* A line for addr, absent: an invalid one if any, else the policy's victim
- * (LRU, FIFO: the first node), given to addr with no sector valid, the
- * most recent. */
-static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr)
+/* A line for addr, absent (fa_find found its bucket b): an invalid one
+ * if any, else the policy's victim (LRU, FIFO: the first node), given to
+ * addr with no sector valid, the most recent. */
+static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr, uint32_t *b)
 {
 	if (f->core) {
 		gc_cline *v = gc_cache_victim(&f->c, 0);
@@ -206,7 +208,7 @@ static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr)
 		f->free = f->node[k].next;
 	} else {
 		k = f->head;
-		fa_unindex(f, f->node[k].l.tag, k);
+		fa_unindex(f, k);
 		fa_unlink(f, k);
 	}
 	struct l1_fanode *x = &f->node[k];
@@ -214,10 +216,9 @@ static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr)
 	x->l.valid = 0;
 	x->l.aux = 0;
 	fa_append(f, k);
-	uint64_t h = gc_hash64(tag), i = h >> f->shift;
-	while (f->ix[i] != L1_FA_FREE)
-		i = (i + 1) & f->mask;
-	f->ix[i] = (h & ~(uint64_t)UINT32_MAX) | k;
+	f->ch[k].next = *b;
+	f->ch[k].bucket = (uint32_t)(b - f->ix);
+	*b = k;
 	return &x->l;
 }
 
@@ -225,9 +226,10 @@ static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr)
  * the policy) when absent, the sectors valid, a use. */
 void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m)
 {
-	gc_cline *l = fa_find(&s->fa, addr);
+	uint32_t *b;
+	gc_cline *l = fa_find(&s->fa, addr, &b);
 	if (!l)
-		l = fa_new(&s->fa, addr);
+		l = fa_new(&s->fa, addr, b);
 	l->valid |= m;
 	l->aux &= ~(uint32_t)m;
 	fa_touch(&s->fa, l);
@@ -236,16 +238,17 @@ void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m)
 /* A load of sectors m of line addr in the shadow: 1 on a hit (a use);
  * on a miss 0, and the sectors are fetched at once when `now` is set
  * (else the caller fills them later). */
-int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
+static inline int fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
 {
-	gc_cline *l = fa_find(&s->fa, addr);
+	uint32_t *b;
+	gc_cline *l = fa_find(&s->fa, addr, &b);
 	if (l && (l->valid & m) == m) {
 		fa_touch(&s->fa, l);
 		return 1;
 	}
 	if (now) {
 		if (!l)
-			l = fa_new(&s->fa, addr);
+			l = fa_new(&s->fa, addr, b);
 		l->valid |= m;
 		l->aux &= ~(uint32_t)m;
 		fa_touch(&s->fa, l);
@@ -257,10 +260,17 @@ int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
  * (write policy `policy`, the L1's write allocation; `partial`: the
  * store covers its sectors only in part).  1 when every sector was
  * valid or held (a hit: a sector a partial store left, as l1_store). */
-int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, int policy)
+int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
+{
+	return fa_load(s, addr, m, now);
+}
+
+static inline int fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial,
+			   int policy)
 {
 	struct l1_fa *f = &s->fa;
-	gc_cline *l = fa_find(f, addr);
+	uint32_t *b;
+	gc_cline *l = fa_find(f, addr, &b);
 	uint8_t missing = l ? m & ~l->valid : m;
 	uint8_t absent = l ? missing & ~(uint8_t)l->aux : m; /* held ones hit */
 	if (policy == GC_WRITE_EVICT) {
@@ -270,7 +280,7 @@ int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, i
 	}
 	int alloc = R->walloc != GC_WALLOC_NONE && missing;
 	if (!l && alloc)
-		l = fa_new(f, addr);
+		l = fa_new(f, addr, b);
 	if (l) {
 		if (alloc && (!partial || R->walloc == GC_WALLOC_FETCH_ON_WRITE)) {
 			l->valid |= missing;
@@ -283,10 +293,21 @@ int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, i
 	return !absent;
 }
 
+int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, int policy)
+{
+	return fa_store(R, s, addr, m, partial, policy);
+}
+
 /* ---- the seen map ---------------------------------------------------- */
 
+/* A key's first slot, by its gc_hash64. */
+static inline uint64_t seen_home(uint64_t hash, unsigned shift)
+{
+	return hash >> shift;
+}
+
 /* The seen table of twice the slots (64 at first), its words moved. */
-static void seen_grow(gc_l1 *R, struct l1_seen *t)
+static __attribute__((noinline)) void seen_grow(gc_l1 *R, struct l1_seen *t)
 {
 	uint64_t cap = t->slot ? 2 * (t->mask + 1) : 64;
 	unsigned shift = t->slot ? t->shift - 1 : 64 - 6;
@@ -297,7 +318,7 @@ static void seen_grow(gc_l1 *R, struct l1_seen *t)
 		uint64_t key = t->slot[2 * i];
 		if (!key)
 			continue;
-		uint64_t j = gc_hash64(key) >> shift;
+		uint64_t j = seen_home(gc_hash64(key), shift);
 		while (to[2 * j])
 			j = (j + 1) & (cap - 1);
 		to[2 * j] = key;
@@ -311,21 +332,13 @@ static void seen_grow(gc_l1 *R, struct l1_seen *t)
 	t->shift = shift;
 }
 
-/* The word of the seen table that holds line tag's requested sectors,
- * and where in it (*shift): a word packs the sector masks of 64 / b lines
- * in a row (b, the line's sectors rounded up to a power of two), since a
- * GPU's lines are used in dense runs; one slot (16 bytes) then serves 16
- * lines of 4 sectors, where a slot a line cost 21-43 bytes a line with
- * the table's spare room. */
-static uint64_t *seen_word(gc_l1 *R, struct sm *s, uint64_t tag, unsigned *shift)
+/* The word of key, whose gc_hash64 is hash (a new word, zero, when the
+ * key is new), by linear probing from its home. */
+static inline uint64_t *seen_slot(gc_l1 *R, struct l1_seen *t, uint64_t key, uint64_t hash)
 {
-	unsigned per = l1_seen_per(R); /* log2 of the lines a word holds */
-	struct l1_seen *t = &s->seen;
-	uint64_t key = (tag >> per) + 1; /* tag < 2^62: never 0 */
-	*shift = (unsigned)(tag & ((UINT64_C(1) << per) - 1)) << (6 - per);
 	for (;;) {
 		if (t->slot) {
-			for (uint64_t i = gc_hash64(key) >> t->shift;; i = (i + 1) & t->mask) {
+			for (uint64_t i = seen_home(hash, t->shift);; i = (i + 1) & t->mask) {
 				uint64_t *e = &t->slot[2 * i];
 				if (e[0] == key)
 					return e + 1;
@@ -342,6 +355,20 @@ static uint64_t *seen_word(gc_l1 *R, struct sm *s, uint64_t tag, unsigned *shift
 	}
 }
 
+/* The word of the seen table that holds line tag's requested sectors,
+ * and where in it (*shift): a word packs the sector masks of 64 / b lines
+ * in a row (b, the line's sectors rounded up to a power of two), since a
+ * GPU's lines are used in dense runs; one slot (16 bytes) then serves 16
+ * lines of 4 sectors, where a slot a line cost 21-43 bytes a line with
+ * the table's spare room. */
+static inline uint64_t *seen_word(gc_l1 *R, struct sm *s, uint64_t tag, unsigned *shift)
+{
+	unsigned per = l1_seen_per(R); /* log2 of the lines a word holds */
+	*shift = (unsigned)(tag & ((UINT64_C(1) << per) - 1)) << (6 - per);
+	uint64_t key = (tag >> per) + 1; /* tag < 2^62: never 0 */
+	return seen_slot(R, &s->seen, key, gc_hash64(key));
+}
+
 /* Sectors `want` of line `tag` have been requested. */
 void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want)
 {
@@ -353,6 +380,21 @@ void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want)
 /* The class of a miss of sectors `want` of line `tag`, of which `missing`
  * were not valid, `partial` of them left invalid by a partial store, the
  * shadow having hit (fa_hit) or missed the same reference. */
+/* The class of a miss the shadow missed (or any, with a prefetcher) whose
+ * seen word is *w, line tag's sectors at `shift` in it; the sectors
+ * wanted marked seen. */
+static inline int seen_class(uint64_t *w, unsigned shift, uint8_t want, uint8_t missing,
+			     uint8_t partial, int fa_hit)
+{
+	int first = (missing & ~(uint8_t)(*w >> shift)) != 0;
+	*w |= (uint64_t)want << shift;
+	if (first)
+		return GC_C_COMPULSORY;
+	if (partial)
+		return GC_C_PARTIAL;
+	return fa_hit ? GC_C_CONFLICT : GC_C_CAPACITY;
+}
+
 int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t missing,
 		uint8_t partial, int fa_hit)
 {
@@ -363,20 +405,71 @@ int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t miss
 		return partial ? GC_C_PARTIAL : GC_C_CONFLICT;
 	unsigned shift;
 	uint64_t *w = seen_word(R, s, tag, &shift);
-	int first = (missing & ~(uint8_t)(*w >> shift)) != 0;
-	*w |= (uint64_t)want << shift;
-	if (first)
-		return GC_C_COMPULSORY;
-	if (partial)
-		return GC_C_PARTIAL;
-	return fa_hit ? GC_C_CONFLICT : GC_C_CAPACITY;
+	return seen_class(w, shift, want, missing, partial, fa_hit);
 }
 
-/* Per-(kernel, PC) counts: the kernel is the one gc_l1_kernel_begin named. */
-void l1_count_pc(gc_l1 *R, uint32_t pc, uint8_t outcome)
+/* ---- deferred classification ------------------------------------------ */
+
+/* Seen lookups prefetched this many ahead in a drain. */
+#ifndef SEEN_AHEAD
+#define SEEN_AHEAD 16
+#endif
+
+/*
+ * SM s's deferred references (l1_class_defer), in their order: first all
+ * through the shadow, which one SM's batch keeps in the core's cache,
+ * each miss the shadow hit classed at once (conflict or partial-write,
+ * as l1_classify does without a seen lookup); then the misses left,
+ * compacted to the front, looked up in the seen table with the home slot
+ * of the one SEEN_AHEAD on prefetched, so that many of the table's
+ * random lines are on their way at a time.  The two passes keep each
+ * structure's order of references, and neither reads the other's.
+ */
+void l1_class_drain(gc_l1 *R, struct sm *s)
 {
-	if (gc_pctab_count(&R->pcs, pc, GC_OUT_RESULT(outcome) == GC_R_HIT, is_miss(outcome)) < 0)
-		l1_fail(R, "out of memory");
+	unsigned n = s->ncq, k = 0;
+	struct l1_cref *q = s->cq;
+	s->ncq = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct l1_cref *e = &q[i];
+		int fa_hit = e->kind & L1_CR_STORE
+			? fa_store(R, s, e->addr, e->m, (e->kind & L1_CR_PARTIAL) != 0,
+				   e->kind >> L1_CR_POLICY)
+			: fa_load(s, e->addr, e->m, 1);
+		if (!e->miss)
+			continue;
+		if (fa_hit && !R->pf_on) {
+			s->n.cls[e->part ? GC_C_PARTIAL : GC_C_CONFLICT]++;
+			continue;
+		}
+		q[k] = *e;
+		q[k++].kind = fa_hit ? L1_CR_FAHIT : 0;
+	}
+	/* the keys' hashes, SEEN_AHEAD of them: that of q[i] at i % SEEN_AHEAD */
+	unsigned line_shift = s->c.line_shift, per = R->seen_per;
+	uint64_t lines = (UINT64_C(1) << per) - 1, hash[SEEN_AHEAD];
+	for (unsigned i = 0; i < k && i < SEEN_AHEAD; i++)
+		hash[i] = gc_hash64((q[i].addr >> line_shift >> per) + 1);
+	for (unsigned i = 0; i < k; i++) {
+		uint64_t h = hash[i % SEEN_AHEAD];
+		if (i + SEEN_AHEAD < k) {
+			uint64_t g = gc_hash64((q[i + SEEN_AHEAD].addr >> line_shift >> per) + 1);
+			hash[i % SEEN_AHEAD] = g;
+			if (s->seen.slot)
+				__builtin_prefetch(&s->seen.slot[2 * seen_home(g, s->seen.shift)], 1);
+		}
+		const struct l1_cref *e = &q[i];
+		uint64_t tag = e->addr >> line_shift;
+		uint64_t *w = seen_slot(R, &s->seen, (tag >> per) + 1, h);
+		s->n.cls[seen_class(w, (unsigned)(tag & lines) << (6 - per), e->m, e->miss, e->part,
+				    (e->kind & L1_CR_FAHIT) != 0)]++;
+	}
+}
+
+void l1_class_drain_all(gc_l1 *R)
+{
+	for (unsigned i = 0; R->cdefer && i < R->nsms; i++)
+		l1_class_drain(R, R->sms[R->smlist[i]]);
 }
 
 /* The rows by misses, most first (a copy: the counts go on by index). */

@@ -140,10 +140,10 @@ struct ring {
 /*
  * The three-C shadow of an SM (l1_class.c): a fully associative cache of
  * the L1's line count.  With LRU or FIFO replacement it is a list of
- * nodes, least recent (or oldest fill) first, and an index tag -> node
- * (linear probing over 2n slots or more, each the tag's hash in its high
- * 32 bits and the node in its low 32, deletion by backward shift): no
- * allocation, a miss reuses the list's first node.  With random
+ * nodes, least recent (or oldest fill) first, and an index tag -> node:
+ * 4n buckets or more (a power of two, by the tag's hash), each the first
+ * node of a chain linked by ch[].next (ch[].bucket: the node's bucket):
+ * no allocation, a miss reuses the list's first node.  With random
  * replacement it is the cache core's one set, whose draws those are.
  */
 struct l1_fanode {
@@ -155,17 +155,15 @@ struct l1_fa {
 	int core;           /* random replacement: the shadow is `c` */
 	gc_cache c;
 	struct l1_fanode *node; /* n nodes */
-	uint64_t *ix;       /* the index, mask + 1 slots; L1_FA_FREE when free */
-	uint64_t mask;
-	unsigned shift;     /* 64 - log2(slots) */
+	uint32_t *ix;       /* the index: a bucket's first node, NONE32: none */
+	struct l1_fachain { uint32_t next, bucket; } *ch; /* by node: its chain */
+	unsigned shift;     /* 64 - log2(buckets) */
 	unsigned line_shift;
 	int lru;
 	uint32_t n;
 	uint32_t head, tail; /* the first and last valid node (NONE32: none) */
 	uint32_t free;      /* invalid nodes, linked by next */
 };
-
-#define L1_FA_FREE UINT64_MAX
 
 /* The sectors an SM has requested since the last flush (l1_class.c): per
  * run of 2^per lines (l1_seen_per), a word of their masks, in a table of
@@ -179,6 +177,23 @@ struct l1_seen {
 	uint64_t n;         /* slots used */
 	gc_bigpool *pool;   /* where slot came from (the gc_l1's seenpool) */
 };
+
+/* A reference whose classification waits (l1_class.c, l1_class_defer):
+ * the functional model without --emit all classifies an SM's references
+ * in batches of L1_CQ, so that the SM's shadow and seen table stay in the
+ * cache while they are used (the classes are only counted then). */
+struct l1_cref {
+	uint64_t addr;      /* the line's address */
+	uint8_t m;          /* the sectors requested */
+	uint8_t miss;       /* those the L1 missed (0: a hit, no class) */
+	uint8_t part;       /* a load: those of them a partial store left */
+	uint8_t kind;       /* L1_CR_* */
+};
+#define L1_CR_STORE 1       /* a store (else a load) */
+#define L1_CR_PARTIAL 2     /* a store covering its sectors in part */
+#define L1_CR_FAHIT 4       /* the shadow hit (set by the drain) */
+#define L1_CR_POLICY 3      /* the store's write policy, above this bit */
+#define L1_CQ 4096
 
 /* An SM's MSHRs in flight by line tag (inflight_*, below): linear probing
  * over at least four slots an entry (two past 1024 entries), which never
@@ -202,6 +217,8 @@ struct sm {
 	gc_cache c;
 	struct l1_fa fa;    /* classify: the fully associative shadow (l1_class.c) */
 	struct l1_seen seen; /* classify: sectors ever requested (compulsory misses) */
+	struct l1_cref *cq; /* R->cdefer: references not yet classified */
+	unsigned ncq;
 	gc_l1_counts n;
 	gc_pf pf;           /* the prefetcher (l1_prefetch.c) */
 
@@ -261,6 +278,7 @@ struct gc_l1 {
 	gc_l1_params p;
 	gc_gpu_config gpu;
 	int classify, emit_all, timing;
+	int cdefer;           /* classify in batches per SM (l1_class_defer) */
 	gc_l1_statistics st; /* what gc_l1_stats returns */
 
 	/* the L1 as configured and as the current kernel has it */
@@ -270,6 +288,7 @@ struct gc_l1 {
 	unsigned hit_lat, lambda_min, mshr_entries, mshr_merge, mshr_per_warp;
 	double sigma;
 	unsigned line, sector, nsectors;
+	unsigned seen_per;    /* log2 of the lines a seen word holds (l1_seen_per) */
 	uint8_t maskmap[256]; /* input mask -> L1 sectors */
 	uint8_t outmap[256];  /* L1 sectors -> the output's sectors */
 	uint8_t rawmap[256];  /* the stream's sectors -> the output's */
@@ -405,17 +424,35 @@ void l1_seen(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want);
 int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now);
 void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m);
 int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, int policy);
-void l1_count_pc(gc_l1 *R, uint32_t pc, uint8_t outcome);
 void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g);
 void l1_class_clear(struct sm *s);
 void l1_class_free(struct sm *s);
+/* The references SM s deferred (every SM's) classified and counted. */
+void l1_class_drain(gc_l1 *R, struct sm *s);
+void l1_class_drain_all(gc_l1 *R);
+
+/* A reference to line addr for sectors m (l1_cref), its classification
+ * deferred: the shadow and the seen table see it when its SM's batch is
+ * drained, in the SM's order, and its class (a miss's) is counted then. */
+static inline void l1_class_defer(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m,
+				  uint8_t miss, uint8_t part, unsigned kind)
+{
+	if (s->ncq == L1_CQ)
+		l1_class_drain(R, s);
+	struct l1_cref *e = &s->cq[s->ncq++];
+	e->addr = addr;
+	e->m = m;
+	e->miss = miss;
+	e->part = part;
+	e->kind = (uint8_t)kind;
+}
 void l1_pcs_sorted(gc_l1 *R);
 
 /* The seen map's key of line tag: a word holds the sectors of 2^per lines
  * (l1_class.c, seen_word). */
 static inline unsigned l1_seen_per(const gc_l1 *R)
 {
-	return 6 - (R->nsectors <= 1 ? 0 : R->nsectors <= 2 ? 1 : R->nsectors <= 4 ? 2 : 3);
+	return R->seen_per;
 }
 
 /* Bring what classifying a reference to line tag (at byte address addr)
@@ -815,10 +852,17 @@ static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint
 	return allocate_k(R, s, src, addr, set, hint, time, outcome, 0);
 }
 
-static inline void count_miss(struct sm *s, int result, int cls)
+/* A miss, its class counted (count_miss) or left to the deferred
+ * classification (count_miss_result). */
+static inline void count_miss_result(struct sm *s, int result)
 {
 	s->n.misses++;
 	s->n.sector_misses += result == GC_R_SECTOR_MISS;
+}
+
+static inline void count_miss(struct sm *s, int result, int cls)
+{
+	count_miss_result(s, result);
 	s->n.cls[cls]++;
 }
 
@@ -867,7 +911,9 @@ load_hit_k(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m, unsign
 	if (COUNTED(K))
 		s->n.hits++;
 	l1_touch(&s->c, l, K);
-	if (!(K & L1_K_PLAIN) && R->classify)
+	if (!(K & L1_K_PLAIN) && R->cdefer)
+		l1_class_defer(R, s, addr, m, 0, 0, 0);
+	else if (!(K & L1_K_PLAIN) && R->classify)
 		l1_fa_load(s, addr, m, 1);
 	return 1;
 }
@@ -895,6 +941,14 @@ static inline int is_miss(uint8_t outcome)
 {
 	unsigned res = GC_OUT_RESULT(outcome);
 	return res == GC_R_MISS || res == GC_R_SECTOR_MISS;
+}
+
+/* Per-(kernel, PC) counts (classify): the kernel is the one
+ * gc_l1_kernel_begin named. */
+static inline void l1_count_pc(gc_l1 *R, uint32_t pc, uint8_t outcome)
+{
+	if (gc_pctab_count(&R->pcs, pc, GC_OUT_RESULT(outcome) == GC_R_HIT, is_miss(outcome)) < 0)
+		l1_fail(R, "out of memory");
 }
 
 /* Requests L1 does not look up: atomics, cache-global and skipped loads,

@@ -234,11 +234,11 @@ static void t_fully_assoc(void)
 
 /*
  * The shadow's index under churn: an L1 of 8 sets x 4 ways (a shadow of 32
- * lines, its index 64 slots, a line's home slot the top 6 bits of
- * gc_hash64 of its line address) and 40 lines whose home slots are the
- * last three and the first, so the index holds long runs of entries that
- * wrap round its end, and evictions and write-evict stores delete from
- * the middle of them.  Every miss's class against the definition, from a
+ * lines, its index 128 buckets, a line's bucket the top 7 bits of
+ * gc_hash64 of its line address) and 40 lines whose buckets are the first
+ * and the last, so the index holds two long chains, and evictions and
+ * write-evict stores unlink from the middle of them.  Every miss's class
+ * against the definition, from a
  * plain fully associative LRU list of 32 lines: compulsory when the line
  * was never requested, else capacity when the list misses it too, else
  * conflict; a write-evict store takes its line out of the list.
@@ -249,8 +249,8 @@ static void t_shadow_index(void)
 	uint64_t pool[LINES];
 	unsigned np = 0;
 	for (uint64_t t = 0; np < LINES; t++) {
-		unsigned home = (unsigned)(gc_hash64(t) >> 58);
-		if (home >= 61 || home == 0)
+		unsigned home = (unsigned)(gc_hash64(t) >> 57);
+		if (home == 127 || home == 0)
 			pool[np++] = t;
 	}
 	gc_gpu_config c = config("l1.sets=8 l1.ways=4 l1.sector=128 l1.write=write-evict");
