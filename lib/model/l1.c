@@ -368,13 +368,13 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 
 	if (COUNTED(K))
 		count_sectors(s, r->op, m, present | held, l != NULL);
-	if (!(K & L1_K_PLAIN))
+	if (!NO_PF(K))
 		pf_use(s, l);
-	if (!(K & L1_K_PLAIN) && R->cdefer) {
+	if (DEFERS(K, R)) {
 		l1_class_defer(R, s, addr, m, absent, 0,
 			       L1_CR_STORE | (partial ? L1_CR_PARTIAL : 0) |
 			       (unsigned)policy << L1_CR_POLICY);
-	} else if (!(K & L1_K_PLAIN) && R->classify) {
+	} else if (CLASSIFIES(K, R)) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
 		if (absent) /* none held: never partial-write */
 			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
@@ -383,7 +383,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 		;
 	else if (!absent)
 		s->n.hits++;
-	else if (R->cdefer)
+	else if (DEFERS(K, R))
 		count_miss_result(s, result);
 	else
 		count_miss(s, result, cls);
@@ -394,7 +394,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 				outcome |= GC_OUT_WRITEBACK;
 			write_back_k(R, s, r, l, time, K);
 			gc_cache_invalidate(&s->c, l);
-			if (!(K & L1_K_PLAIN))
+			if (!NO_PF(K))
 				note_change(s, tag);
 		}
 		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
@@ -422,7 +422,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 		}
 		l->valid |= validated;
 		l->aux &= ~(uint32_t)validated;
-		if (!(K & L1_K_PLAIN) && (filled || validated))
+		if (!NO_PF(K) && (filled || validated))
 			note_change(s, tag);
 		l1_touch(&s->c, l, K);
 	}
@@ -464,12 +464,12 @@ load_now_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, un
 	int result = l ? GC_R_SECTOR_MISS : GC_R_MISS;
 	uint8_t partial = l ? (uint8_t)(l->aux & missing) : 0;
 	int cls = GC_C_NONE;
-	if (!(K & L1_K_PLAIN) && R->cdefer) {
+	if (DEFERS(K, R)) {
 		l1_class_defer(R, s, addr, m, missing, partial, 0);
 		if (COUNTED(K))
 			count_miss_result(s, result);
 	} else {
-		if (!(K & L1_K_PLAIN) && R->classify)
+		if (CLASSIFIES(K, R))
 			cls = l1_classify(R, s, tag, m, missing, partial, l1_fa_load(s, addr, m, 1));
 		if (COUNTED(K))
 			count_miss(s, result, cls);
@@ -500,16 +500,16 @@ static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_
 	if (!bypass_k(R, s, r, r->time, &outcome, K)) {
 		if (r->op == GC_LOAD) {
 			outcome = load_now_k(R, s, r, m, r->time, K, W);
-			trained = !(K & L1_K_PLAIN) && R->pf_on;
+			trained = !NO_PF(K) && R->pf_on;
 		} else {
 			outcome = store_k(R, s, r, m, r->time, K, W);
 		}
 	}
 	if (K & L1_K_PLAIN)
 		return;
-	if (R->classify)
+	if (CLASSIFIES(K, R))
 		l1_count_pc(R, r->pc, outcome);
-	if (R->emit_all) {
+	if (!(K & (L1_K_RAW | L1_K_DEFER)) && R->emit_all) {
 		if (R->rsrc) {
 			raw_slot(R)[2] = outcome;
 		} else {
@@ -545,7 +545,7 @@ static inline __attribute__((always_inline)) void prefetch_k(const gc_l1 *R, uns
 	}
 	addr &= ~(uint64_t)(R->line - 1);
 	gc_cache_prefetch(c, addr, gc_cache_set(c, addr));
-	if (!(K & L1_K_PLAIN) && R->classify && !R->cdefer) /* deferred: the drain prefetches */
+	if (CLASSIFIES(K, R) && !DEFERS(K, R)) /* deferred: the drain prefetches */
 		l1_class_prefetch(R, s, gc_cache_tag(c, addr), addr);
 }
 
@@ -631,19 +631,30 @@ access_raw_k(gc_l1 *R, const unsigned char *p, const unsigned char *end, uint64_
 }
 
 /*
- * The common configuration, for which gc_l1_access_raw has an instance
+ * The common configurations, for which gc_l1_access_raw has an instance
  * of its loop with every test of the engine's state that it decides made
- * a constant (l1_impl.h's L1_K_*): no --emit all, no classification, no
- * prefetcher, nothing that reads the counts (--stats, reports), and SMs'
- * caches of 4 ways, LRU, linearly indexed over a power-of-two set count
- * (gc-l1 --ways 4, the bench's L1).  The ways of the current kernel (a
- * carve-out sets them).
+ * a constant (l1_impl.h's L1_K_*): SMs' caches of 4 ways, LRU, linearly
+ * indexed over a power-of-two set count (gc-l1 --ways 4, the bench's L1;
+ * the ways of the current kernel: a carve-out sets them), no --emit all,
+ * no prefetcher, and either (l1_fast) no classification and nothing that
+ * reads the counts (--stats, reports), or (l1_fast_stats) the counts kept
+ * and the classes deferred (gc-l1 --stats, -v).
  */
+static int l1_fast_geom(const gc_l1 *R)
+{
+	return !R->emit_all && !R->pf_on && !R->timing && R->ways == 4 &&
+	       R->geom.repl == GC_REPL_LRU && R->geom.index == GC_INDEX_LINEAR &&
+	       (R->sets & (R->sets - 1)) == 0;
+}
+
 static int l1_fast(const gc_l1 *R)
 {
-	return !R->emit_all && !R->classify && !R->pf_on && !R->timing && R->p.uncounted &&
-	       R->ways == 4 && R->geom.repl == GC_REPL_LRU && R->geom.index == GC_INDEX_LINEAR &&
-	       (R->sets & (R->sets - 1)) == 0;
+	return l1_fast_geom(R) && !R->classify && R->p.uncounted;
+}
+
+static int l1_fast_stats(const gc_l1 *R)
+{
+	return l1_fast_geom(R) && R->cdefer && !R->p.uncounted;
 }
 
 int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_hi)
@@ -653,9 +664,14 @@ int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_h
 		l1_fail(R, "gc_l1_access_raw: not a functional model without a prefetcher");
 	R->rhi = time_hi;
 	const unsigned char *end = p + n * GC_RECORD_BASE;
-	uint64_t last = l1_fast(R) ? access_raw_k(R, p, end, time_hi,
-						  L1_K_RAW | L1_K_PLAIN | L1_K_LRU | L1_K_UNCOUNTED, 4)
-				   : access_raw_k(R, p, end, time_hi, 0, 0);
+	uint64_t last;
+	if (l1_fast(R))
+		last = access_raw_k(R, p, end, time_hi,
+				    L1_K_RAW | L1_K_PLAIN | L1_K_LRU | L1_K_UNCOUNTED, 4);
+	else if (l1_fast_stats(R))
+		last = access_raw_k(R, p, end, time_hi, L1_K_RAW | L1_K_DEFER | L1_K_LRU, 4);
+	else
+		last = access_raw_k(R, p, end, time_hi, 0, 0);
 	R->rsrc = NULL;
 	if (n)
 		R->last_time = last;

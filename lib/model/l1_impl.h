@@ -577,11 +577,20 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
  *   L1_K_LRU    the SMs' caches are scanned (not wide), linearly indexed
  *               over a power-of-two set count, with LRU replacement.
  *   L1_K_UNCOUNTED  nothing reads the counts: none is kept.
+ *   L1_K_DEFER  functional, classes deferred (R->cdefer, so classify and
+ *               no --emit all), no prefetcher: no line's pf bit ever set,
+ *               no change table (l1_fast_stats, gc-l1 --stats).
  */
-enum { L1_K_RAW = 1, L1_K_PLAIN = 2, L1_K_LRU = 4, L1_K_UNCOUNTED = 8 };
+enum { L1_K_RAW = 1, L1_K_PLAIN = 2, L1_K_LRU = 4, L1_K_UNCOUNTED = 8, L1_K_DEFER = 16 };
 /* Whether a path of K keeps the counts (not with L1_K_UNCOUNTED: the
  * caller said nothing reads them, gc_l1_params.uncounted). */
 #define COUNTED(K) (!((K) & L1_K_UNCOUNTED))
+/* Whether a path of K on R classifies, classifies in batches (with
+ * L1_K_DEFER both constants), may meet a prefetched line or keeps a
+ * change table (neither with L1_K_PLAIN or L1_K_DEFER). */
+#define CLASSIFIES(K, R) (((K) & L1_K_DEFER) || (!((K) & L1_K_PLAIN) && (R)->classify))
+#define DEFERS(K, R) (((K) & L1_K_DEFER) || (!((K) & L1_K_PLAIN) && (R)->cdefer))
+#define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER))
 
 /* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
  * unrolled (every request looks up its line, a miss's fill too). */
@@ -814,7 +823,7 @@ take_way_k(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v
 	   uint8_t *outcome, unsigned K)
 {
 	if (v->tag != GC_CACHE_NO_TAG) {
-		if (!(K & L1_K_PLAIN)) {
+		if (!NO_PF(K)) {
 			pf_drop(s, v);
 			note_change(s, v->tag);
 		}
@@ -904,16 +913,16 @@ load_hit_k(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m, unsign
 {
 	if (COUNTED(K))
 		count_sectors(s, GC_LOAD, m, l ? l->valid : 0, l != NULL);
-	if (!(K & L1_K_PLAIN))
+	if (!NO_PF(K))
 		pf_use(s, l);
 	if (!l || (l->valid & m) != m)
 		return 0;
 	if (COUNTED(K))
 		s->n.hits++;
 	l1_touch(&s->c, l, K);
-	if (!(K & L1_K_PLAIN) && R->cdefer)
+	if (DEFERS(K, R))
 		l1_class_defer(R, s, addr, m, 0, 0, 0);
-	else if (!(K & L1_K_PLAIN) && R->classify)
+	else if (CLASSIFIES(K, R))
 		l1_fa_load(s, addr, m, 1);
 	return 1;
 }
