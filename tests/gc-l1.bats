@@ -846,6 +846,10 @@ policy() {
 		gc-l1 --gpu volta-v100 --size 4K --ways 4 --write $w "$T/mix.gcs" >"$T/a$i/o.gcs"
 		GC_L1_DECODE=1 gc-l1 --gpu volta-v100 --size 4K --ways 4 --write $w "$T/mix.gcs" >"$T/b$i/o.gcs"
 		pairs+=("$T/a$i/o.gcs" "$T/b$i/o.gcs")
+		# and counted, the classes deferred: the raw path's instance for
+		# --stats (l1.c, l1_fast_stats) against the decoded path's
+		var_pair GC_L1_DECODE "$T/s$i" "$T/mix.gcs" --gpu volta-v100 --size 4K --ways 4 \
+			--write $w -v
 	done
 	same_pairs "GC_L1_DECODE against the raw path" "${pairs[@]}"
 	# write-backs and bypassed requests were among the records compared
@@ -853,6 +857,13 @@ policy() {
 	jall "$T/1/a/s.json"
 	[ "${J[to_l2.writebacks]}" -gt 0 ]
 	[ "${J[bypasses]}" -gt 0 ]
+	# and misses of every class the functional model counts in the
+	# --stats instance's runs (write-back, write-allocate)
+	jall "$T/s6/a/s.json"
+	[ "${J[classes.compulsory]}" -gt 0 ]
+	[ "${J[classes.capacity]}" -gt 0 ]
+	[ "${J[classes.conflict]}" -gt 0 ]
+	[ "${J[classes.partial_write]}" -gt 0 ]
 }
 
 @test "functional: classes counted in batches per SM equal classes counted at once (GC_L1_CLASS_NOW)" {
