@@ -151,9 +151,9 @@ static inline void fa_append(struct l1_fa *f, uint32_t k)
 }
 
 /* The shadow's line of addr, or NULL; where fa_new indexes it in *b. */
-static inline gc_cline *fa_find(struct l1_fa *f, uint64_t addr, uint32_t **b)
+static inline __attribute__((always_inline)) gc_cline *fa_find(struct l1_fa *f, uint64_t addr, uint32_t **b, int C)
 {
-	if (f->core) {
+	if (!C && f->core) {
 		unsigned set;
 		*b = NULL;
 		return gc_cache_find(&f->c, addr, &set);
@@ -163,23 +163,23 @@ static inline gc_cline *fa_find(struct l1_fa *f, uint64_t addr, uint32_t **b)
 }
 
 /* A use of line l: with LRU the most recent. */
-static inline void fa_touch(struct l1_fa *f, gc_cline *l)
+static inline __attribute__((always_inline)) void fa_touch(struct l1_fa *f, gc_cline *l, int C)
 {
-	if (f->core) {
+	if (!C && f->core) {
 		gc_cache_touch(&f->c, l);
 		return;
 	}
 	uint32_t k = (uint32_t)((struct l1_fanode *)l - f->node);
-	if (f->lru && k != f->tail) {
+	if ((C || f->lru) && k != f->tail) {
 		fa_unlink(f, k);
 		fa_append(f, k);
 	}
 }
 
 /* Line l invalid (write-evict). */
-static inline void fa_drop(struct l1_fa *f, gc_cline *l)
+static inline __attribute__((always_inline)) void fa_drop(struct l1_fa *f, gc_cline *l, int C)
 {
-	if (f->core) {
+	if (!C && f->core) {
 		gc_cache_invalidate(&f->c, l);
 		return;
 	}
@@ -195,9 +195,9 @@ static inline void fa_drop(struct l1_fa *f, gc_cline *l)
 /* A line for addr, absent (fa_find found its bucket b): an invalid one
  * if any, else the policy's victim (LRU, FIFO: the first node), given to
  * addr with no sector valid, the most recent. */
-static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr, uint32_t *b)
+static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr, uint32_t *b, int C)
 {
-	if (f->core) {
+	if (!C && f->core) {
 		gc_cline *v = gc_cache_victim(&f->c, 0);
 		gc_cache_fill(&f->c, v, addr);
 		return v;
@@ -227,31 +227,31 @@ static inline gc_cline *fa_new(struct l1_fa *f, uint64_t addr, uint32_t *b)
 void l1_fa_fill(struct sm *s, uint64_t addr, uint8_t m)
 {
 	uint32_t *b;
-	gc_cline *l = fa_find(&s->fa, addr, &b);
+	gc_cline *l = fa_find(&s->fa, addr, &b, 0);
 	if (!l)
-		l = fa_new(&s->fa, addr, b);
+		l = fa_new(&s->fa, addr, b, 0);
 	l->valid |= m;
 	l->aux &= ~(uint32_t)m;
-	fa_touch(&s->fa, l);
+	fa_touch(&s->fa, l, 0);
 }
 
 /* A load of sectors m of line addr in the shadow: 1 on a hit (a use);
  * on a miss 0, and the sectors are fetched at once when `now` is set
  * (else the caller fills them later). */
-static inline int fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
+static inline __attribute__((always_inline)) int fa_load(struct sm *s, uint64_t addr, uint8_t m, int now, int C)
 {
 	uint32_t *b;
-	gc_cline *l = fa_find(&s->fa, addr, &b);
+	gc_cline *l = fa_find(&s->fa, addr, &b, C);
 	if (l && (l->valid & m) == m) {
-		fa_touch(&s->fa, l);
+		fa_touch(&s->fa, l, C);
 		return 1;
 	}
 	if (now) {
 		if (!l)
-			l = fa_new(&s->fa, addr, b);
+			l = fa_new(&s->fa, addr, b, C);
 		l->valid |= m;
 		l->aux &= ~(uint32_t)m;
-		fa_touch(&s->fa, l);
+		fa_touch(&s->fa, l, C);
 	}
 	return 0;
 }
@@ -262,25 +262,25 @@ static inline int fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
  * valid or held (a hit: a sector a partial store left, as l1_store). */
 int l1_fa_load(struct sm *s, uint64_t addr, uint8_t m, int now)
 {
-	return fa_load(s, addr, m, now);
+	return fa_load(s, addr, m, now, 0);
 }
 
-static inline int fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial,
-			   int policy)
+static inline __attribute__((always_inline)) int fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial,
+			   int policy, int C)
 {
 	struct l1_fa *f = &s->fa;
 	uint32_t *b;
-	gc_cline *l = fa_find(f, addr, &b);
+	gc_cline *l = fa_find(f, addr, &b, C);
 	uint8_t missing = l ? m & ~l->valid : m;
 	uint8_t absent = l ? missing & ~(uint8_t)l->aux : m; /* held ones hit */
 	if (policy == GC_WRITE_EVICT) {
 		if (l)
-			fa_drop(f, l);
+			fa_drop(f, l, C);
 		return !absent;
 	}
 	int alloc = R->walloc != GC_WALLOC_NONE && missing;
 	if (!l && alloc)
-		l = fa_new(f, addr, b);
+		l = fa_new(f, addr, b, C);
 	if (l) {
 		if (alloc && (!partial || R->walloc == GC_WALLOC_FETCH_ON_WRITE)) {
 			l->valid |= missing;
@@ -288,14 +288,14 @@ static inline int fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int
 		} else if (alloc) {
 			l->aux |= missing; /* held, as in the L1 */
 		}
-		fa_touch(f, l);
+		fa_touch(f, l, C);
 	}
 	return !absent;
 }
 
 int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, int policy)
 {
-	return fa_store(R, s, addr, m, partial, policy);
+	return fa_store(R, s, addr, m, partial, policy, 0);
 }
 
 /* ---- the seen map ---------------------------------------------------- */
@@ -425,17 +425,18 @@ int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t miss
  * random lines are on their way at a time.  The two passes keep each
  * structure's order of references, and neither reads the other's.
  */
-void l1_class_drain(gc_l1 *R, struct sm *s)
+/* The first pass: C set when the shadow is known chained and LRU (an
+ * instance without the tests of its policy); the misses left in q[0, k). */
+static inline __attribute__((always_inline)) unsigned
+drain_shadow(gc_l1 *R, struct sm *s, struct l1_cref *q, unsigned n, int C)
 {
-	unsigned n = s->ncq, k = 0;
-	struct l1_cref *q = s->cq;
-	s->ncq = 0;
+	unsigned k = 0;
 	for (unsigned i = 0; i < n; i++) {
 		const struct l1_cref *e = &q[i];
 		int fa_hit = e->kind & L1_CR_STORE
 			? fa_store(R, s, e->addr, e->m, (e->kind & L1_CR_PARTIAL) != 0,
-				   e->kind >> L1_CR_POLICY)
-			: fa_load(s, e->addr, e->m, 1);
+				   e->kind >> L1_CR_POLICY, C)
+			: fa_load(s, e->addr, e->m, 1, C);
 		if (!e->miss)
 			continue;
 		if (fa_hit && !R->pf_on) {
@@ -445,6 +446,16 @@ void l1_class_drain(gc_l1 *R, struct sm *s)
 		q[k] = *e;
 		q[k++].kind = fa_hit ? L1_CR_FAHIT : 0;
 	}
+	return k;
+}
+
+void l1_class_drain(gc_l1 *R, struct sm *s)
+{
+	unsigned n = s->ncq;
+	struct l1_cref *q = s->cq;
+	s->ncq = 0;
+	unsigned k = !s->fa.core && s->fa.lru ? drain_shadow(R, s, q, n, 1)
+					      : drain_shadow(R, s, q, n, 0);
 	/* the keys' hashes, SEEN_AHEAD of them: that of q[i] at i % SEEN_AHEAD */
 	unsigned line_shift = s->c.line_shift, per = R->seen_per;
 	uint64_t lines = (UINT64_C(1) << per) - 1, hash[SEEN_AHEAD];
