@@ -836,9 +836,20 @@ policy() {
 		mix --gpu volta-v100 --size 2K --ways 2 --write write-back --write-alloc fetch-on-write --emit all
 		mix --gpu fermi-gtx470-48k --write write-evict --kernel-boundary keep
 		bfs --size 8K --ways 4 --sector 32 --write local-write-back --emit all -v
+		bfs --size 8K --ways 4 --sector 32 --write write-back --prefetch stride --prefetch-degree 4 -v
+		mix --gpu volta-v100 --size 2K --ways 2 --write write-back --prefetch mta --emit all
 	EOF
-	# and with nothing reported: the raw path's instance for 4 LRU ways
-	# over linear sets (l1.c, l1_fast), every write policy
+	# and with nothing reported: the raw path's instances for 4 LRU ways
+	# over linear sets (l1.c, l1_fast, and l1_fast_pf with a prefetcher:
+	# BFS's loads train it), every write policy
+	for pf in "--prefetch stride --prefetch-degree 4" "--prefetch mta --prefetch-distance 2"; do
+		i=$((i + 1))
+		mkdir "$T/a$i" "$T/b$i"
+		gc-l1 --size 8K --ways 4 --sector 32 --write write-back $pf "$BFSGCS" >"$T/a$i/o.gcs"
+		GC_L1_DECODE=1 gc-l1 --size 8K --ways 4 --sector 32 --write write-back $pf "$BFSGCS" \
+			>"$T/b$i/o.gcs"
+		pairs+=("$T/a$i/o.gcs" "$T/b$i/o.gcs")
+	done
 	for w in "write-back --write-alloc fetch-on-write" "write-back --write-alloc write-allocate" \
 		"write-through --write-alloc no-write-allocate" "write-evict" "local-write-back"; do
 		i=$((i + 1))
@@ -857,9 +868,14 @@ policy() {
 	jall "$T/1/a/s.json"
 	[ "${J[to_l2.writebacks]}" -gt 0 ]
 	[ "${J[bypasses]}" -gt 0 ]
+	# prefetches went out, and were used, in the prefetcher's case
+	jall "$T/5/a/s.json"
+	[ "${J[prefetch.issued]}" -gt 0 ]
+	[ "${J[prefetch.useful]}" -gt 0 ]
+	grep -q "prefetch" "$T/5/a/e"
 	# and misses of every class the functional model counts in the
 	# --stats instance's runs (write-back, write-allocate)
-	jall "$T/s6/a/s.json"
+	jall "$T/s10/a/s.json"
 	[ "${J[classes.compulsory]}" -gt 0 ]
 	[ "${J[classes.capacity]}" -gt 0 ]
 	[ "${J[classes.conflict]}" -gt 0 ]

@@ -332,22 +332,6 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
  * it: what goes to L2 and the sectors' states are those of a miss.
  */
 
-/* The set of line addr, and the probe of it (K and W: see l1_impl.h and
- * l1_fast). */
-static inline __attribute__((always_inline)) unsigned set_k(const gc_cache *c, uint64_t addr,
-							       unsigned K)
-{
-	return (K & L1_K_LRU) ? gc_cache_set_fast(c, addr) : gc_cache_set(c, addr);
-}
-
-static inline __attribute__((always_inline)) gc_cline *
-probe_k(struct sm *s, uint64_t addr, unsigned set, gc_cline **hint, unsigned W)
-{
-	if (W)
-		return gc_cache_probe_ways(&s->c, gc_cache_tag(&s->c, addr), set, hint, W);
-	return l1_probe(s, addr, set, hint);
-}
-
 static inline __attribute__((always_inline)) uint8_t
 store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsigned K, unsigned W)
 {
@@ -500,7 +484,7 @@ static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_
 	if (!bypass_k(R, s, r, r->time, &outcome, K)) {
 		if (r->op == GC_LOAD) {
 			outcome = load_now_k(R, s, r, m, r->time, K, W);
-			trained = !NO_PF(K) && R->pf_on;
+			trained = (K & L1_K_PF) || (!NO_PF(K) && R->pf_on);
 		} else {
 			outcome = store_k(R, s, r, m, r->time, K, W);
 		}
@@ -520,7 +504,7 @@ static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_
 	}
 	/* its prefetches after it (--emit all writes them too) */
 	if (trained)
-		l1_pf_access(R, s, r, is_miss(outcome), r->time);
+		l1_pf_access_k(R, s, r, is_miss(outcome), r->time, K, W);
 }
 
 /*
@@ -573,7 +557,7 @@ int gc_l1_access(gc_l1 *R, const gc_rec *rec, size_t n, const gc_rec *ahead, siz
 
 int gc_l1_raw_ok(const gc_l1 *R)
 {
-	return !R->timing && !R->pf_on && R->p.emit_raw;
+	return !R->timing && !(R->pf_on && R->emit_all) && R->p.emit_raw;
 }
 
 /* Requests looked ahead of the one modelled by gc_l1_access_raw. */
@@ -636,32 +620,37 @@ access_raw_k(gc_l1 *R, const unsigned char *p, const unsigned char *end, uint64_
  * a constant (l1_impl.h's L1_K_*): SMs' caches of 4 ways, LRU, linearly
  * indexed over a power-of-two set count (gc-l1 --ways 4, the bench's L1;
  * the ways of the current kernel: a carve-out sets them), no --emit all,
- * no prefetcher, and either (l1_fast) no classification and nothing that
- * reads the counts (--stats, reports), or (l1_fast_stats) the counts kept
- * and the classes deferred (gc-l1 --stats, -v).
+ * and either (l1_fast) no classification and nothing that reads the
+ * counts (--stats, reports) and no prefetcher, or (l1_fast_stats) the
+ * counts kept and the classes deferred (gc-l1 --stats, -v; no
+ * prefetcher), or (l1_fast_pf) l1_fast's with a prefetcher.
  */
 static int l1_fast_geom(const gc_l1 *R)
 {
-	return !R->emit_all && !R->pf_on && !R->timing && R->ways == 4 &&
-	       R->geom.repl == GC_REPL_LRU && R->geom.index == GC_INDEX_LINEAR &&
-	       (R->sets & (R->sets - 1)) == 0;
+	return !R->emit_all && !R->timing && R->ways == 4 && R->geom.repl == GC_REPL_LRU &&
+	       R->geom.index == GC_INDEX_LINEAR && (R->sets & (R->sets - 1)) == 0;
 }
 
 static int l1_fast(const gc_l1 *R)
 {
-	return l1_fast_geom(R) && !R->classify && R->p.uncounted;
+	return l1_fast_geom(R) && !R->pf_on && !R->classify && R->p.uncounted;
 }
 
 static int l1_fast_stats(const gc_l1 *R)
 {
-	return l1_fast_geom(R) && R->cdefer && !R->p.uncounted;
+	return l1_fast_geom(R) && !R->pf_on && R->cdefer && !R->p.uncounted;
+}
+
+static int l1_fast_pf(const gc_l1 *R)
+{
+	return l1_fast_geom(R) && R->pf_on && !R->classify && R->p.uncounted;
 }
 
 int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_hi)
 {
 	ENTER(R);
 	if (!gc_l1_raw_ok(R))
-		l1_fail(R, "gc_l1_access_raw: not a functional model without a prefetcher");
+		l1_fail(R, "gc_l1_access_raw: not a functional model without a prefetcher's --emit all");
 	R->rhi = time_hi;
 	const unsigned char *end = p + n * GC_RECORD_BASE;
 	uint64_t last;
@@ -670,6 +659,9 @@ int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_h
 				    L1_K_RAW | L1_K_PLAIN | L1_K_LRU | L1_K_UNCOUNTED, 4);
 	else if (l1_fast_stats(R))
 		last = access_raw_k(R, p, end, time_hi, L1_K_RAW | L1_K_DEFER | L1_K_LRU, 4);
+	else if (l1_fast_pf(R))
+		last = access_raw_k(R, p, end, time_hi,
+				    L1_K_RAW | L1_K_PF | L1_K_LRU | L1_K_UNCOUNTED, 4);
 	else
 		last = access_raw_k(R, p, end, time_hi, 0, 0);
 	R->rsrc = NULL;

@@ -515,6 +515,11 @@ void l1_pf_init(gc_l1 *R, struct sm *s);
  * prefetcher, and its prefetches go out at time t: filled at once
  * (functional), or into MSHRs left free (timing). */
 void l1_pf_access(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t);
+/* Its parts: the prefetch of the line at addr goes to L2 (and out);
+ * timing, an MSHR entry for the prefetch of line `tag`, or 0 when none
+ * is free.  l1_pf_access_k (below allocate_k) is its body. */
+void l1_pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t t);
+int l1_pf_mshr(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint64_t t);
 /* Timing: a demand request met prefetch MSHR x in flight. */
 void l1_pf_late(struct sm *s, struct mshr *x);
 
@@ -577,19 +582,28 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
  *   L1_K_LRU    the SMs' caches are scanned (not wide), linearly indexed
  *               over a power-of-two set count, with LRU replacement.
  *   L1_K_UNCOUNTED  nothing reads the counts: none is kept.
+ *   L1_K_PF     functional with a prefetcher, no classification: no 3C
+ *               shadow, no change table; every demand load trains it.
  *   L1_K_DEFER  functional, classes deferred (R->cdefer, so classify and
  *               no --emit all), no prefetcher: no line's pf bit ever set,
  *               no change table (l1_fast_stats, gc-l1 --stats).
  */
-enum { L1_K_RAW = 1, L1_K_PLAIN = 2, L1_K_LRU = 4, L1_K_UNCOUNTED = 8, L1_K_DEFER = 16 };
+enum {
+	L1_K_RAW = 1,
+	L1_K_PLAIN = 2,
+	L1_K_LRU = 4,
+	L1_K_UNCOUNTED = 8,
+	L1_K_DEFER = 16,
+	L1_K_PF = 32
+};
 /* Whether a path of K keeps the counts (not with L1_K_UNCOUNTED: the
  * caller said nothing reads them, gc_l1_params.uncounted). */
 #define COUNTED(K) (!((K) & L1_K_UNCOUNTED))
 /* Whether a path of K on R classifies, classifies in batches (with
  * L1_K_DEFER both constants), may meet a prefetched line or keeps a
  * change table (neither with L1_K_PLAIN or L1_K_DEFER). */
-#define CLASSIFIES(K, R) (((K) & L1_K_DEFER) || (!((K) & L1_K_PLAIN) && (R)->classify))
-#define DEFERS(K, R) (((K) & L1_K_DEFER) || (!((K) & L1_K_PLAIN) && (R)->cdefer))
+#define CLASSIFIES(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->classify))
+#define DEFERS(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->cdefer))
 #define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER))
 
 /* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
@@ -600,6 +614,22 @@ static inline __attribute__((always_inline)) gc_cline *l1_probe(struct sm *s, ui
 	if (c->g.ways == 4)
 		return gc_cache_probe_ways(c, gc_cache_tag(c, addr), set, victim, 4);
 	return gc_cache_probe(c, addr, set, victim);
+}
+
+/* The set of line addr, and the probe of it (K and W: see l1_impl.h and
+ * l1.c's l1_fast). */
+static inline __attribute__((always_inline)) unsigned set_k(const gc_cache *c, uint64_t addr,
+							       unsigned K)
+{
+	return (K & L1_K_LRU) ? gc_cache_set_fast(c, addr) : gc_cache_set(c, addr);
+}
+
+static inline __attribute__((always_inline)) gc_cline *
+probe_k(struct sm *s, uint64_t addr, unsigned set, gc_cline **hint, unsigned W)
+{
+	if (W)
+		return gc_cache_probe_ways(&s->c, gc_cache_tag(&s->c, addr), set, hint, W);
+	return l1_probe(s, addr, set, hint);
 }
 
 static inline __attribute__((always_inline)) gc_cline *l1_find(struct sm *s, uint64_t addr, unsigned *set)
@@ -859,6 +889,37 @@ static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint
 				 unsigned set, gc_cline *hint, uint64_t time, uint8_t *outcome)
 {
 	return allocate_k(R, s, src, addr, set, hint, time, outcome, 0);
+}
+
+/* l1_pf_access for a path of K and W (l1.c's l1_fast_pf: L1_K_PF, a
+ * functional model's prefetches into 4 LRU ways; 0: any). */
+static inline __attribute__((always_inline)) void
+l1_pf_access_k(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t, unsigned K,
+	       unsigned W)
+{
+	uint64_t lines[GC_PF_OUT_MAX];
+	uint64_t line = gc_cache_tag(&s->c, r->addr);
+	uint32_t warp = r->block * R->pf_wpb + r->warp;
+	unsigned n = gc_pf_access(&s->pf, r->pc, warp, line, miss, lines);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t addr = lines[i] << s->c.line_shift;
+		unsigned set = set_k(&s->c, addr, K);
+		gc_cline *hint = NULL;
+		if (W ? probe_k(s, addr, set, &hint, W) : gc_cache_probe(&s->c, addr, set, &hint))
+			continue;
+		if (!(K & L1_K_PF) && R->timing) {
+			if (inflight_get(s, lines[i]) || !l1_pf_mshr(R, s, r, lines[i], t))
+				continue;
+		} else {
+			uint8_t o = 0;
+			gc_cline *l = allocate_k(R, s, r, addr, set, hint, t, &o, K);
+			l->valid = s->c.full_mask;
+			l->pf = 1;
+			if (CLASSIFIES(K, R))
+				l1_fa_fill(s, addr, s->c.full_mask);
+		}
+		l1_pf_out(R, s, r, addr, t);
+	}
 }
 
 /* A miss, its class counted (count_miss) or left to the deferred

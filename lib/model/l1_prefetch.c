@@ -36,13 +36,20 @@ void l1_pf_late(struct sm *s, struct mshr *x)
  * with the flag, carrying the trigger's ids but no compute field.  With
  * --emit all it is a record of that stream too, after its trigger, in the
  * stream's sectors and with no outcome (it is no lookup of a warp's). */
-static void pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t t)
+void l1_pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t t)
 {
 	uint8_t full = s->c.full_mask;
 	unsigned bytes = sector_bytes(R, full);
 	s->n.pf_issued++;
 	to_l2(R, s, r, GC_LOAD, addr, full, bytes, t, 0);
 	gc_rec *o;
+	if (R->rsrc) {
+		/* gc_l1_access_raw (never with --emit all): the bytes to_l2
+		 * just wrote, flags in byte 1's high half, no compute field */
+		unsigned char *q = R->rout + (size_t)(R->nrout - 1) * GC_RECORD_BASE;
+		q[1] = (uint8_t)((q[1] & ~(GC_F_BYPASS_L1 << 4)) | GC_F_PREFETCH << 4);
+		return;
+	}
 	if (R->emit_all) {
 		o = out_slot(R);
 		*o = *r;
@@ -61,9 +68,7 @@ static void pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint6
 	o->compute = 0;
 }
 
-/* Timing: an MSHR entry for the prefetch of line `tag`, or 0 when none is
- * free. */
-static int pf_mshr(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint64_t t)
+int l1_pf_mshr(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint64_t t)
 {
 	unsigned cost = R->mshr_sector ? popcount8(s->c.full_mask) : 1;
 	if (s->mused + cost > R->mshr_entries || s->mfree == NONE32)
@@ -74,27 +79,5 @@ static int pf_mshr(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint64
 
 void l1_pf_access(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t)
 {
-	uint64_t lines[GC_PF_OUT_MAX];
-	uint64_t line = gc_cache_tag(&s->c, r->addr);
-	uint32_t warp = r->block * R->pf_wpb + r->warp;
-	unsigned n = gc_pf_access(&s->pf, r->pc, warp, line, miss, lines);
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t addr = lines[i] << s->c.line_shift;
-		unsigned set = gc_cache_set(&s->c, addr);
-		gc_cline *hint = NULL;
-		if (gc_cache_probe(&s->c, addr, set, &hint))
-			continue;
-		if (R->timing) {
-			if (inflight_get(s, lines[i]) || !pf_mshr(R, s, r, lines[i], t))
-				continue;
-		} else {
-			uint8_t o = 0;
-			gc_cline *l = allocate(R, s, r, addr, set, hint, t, &o);
-			l->valid = s->c.full_mask;
-			l->pf = 1;
-			if (R->classify)
-				l1_fa_fill(s, addr, s->c.full_mask);
-		}
-		pf_out(R, s, r, addr, t);
-	}
+	l1_pf_access_k(R, s, r, miss, t, 0, 0);
 }

@@ -96,8 +96,8 @@ static unsigned ahead(const gc_pf *p, uint64_t line, int64_t stride, unsigned n,
 		      uint64_t *out)
 {
 	unsigned k = 0;
-	for (unsigned i = 0; i < n; i++) {
-		int64_t step = stride * (int64_t)(p->p.distance + i);
+	int64_t step = stride * (int64_t)p->p.distance;
+	for (unsigned i = 0; i < n; i++, step += stride) {
 		uint64_t l = line + (uint64_t)step;
 		if ((step > 0 && (l < line || l > p->p.max_line)) || (step < 0 && l > line))
 			continue;
