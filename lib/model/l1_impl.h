@@ -515,7 +515,8 @@ void l1_pf_init(gc_l1 *R, struct sm *s);
  * prefetcher, and its prefetches go out at time t: filled at once
  * (functional), or into MSHRs left free (timing). */
 void l1_pf_access(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t);
-/* Its parts: the prefetch of the line at addr goes to L2 (and out);
+/* Its parts: the prefetch of the line at addr goes to L2 (and out; not
+ * from gc_l1_access_raw);
  * timing, an MSHR entry for the prefetch of line `tag`, or 0 when none
  * is free.  l1_pf_access_k (below allocate_k) is its body. */
 void l1_pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t t);
@@ -918,7 +919,18 @@ l1_pf_access_k(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t, un
 			if (CLASSIFIES(K, R))
 				l1_fa_fill(s, addr, s->c.full_mask);
 		}
-		l1_pf_out(R, s, r, addr, t);
+		if (!(K & L1_K_RAW) && !R->rsrc) {
+			l1_pf_out(R, s, r, addr, t);
+			continue;
+		}
+		/* gc_l1_access_raw (never with --emit all): l1_pf_out's
+		 * record is the trigger's bytes to_l2 writes, flags in byte
+		 * 1's high half, no compute field */
+		uint8_t full = s->c.full_mask;
+		s->n.pf_issued++;
+		to_l2_k(R, s, r, GC_LOAD, addr, full, sector_bytes(R, full), t, 0, K);
+		unsigned char *q = R->rout + (size_t)(R->nrout - 1) * GC_RECORD_BASE;
+		q[1] = (uint8_t)((q[1] & ~(GC_F_BYPASS_L1 << 4)) | GC_F_PREFETCH << 4);
 	}
 }
 

@@ -35,7 +35,8 @@ void l1_pf_late(struct sm *s, struct mshr *x)
 /* The prefetch of the line at addr goes to L2: a load of the whole line
  * with the flag, carrying the trigger's ids but no compute field.  With
  * --emit all it is a record of that stream too, after its trigger, in the
- * stream's sectors and with no outcome (it is no lookup of a warp's). */
+ * stream's sectors and with no outcome (it is no lookup of a warp's).
+ * Not from gc_l1_access_raw: l1_pf_access_k writes its own. */
 void l1_pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t t)
 {
 	uint8_t full = s->c.full_mask;
@@ -43,13 +44,6 @@ void l1_pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t 
 	s->n.pf_issued++;
 	to_l2(R, s, r, GC_LOAD, addr, full, bytes, t, 0);
 	gc_rec *o;
-	if (R->rsrc) {
-		/* gc_l1_access_raw (never with --emit all): the bytes to_l2
-		 * just wrote, flags in byte 1's high half, no compute field */
-		unsigned char *q = R->rout + (size_t)(R->nrout - 1) * GC_RECORD_BASE;
-		q[1] = (uint8_t)((q[1] & ~(GC_F_BYPASS_L1 << 4)) | GC_F_PREFETCH << 4);
-		return;
-	}
 	if (R->emit_all) {
 		o = out_slot(R);
 		*o = *r;

@@ -19,7 +19,9 @@
 
 static uint32_t slot(uint64_t key, unsigned n)
 {
-	return (uint32_t)(((key * UINT64_C(0x9e3779b97f4a7c15)) >> 32) % n);
+	uint64_t h = (key * UINT64_C(0x9e3779b97f4a7c15)) >> 32;
+	/* the same slot without a division for the usual power of two */
+	return (uint32_t)((n & (n - 1)) == 0 ? h & (n - 1) : h % n);
 }
 
 void gc_pf_clear(gc_pf *p)
