@@ -243,7 +243,8 @@ static inline gc_cline *gc_cache_probe_tag(gc_cache *c, uint64_t tag, unsigned s
 static inline __attribute__((always_inline)) gc_cline *
 gc_cache_probe_ways(gc_cache *c, uint64_t tag, unsigned set, gc_cline **victim, unsigned ways)
 {
-	if (c->wide) {
+	/* wide: from GC_CACHE_WIDE ways (a constant below folds the test) */
+	if (ways >= GC_CACHE_WIDE && c->wide) {
 		gc_cline *f = gc_cache_wide_lookup(c, tag, set);
 		if (!f)
 			*victim = c->g.repl == GC_REPL_RANDOM ? NULL : gc_cache_wide_victim(c, set);

@@ -646,6 +646,15 @@ static int l1_fast_pf(const gc_l1 *R)
 	return l1_fast_geom(R) && R->pf_on && !R->classify && R->p.uncounted;
 }
 
+/* l1_fast_pf's instance, a function of its own: in gc_l1_access_raw's
+ * body it made the others' code slower (CPU time of the plain copy
+ * +10%). */
+static __attribute__((noinline)) uint64_t access_raw_pf(gc_l1 *R, const unsigned char *p,
+							const unsigned char *end, uint64_t time_hi)
+{
+	return access_raw_k(R, p, end, time_hi, L1_K_RAW | L1_K_PF | L1_K_LRU | L1_K_UNCOUNTED, 4);
+}
+
 int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_hi)
 {
 	ENTER(R);
@@ -660,8 +669,7 @@ int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_h
 	else if (l1_fast_stats(R))
 		last = access_raw_k(R, p, end, time_hi, L1_K_RAW | L1_K_DEFER | L1_K_LRU, 4);
 	else if (l1_fast_pf(R))
-		last = access_raw_k(R, p, end, time_hi,
-				    L1_K_RAW | L1_K_PF | L1_K_LRU | L1_K_UNCOUNTED, 4);
+		last = access_raw_pf(R, p, end, time_hi);
 	else
 		last = access_raw_k(R, p, end, time_hi, 0, 0);
 	R->rsrc = NULL;
