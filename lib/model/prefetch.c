@@ -99,6 +99,14 @@ static unsigned ahead(const gc_pf *p, uint64_t line, int64_t stride, unsigned n,
 {
 	unsigned k = 0;
 	int64_t step = stride * (int64_t)p->p.distance;
+	/* all of them inside (distance >= 1: every step > 0 and below the
+	 * last's): no test each */
+	if (stride > 0 && n && line <= p->p.max_line &&
+	    (uint64_t)(step + stride * (int64_t)(n - 1)) <= p->p.max_line - line) {
+		for (; k < n; k++, step += stride)
+			out[k] = line + (uint64_t)step;
+		return k;
+	}
 	for (unsigned i = 0; i < n; i++, step += stride) {
 		uint64_t l = line + (uint64_t)step;
 		if ((step > 0 && (l < line || l > p->p.max_line)) || (step < 0 && l > line))
