@@ -210,8 +210,8 @@ int gc_l1_access(gc_l1 *L, const gc_rec *rec, size_t n, const gc_rec *ahead, siz
  * records (time base time_hi), what they send on going out through
  * emit_raw, patched from their bytes.  The model, its output and its
  * statistics are gc_l1_access's for the records decoded.  Whether the
- * engine takes them (functional, no prefetcher, an emit_raw callback);
- * gc_l1_access_raw fails when it does not. */
+ * engine takes them (functional, no prefetcher with --emit all, an
+ * emit_raw callback); gc_l1_access_raw fails when it does not. */
 int gc_l1_raw_ok(const gc_l1 *L);
 int gc_l1_access_raw(gc_l1 *L, const unsigned char *p, size_t n, uint64_t time_hi);
 
