@@ -297,28 +297,52 @@ _Static_assert(SAME(GC_IV_INT, GC_OP_INT) && SAME(GC_IV_SP, GC_OP_SP) &&
 static const char *gpu_opt;
 static const gc_gpu_oplat *oplat;
 
+/* The GPU the latencies are --gpu's, else the binary version's preset;
+ * NULL: none (no version, or a version without a preset). */
+static const char *iv_gpu(int have_binary, uint64_t binary)
+{
+	if (gpu_opt)
+		return gpu_opt;
+	return have_binary ? gc_gpu_preset_of_cc((unsigned)binary) : NULL;
+}
+
+static void iv_latencies(gc_import *im, const char *name, gc_gpu_config *gpu)
+{
+	gc_gpu_for_stream(gpu, name, NULL);
+	gc_gpu_oplat_apply(gpu, oplat);
+	gc_gpu_config_finish(gpu);
+	for (int c = 0; c < GC_IV_NCLASSES; c++) {
+		im->iv_lat.latency[c] = gpu->op.latency[c];
+		im->iv_lat.initiation[c] = gpu->op.initiation[c];
+	}
+}
+
+/* The latencies alone, early (the one-pass reader); -1: iv_setup would fail. */
+static int iv_choose(gc_import *im, int have_binary, uint64_t binary)
+{
+	const char *name = iv_gpu(have_binary, binary);
+	if (!name)
+		return -1;
+	gc_gpu_config gpu;
+	iv_latencies(im, name, &gpu);
+	return 0;
+}
+
 static void iv_setup(gc_import *im, const char *file, int have_binary, uint64_t binary)
 {
-	const char *name = gpu_opt;
-	if (!name) {
-		if (!have_binary)
-			gc_usage_error("%s: --intervals: the kernel has no '-binary version' line "
-				       "to choose the GPU by; name one with --gpu", file);
-		name = gc_gpu_preset_of_cc((unsigned)binary);
-		if (!name)
-			gc_usage_error("%s: --intervals: binary version %llu has no preset; "
-				       "name the GPU with --gpu", file, (unsigned long long)binary);
-	}
+	const char *name = iv_gpu(have_binary, binary);
+	if (!name && !have_binary)
+		gc_usage_error("%s: --intervals: the kernel has no '-binary version' line "
+			       "to choose the GPU by; name one with --gpu", file);
+	if (!name)
+		gc_usage_error("%s: --intervals: binary version %llu has no preset; "
+			       "name the GPU with --gpu", file, (unsigned long long)binary);
 	gc_gpu_config gpu;
-	gc_gpu_for_stream(&gpu, name, NULL);
-	gc_gpu_oplat_apply(&gpu, oplat);
-	gc_gpu_config_finish(&gpu);
+	iv_latencies(im, name, &gpu);
 	char key[64], val[64];
 	int bad = gc_header_set(&im->h, "intervals", "accelsim") < 0 ||
 		  gc_header_set(&im->h, "intervals.gpu", name) < 0;
 	for (int c = 0; c < GC_IV_NCLASSES; c++) {
-		im->iv_lat.latency[c] = gpu.op.latency[c];
-		im->iv_lat.initiation[c] = gpu.op.initiation[c];
 		snprintf(key, sizeof key, "intervals.op.%s", gc_iv_class_name[c]);
 		snprintf(val, sizeof val, "%u,%u", gpu.op.latency[c], gpu.op.initiation[c]);
 		bad |= gc_header_set(&im->h, key, val) < 0;
@@ -520,6 +544,7 @@ int main(int argc, char **argv)
 	if (cl.intervals) {
 		im.intervals = 1;
 		im.iv_setup = iv_setup;
+		im.iv_choose = iv_choose;
 		gpu_opt = cl.c.gpu;
 		oplat = &cl.oplat;
 		im.h.optional |= GC_OPT_COMPUTE;

@@ -658,29 +658,57 @@ stats_of() {
 
 @test "accelsim: one pass (the spool) writes what two passes write, and a spool past its budget goes back to them" {
 	# GC_ACCELSIM_SPOOL=0 reads every trace twice, as before the spool;
-	# 4K (4096 bytes) hold a small trace's events but not most BFS kernels', so
-	# that list takes both ways in one run.  Streams, --stats and messages
-	# equal, --lenient skipping the same lines (a bad trace of two
-	# kernels, one of them skipped).
-	local f e
+	# 4K (4096 bytes) and 8K hold a small trace's events but not most BFS
+	# kernels', so that list takes both ways in one run.  Streams, --stats, messages and
+	# exit status equal, --lenient skipping the same lines (a bad trace of
+	# two kernels, one of them skipped); with --intervals too (the first
+	# pass tracks registers and spools the compute fields), where a trace
+	# whose first kernel has no binary version goes back to two passes
+	# and fails as they do (exit 2).
+	local f e o s
 	cat "$A/bad/lacks-grid.traceg" "$A/version-5.traceg" >"$T/bad2.traceg"
-	for f in "$BFS/kernelslist.g" "$MM/kernelslist.g" "$TU/kernelslist_ctx_0x1868c30" \
-		"$A/ldgsts.traceg" "$A/generic.traceg" "$A/raw-core.trace" "$A/addr-modes.traceg" "$T/bad2.traceg"; do
-		for e in 0 4K ''; do
-			if ! GC_ACCELSIM_SPOOL=$e gc-import --lenient --stats "$T/s.json" "$f" >"$T/o$e" 2>"$T/e$e"; then
-				echo "$f: GC_ACCELSIM_SPOOL=$e: exit status not 0" >&2
-				return 1
-			fi
-			mv "$T/s.json" "$T/s$e-.json"
-		done
-		for e in 4K ''; do
-			expect_same "$T/o0" "$T/o$e" "$f: stream, GC_ACCELSIM_SPOOL=$e against two passes"
-			expect_same "$T/s0-.json" "$T/s$e-.json" "$f: --stats, GC_ACCELSIM_SPOOL=$e"
-			if ! cmp -s "$T/e0" "$T/e$e"; then # none on most: cmp, not expect_same
-				echo "$f: messages differ, GC_ACCELSIM_SPOOL=$e" >&2
-				diff "$T/e0" "$T/e$e" >&2
-				return 1
-			fi
+	grep -v "binary version" "$A/version-5.traceg" >"$T/nobin.traceg"
+	# 1000 loads and an opcode no class knows (counted in --stats): past
+	# 8K the spool goes, after the first pass has counted some of them
+	{
+		sed -n '1,/^warp = 0/p' "$A/version-5.traceg"
+		echo "insts = 2000"
+		awk 'BEGIN { for (i = 0; i < 1000; i++) {
+			printf "%04x ffffffff 1 R1 ZZOP 0 0 0\n", 32 * i
+			printf "%04x ffffffff 1 R4 LDG.E.64 1 R4 8 1 0x%x 8 0\n", 32 * i + 16, 4096 * i
+		} }'
+		echo "#END_TB"
+	} >"$T/unknown.traceg"
+	for o in "" --intervals; do
+		for f in "$BFS/kernelslist.g" "$MM/kernelslist.g" "$TU/kernelslist_ctx_0x1868c30" \
+			"$A/ldgsts.traceg" "$A/generic.traceg" "$A/raw-core.trace" "$A/addr-modes.traceg" \
+			"$T/bad2.traceg" "$T/nobin.traceg" "$T/unknown.traceg"; do
+			for e in 0 4K 8K ''; do
+				rm -f "$T/s.json"
+				s=0
+				GC_ACCELSIM_SPOOL=$e gc-import $o --lenient --stats "$T/s.json" "$f" >"$T/o$e" 2>"$T/e$e" || s=$?
+				echo "exit $s" >>"$T/e$e"
+				touch "$T/s.json"
+				mv "$T/s.json" "$T/s$e-.json"
+			done
+			for e in 4K 8K ''; do
+				if [ -s "$T/o0" ]; then
+					expect_same "$T/o0" "$T/o$e" "$f $o: stream, GC_ACCELSIM_SPOOL=$e against two passes"
+					expect_same "$T/s0-.json" "$T/s$e-.json" "$f $o: --stats, GC_ACCELSIM_SPOOL=$e"
+				elif [ -s "$T/o$e" ]; then
+					echo "$f $o: a stream with GC_ACCELSIM_SPOOL=$e, none with two passes" >&2
+					return 1
+				fi
+				if ! cmp -s "$T/e0" "$T/e$e"; then
+					echo "$f $o: messages or exit status differ, GC_ACCELSIM_SPOOL=$e" >&2
+					diff "$T/e0" "$T/e$e" >&2
+					return 1
+				fi
+			done
+			case "$o$f" in
+			--intervals*nobin*) expect_eq "$(tail -1 "$T/e0")" "exit 2" ;;
+			*) expect_eq "$(tail -1 "$T/e0")" "exit 0" ;;
+			esac
 		done
 	done
 	[ -s "$T/e0" ] # the last trace's skipped kernel was reported

@@ -132,6 +132,9 @@ typedef struct parser {
 	 * looked up in it again and again. */
 	uint64_t pcseen[PCSEEN_SLOTS];
 	as_spool sp;
+	int iv_early;            /* --intervals: the latencies are known in the
+				    first pass (it tracks registers and spools
+				    each record's compute field) */
 } parser;
 
 /* ---- the tokenizer ------------------------------------------------------ */
@@ -285,15 +288,18 @@ void as_spool_access(parser *p, const gc_rec *r, const minst *m);
 void as_spool_end(parser *p);
 /* Write everything kept, in order. */
 void as_spool_replay(parser *p);
+/* Drop the spool: the file is read a second time. */
+void as_spool_stop(parser *p);
 
 /* accelsim_pass.c */
 /* A header key of the import, while the header is unwritten; first wins. */
 void as_set_key(gc_import *im, const char *key, const char *val);
-/* The passes a trace file takes unless its spool overflows: 1 without
- * --intervals and with a spool budget, else 2. */
+/* The passes a trace file takes unless its spool overflows (or, with
+ * --intervals, its first kernel cannot choose the GPU): 1 with a spool
+ * budget and, for --intervals, a way to choose the latencies early. */
 static inline int as_passes(const gc_import *im)
 {
-	return im->intervals || !im->accelsim_spool ? 2 : 1;
+	return !im->accelsim_spool || (im->intervals && !im->iv_choose) ? 2 : 1;
 }
 /* 1 when trace in is read in one pass (a file, not a pipe, and
  * as_passes 1), unless its spool overflows. */

@@ -480,7 +480,7 @@ void as_inst_line(parser *p, char *s)
 	l.block = c->block;
 	l.warp = c->warp;
 	l.sm = 0;
-	l.iv = p->im->intervals && p->pass == 2;
+	l.iv = p->im->intervals && (p->pass == 2 || (p->sp.on && p->iv_early));
 	if (c->layout == L_UNKNOWN)
 		c->layout = L_RAW;
 	int raw = c->layout == L_RAW;

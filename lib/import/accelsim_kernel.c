@@ -93,6 +93,17 @@ void as_body_start(parser *p)
 				 (unsigned long long)c->binary);
 	}
 	if (p->pass == 1) {
+		gc_import *im = p->im;
+		if (p->sp.on && im->intervals && !p->iv_early) {
+			/* The latencies now, for the first pass to track
+			 * registers; where the GPU cannot be chosen, two
+			 * passes, and iv_setup's error where they report it. */
+			if (im->iv_ready || (im->iv_choose &&
+					     im->iv_choose(im, c->have_binary, c->binary) == 0))
+				p->iv_early = 1;
+			else
+				as_spool_stop(p);
+		}
 		if (p->sp.on) {
 			memset(p->pcseen, 0, sizeof p->pcseen);
 			as_spool_begin(p, p->nk, c);

@@ -179,6 +179,7 @@ uint64_t as_import_trace(gc_import *im, gc_lines *in)
 	else if (as_one_pass(im, in))
 		as_spool_start(&p->sp, im);
 	int spooled = p->sp.on;
+	uint64_t unknown = im->iv_unknown; /* a first pass that tracked counts again */
 	p->pass = 1;
 	run(p, in);
 	uint64_t bytes = gc_lines_bytes(in);
@@ -212,6 +213,7 @@ uint64_t as_import_trace(gc_import *im, gc_lines *in)
 	} else {
 		l = spill_reopen(p);
 	}
+	im->iv_unknown = unknown;
 	p->pass = 2;
 	run(p, l);
 	if (p->ki != p->nk)

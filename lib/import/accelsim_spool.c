@@ -30,7 +30,7 @@ enum { EV_NEXT, EV_BEGIN, EV_OPCODE, EV_ACCESS, EV_END };
 #define CHUNK_MAX ((size_t)2 << 20)
 /* The most one access takes: tag, pc, mask, seq, block, warp, sm, op,
  * space, flags, size, base, then 32 steps or a stride. */
-#define ACCESS_MAX (1 + 5 + 4 + 5 + 5 + 5 + 5 + 3 + 3 + 10 + 32 * 10)
+#define ACCESS_MAX (1 + 5 + 4 + 5 + 5 + 5 + 5 + 3 + 3 + 10 + 10 + 32 * 10)
 
 void as_spool_start(as_spool *s, const gc_import *im)
 {
@@ -58,14 +58,19 @@ void as_spool_free(as_spool *s)
 
 /* Room for need bytes, in a new chunk if this one lacks it (its end
  * marked); NULL, with the spool dropped, past the budget. */
+void as_spool_stop(parser *p)
+{
+	as_spool_free(&p->sp);
+	p->sp.on = 0;
+}
+
 static unsigned char *room(parser *p, size_t need)
 {
 	as_spool *s = &p->sp;
 	if (s->p && (size_t)(s->end - s->p) >= need)
 		return s->p;
 	if (s->nchunk == s->limit || need + 1 > s->csize) {
-		as_spool_free(s);
-		s->on = 0;
+		as_spool_stop(p);
 		return NULL;
 	}
 	if (s->p)
@@ -131,6 +136,8 @@ void as_spool_access(parser *p, const gc_rec *r, const minst *m)
 	*q++ = r->space;
 	*q++ = r->flags;
 	q = gc_put_varint(q, r->size);
+	if (p->iv_early)
+		q = gc_put_varint(q, r->compute);
 	q = gc_put_varint(q, gc_zigzag(r->addr - s->base));
 	s->base = r->addr;
 	if (m->strided) {
@@ -215,6 +222,8 @@ void as_spool_replay(parser *p)
 			q += 3;
 			q = gc_get_varint(q, &v);
 			r.size = (uint16_t)v;
+			if (p->iv_early)
+				q = gc_get_varint(q, &r.compute);
 			q = gc_get_varint(q, &v);
 			base += gc_unzigzag(v);
 			r.addr = base;

@@ -65,7 +65,11 @@ struct gc_import {
 	 * either the latencies (iv_lat, iv_ready = 1) or iv_setup, which the
 	 * parser calls once before the first kernel is written, with the
 	 * kernel's binary version (have_binary 0: the trace has none); it
-	 * sets iv_lat and the header's intervals.* keys, or never returns. */
+	 * sets iv_lat and the header's intervals.* keys, or never returns.
+	 * iv_choose, where set, sets iv_lat alone, by the same rule, and
+	 * returns -1 with nothing changed where iv_setup would fail: the
+	 * one-pass reader calls it at the first kernel it spools, and
+	 * iv_setup still writes the keys where two passes would. */
 	int intervals;
 	/* Accel-Sim: the bytes a trace's one-pass spool may take before the
 	 * file is read a second time instead (0: always two passes);
@@ -74,6 +78,7 @@ struct gc_import {
 	int iv_ready;
 	gc_iv_lat iv_lat;
 	void (*iv_setup)(gc_import *im, const char *file, int have_binary, uint64_t binary);
+	int (*iv_choose)(gc_import *im, int have_binary, uint64_t binary);
 	/* A warning (main prints it unless -q); NULL: none. */
 	void (*warn)(gc_import *im, const char *msg);
 	/* A malformed line: never returns unless lenient (then the parser
