@@ -165,6 +165,13 @@ SEED="--timing --emit all --sector 128 --sets 1 --ways 2 --index linear --sigma 
 	sh_status 2 "gc-l1 --write sometimes '$T/one.gcs'"
 	expect_match "$(cat "$T/err")" "^gc-l1: --write: bad value 'sometimes'"
 	[ ! -s "$T/out" ]
+	# --timing's rule, and the test variable of its reading in rounds
+	sh_status 2 "gc-l1 --timing --dispatch soon '$T/one.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-l1: --dispatch: 'soon' is not free or read"
+	[ ! -s "$T/out" ]
+	GC_L1_FREE_READ=abc sh_status 2 "gc-l1 --timing '$T/one.gcs'"
+	expect_eq "$(head -1 "$T/err")" "gc-l1: GC_L1_FREE_READ: 'abc' is not a number"
+	[ ! -s "$T/out" ]
 }
 
 @test "gc-l1: reads requests only; a broken stream is an error with nothing written" {
