@@ -24,13 +24,10 @@
 #include "report/metrics.h"
 #include "report/statstable.h"
 #include "stream/dump.h"
+#include "stream/runs.h"
 #include "stream/stream.h"
 
 #include <errno.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define STATS_AVX2 1 /* run_blocks below, where the CPU has AVX2 */
-#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +108,7 @@ struct row {
 struct stats {
 	const gc_header *h;
 	int kind;
-	int vec;             /* the CPU has AVX2 (run_blocks) */
+	int vec;             /* gc_run_sectors counts (gc_run_sectors_fast) */
 	uint64_t records, ops[4], spaces[GC_NSPACES], bytes;
 	uint64_t results[4], classes[8], writebacks, bypasses;
 	uint64_t prefetches; /* loads with the prefetch flag (gc-stream(5)) */
@@ -296,9 +293,7 @@ static void stats_init(struct stats *s, const struct cmdline *cl, const gc_reade
 		       "size %llu", gc_reader_name(r), (unsigned long long)s->sector_size,
 		       (unsigned long long)s->line_size);
 	gc_footprint_init(&s->fp, gc_log2(s->line_size), gc_log2(s->sector_size));
-#ifdef STATS_AVX2
-	s->vec = __builtin_cpu_supports("avx2");
-#endif
+	s->vec = gc_run_sectors_fast();
 	gc_rowmap_init(&s->byrows, sizeof(struct row), 64);
 }
 
@@ -383,80 +378,11 @@ static __attribute__((noinline)) void touch_run(struct stats *s, uint64_t g, uin
 struct open_groups {
 	uint64_t cg, acc, cg2, acc2;
 	uint32_t lo;
-	int vec;      /* run_blocks may be tried: the CPU has AVX2 */
+	int vec;      /* gc_run_sectors may be tried */
 	int vskip;    /* records to go before it is tried again */
 	int vback;    /* ... after its next miss (doubles, up to 64) */
 };
 
-#ifdef STATS_AVX2
-/*
- * The small access_run's loop (32-byte records and sectors, an access
- * within a sector), four records at a time: from p, the records that
- * are of run rk, in clock order from *lo, with their bytes in the open
- * group (a - base < lim), their two sectors ORed into *acc, *lo the last
- * one's clock: how many (a block of four all of them, or the first of a
- * block that pass).  The record after them is the scalar loop's, with
- * its checks and messages.  The same counts as the scalar loop: the
- * sectors are ORed either way, the clock and the run checked per record.
- */
-static __attribute__((target("avx2"), noinline)) size_t
-run_blocks(const unsigned char *p, const unsigned char *end, uint32_t rk, uint64_t base,
-	   uint64_t lim, uint32_t last, uint64_t *acc, uint32_t *lo)
-{
-	const unsigned char *start = p;
-	const __m256i one = _mm256_set1_epi64x(1), wmask = _mm256_set1_epi64x(0xff00ffff);
-	const __m256i rkv = _mm256_set1_epi64x(rk), basev = _mm256_set1_epi64x((long long)base);
-	const __m256i sign = _mm256_set1_epi64x(INT64_MIN), lastv = _mm256_set1_epi64x(last);
-	const __m256i limx = _mm256_set1_epi64x((long long)(lim ^ (uint64_t)INT64_MIN));
-	__m256i accv = _mm256_setzero_si256(), lov = _mm256_set1_epi64x(*lo);
-	while (end - p >= 4 * GC_RECORD_BASE) {
-		__m256i r0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
-		__m256i r1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
-		__m256i r2 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 64));
-		__m256i r3 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 96));
-		/* the records' 64-bit words 0, 2 (the clock above bit 32) and
-		 * 3 (the address and size), one record a lane */
-		__m256i lo01 = _mm256_unpacklo_epi64(r0, r1), lo23 = _mm256_unpacklo_epi64(r2, r3);
-		__m256i hi01 = _mm256_unpackhi_epi64(r0, r1), hi23 = _mm256_unpackhi_epi64(r2, r3);
-		__m256i w = _mm256_permute2x128_si256(lo01, lo23, 0x20);
-		__m256i t = _mm256_srli_epi64(_mm256_permute2x128_si256(lo01, lo23, 0x31), 32);
-		__m256i a = _mm256_permute2x128_si256(hi01, hi23, 0x31);
-		__m256i wok = _mm256_cmpeq_epi64(_mm256_and_si256(w, wmask), rkv);
-		/* each clock against the one before it ([lo, t0, t1, t2]) */
-		__m256i prev = _mm256_blend_epi32(_mm256_permute4x64_epi64(t, 0x90), lov, 0x03);
-		__m256i early = _mm256_cmpgt_epi64(prev, t);
-		__m256i d = _mm256_sub_epi64(a, basev);
-		__m256i in = _mm256_cmpgt_epi64(limx, _mm256_xor_si256(d, sign)); /* d < lim */
-		__m256i ok = _mm256_andnot_si256(early, _mm256_and_si256(wok, in));
-		__m256i bits = _mm256_or_si256(
-			_mm256_sllv_epi64(one, _mm256_srli_epi64(d, 5)),
-			_mm256_sllv_epi64(one, _mm256_srli_epi64(_mm256_add_epi64(d, lastv), 5)));
-		unsigned m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(ok));
-		if (m == 15) {
-			accv = _mm256_or_si256(accv, bits);
-			lov = _mm256_permute4x64_epi64(t, 0xff);
-			p += 4 * GC_RECORD_BASE;
-			continue;
-		}
-		unsigned k = (unsigned)__builtin_ctz(~m); /* the first that fails */
-		if (k) {
-			uint64_t tk[4];
-			const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
-			__m256i keep = _mm256_cmpgt_epi64(_mm256_set1_epi64x(k), lane);
-			accv = _mm256_or_si256(accv, _mm256_and_si256(bits, keep));
-			_mm256_storeu_si256((__m256i *)(void *)tk, t);
-			lov = _mm256_set1_epi64x((long long)tk[k - 1]);
-			p += k * GC_RECORD_BASE;
-		}
-		break;
-	}
-	__m128i x = _mm_or_si128(_mm256_castsi256_si128(accv), _mm256_extracti128_si256(accv, 1));
-	x = _mm_or_si128(x, _mm_unpackhi_epi64(x, x));
-	*acc |= (uint64_t)_mm_cvtsi128_si64(x);
-	*lo = (uint32_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(lov));
-	return (size_t)(p - start) / GC_RECORD_BASE;
-}
-#endif
 
 /* access_runs's records of run rk, from p to the first of another run or
  * with an earlier clock (*stop); small: each within a sector (so s1 is
@@ -503,12 +429,11 @@ access_run(struct stats *s, const unsigned char *p, const unsigned char *end, si
 		} else {
 			acc |= (UINT64_C(2) << ((d + last) >> sshift)) - (UINT64_C(1) << (d >> sshift));
 		}
-#ifdef STATS_AVX2
-		/* the records after it four at a time, where that goes on
-		 * working (a miss waits 1, 2, 4 ... 64 records) */
+		/* the records after it four at a time (gc_run_sectors), where
+		 * that goes on working (a miss waits 1, 2, 4 ... 64 records) */
 		if (small && rs == GC_RECORD_BASE && sshift == 5 && !wide && op->vec &&
 		    --op->vskip <= 0) {
-			size_t k = run_blocks(p + rs, end, rk, base, lim, last, &acc, &lo);
+			size_t k = gc_run_sectors(p + rs, end, rk, base, lim, last, &acc, &lo);
 			p += k * rs;
 			if (k) {
 				op->vback = 1;
@@ -517,7 +442,6 @@ access_run(struct stats *s, const unsigned char *p, const unsigned char *end, si
 				op->vback = op->vback < 64 ? 2 * op->vback : 64;
 			}
 		}
-#endif
 	}
 	op->cg = cg;
 	op->acc = acc;
