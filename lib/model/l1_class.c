@@ -49,9 +49,13 @@ void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g)
 		while ((UINT64_C(1) << bits) < 4 * n)
 			bits++;
 		f->shift = 64 - bits;
-		f->node = l1_zalloc(R, n, sizeof *f->node);
-		f->ch = l1_zalloc(R, n, sizeof *f->ch);
-		f->ix = l1_zalloc(R, (size_t)1 << bits, sizeof *f->ix);
+		/* in the seen tables' huge pages, with the queue */
+		f->pool = R->seenp;
+		f->node = gc_bigpool_calloc(f->pool, n, sizeof *f->node);
+		f->ch = gc_bigpool_calloc(f->pool, n, sizeof *f->ch);
+		f->ix = gc_bigpool_calloc(f->pool, (size_t)1 << bits, sizeof *f->ix);
+		if (!f->node || !f->ch || !f->ix)
+			l1_fail(R, "out of memory");
 		l1_class_clear(s);
 	}
 	memset(&s->seen, 0, sizeof s->seen);
@@ -90,11 +94,14 @@ void l1_class_clear(struct sm *s)
 void l1_class_free(struct sm *s)
 {
 	struct l1_fa *f = &s->fa;
-	if (f->core)
+	if (f->core) {
 		gc_cache_free(&f->c);
-	free(f->node);
-	free(f->ch);
-	free(f->ix);
+	} else {
+		gc_bigpool_put(f->pool, f->node, f->n, sizeof *f->node);
+		gc_bigpool_put(f->pool, f->ch, f->n, sizeof *f->ch);
+		if (f->ix)
+			gc_bigpool_put(f->pool, f->ix, (size_t)1 << (64 - f->shift), sizeof *f->ix);
+	}
 	f->node = NULL;
 	f->ch = NULL;
 	f->ix = NULL;

@@ -163,6 +163,7 @@ struct l1_fa {
 	uint32_t n;
 	uint32_t head, tail; /* the first and last valid node (NONE32: none) */
 	uint32_t free;      /* invalid nodes, linked by next */
+	gc_bigpool *pool;   /* where node, ch and ix came from (the seenpool) */
 };
 
 /* The sectors an SM has requested since the last flush (l1_class.c): per
