@@ -433,13 +433,14 @@ int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t miss
  * SM s's deferred references (l1_class_defer), in their order: first all
  * through the shadow, which one SM's batch keeps in the core's cache,
  * each miss the shadow hit classed at once (conflict or partial-write,
- * as l1_classify does without a seen lookup), and the home slot of each
- * miss left prefetched, so that the table's random lines come in while
- * the shadow works; then the misses left, compacted to the front, looked
- * up in the seen table with the home slot of the one SEEN_AHEAD on
- * prefetched again (those the first pass brought may have left).  The two passes keep
- * each structure's order of references, and neither reads the other's.
- * The first pass also makes the lookup's counts (l1_class_defer).
+ * as l1_classify does without a seen lookup), and the seen table's home
+ * slot of each miss left prefetched, so that the table's random lines
+ * come in while the shadow works; then the misses left, compacted to the
+ * front, looked up in the seen table with the home slot of the one
+ * SEEN_AHEAD on prefetched again (what the first pass brought may have
+ * left the first-level cache).  The two passes keep each structure's
+ * order of references, and neither reads the other's.  Before them, the
+ * lookups' request counts (drain_counts).
  */
 
 /* The request counts of the deferred lookups of q[0, n) (what
