@@ -266,6 +266,8 @@ static void sm_cache_init(gc_l1 *R, struct sm *s)
 	char why[160];
 	if (gc_cache_init(&s->c, &g, why, sizeof why) < 0)
 		l1_fail(R, "L1 of SM %u: %s", s->id, why);
+	for (unsigned i = 0; i <= GC_PF_OUT_MAX; i++)
+		s->pfat[i] = &l1_pf_nowhere;
 	if (R->classify)
 		l1_class_init(R, s, &g);
 }
@@ -378,7 +380,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 				outcome |= GC_OUT_WRITEBACK;
 			write_back_k(R, s, r, l, time, K);
 			gc_cache_invalidate(&s->c, l);
-			if (!NO_PF(K))
+			if (CHANGES(K))
 				note_change(s, tag);
 		}
 		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
@@ -406,7 +408,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 		}
 		l->valid |= validated;
 		l->aux &= ~(uint32_t)validated;
-		if (!NO_PF(K) && (filled || validated))
+		if (CHANGES(K) && (filled || validated))
 			note_change(s, tag);
 		l1_touch(&s->c, l, K);
 	}
@@ -646,6 +648,15 @@ static int l1_fast_pf(const gc_l1 *R)
 	return l1_fast_geom(R) && R->pf_on && !R->classify && R->p.uncounted;
 }
 
+/* l1_fast's instance, a function of its own: the code of the others
+ * (and what a change to theirs does to how it is compiled) apart. */
+static __attribute__((noinline)) uint64_t access_raw_plain(gc_l1 *R, const unsigned char *p,
+							   const unsigned char *end, uint64_t time_hi)
+{
+	return access_raw_k(R, p, end, time_hi, L1_K_RAW | L1_K_PLAIN | L1_K_LRU | L1_K_UNCOUNTED,
+			    4);
+}
+
 /* l1_fast_pf's instance, a function of its own: in gc_l1_access_raw's
  * body it made the others' code slower (CPU time of the plain copy
  * +10%). */
@@ -664,8 +675,7 @@ int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_h
 	const unsigned char *end = p + n * GC_RECORD_BASE;
 	uint64_t last;
 	if (l1_fast(R))
-		last = access_raw_k(R, p, end, time_hi,
-				    L1_K_RAW | L1_K_PLAIN | L1_K_LRU | L1_K_UNCOUNTED, 4);
+		last = access_raw_plain(R, p, end, time_hi);
 	else if (l1_fast_stats(R))
 		last = access_raw_k(R, p, end, time_hi, L1_K_RAW | L1_K_DEFER | L1_K_LRU, 4);
 	else if (l1_fast_pf(R))

@@ -221,6 +221,11 @@ struct sm {
 	unsigned ncq;
 	gc_l1_counts n;
 	gc_pf pf;           /* the prefetcher (l1_prefetch.c) */
+	/* L1_K_PF's path (l1_pf_access_k): the way of the SM's L1 where each
+	 * line of the last prefetch window was left (present, or filled), or
+	 * l1_pf_nowhere; the entry past the last is always that.  Reset
+	 * with the cache (sm_cache_init): the ways are its memory. */
+	const gc_cline *pfat[GC_PF_OUT_MAX + 1];
 
 	/* timing */
 	uint64_t now;       /* the next issue slot */
@@ -524,6 +529,9 @@ int l1_pf_mshr(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint64_t t
 /* Timing: a demand request met prefetch MSHR x in flight. */
 void l1_pf_late(struct sm *s, struct mshr *x);
 
+/* A line no address has (GC_CACHE_NO_TAG): sm.pfat's "no way known". */
+extern const gc_cline l1_pf_nowhere;
+
 /* A demand access found line l: a prefetched line used. */
 static inline void pf_use(struct sm *s, gc_cline *l)
 {
@@ -606,6 +614,9 @@ enum {
 #define CLASSIFIES(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->classify))
 #define DEFERS(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->cdefer))
 #define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER))
+/* Whether a path of K may keep a change table (the timing model's:
+ * none with a bit of a functional path, L1_K_PF's too) */
+#define CHANGES(K) (!((K) & (L1_K_PLAIN | L1_K_DEFER | L1_K_PF)))
 
 /* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
  * unrolled (every request looks up its line, a miss's fill too). */
@@ -769,9 +780,10 @@ static inline __attribute__((always_inline)) unsigned char *raw_slot(gc_l1 *R)
  * the L1's sectors, written as the stream's; RAW_MASK passes the source's
  * own mask (a bypassed request goes on unchanged).  It carries the
  * compute field of src, the request that caused it, unless it is a
- * write-back. */
+ * write-back.  Returns the record when it is a patched copy of R->rsrc
+ * (gc_l1_access_raw's), else NULL. */
 #define RAW_MASK 0x100u
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) unsigned char *
 to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsigned mask,
 	unsigned bytes, uint64_t time, int writeback, unsigned K)
 {
@@ -789,7 +801,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		n->l2_atomic_bytes += bytes;
 	}
 	if (!(K & L1_K_RAW) && R->emit_all)
-		return;
+		return NULL;
 	uint8_t omask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
 	uint16_t size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
 	if ((K & L1_K_RAW) || R->rsrc) {
@@ -801,7 +813,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		q[2] = 0;
 		q[3] = omask;
 		gc_put64(q + 24, addr | (uint64_t)size << 48);
-		return;
+		return q;
 	}
 	gc_rec *o = out_slot(R);
 	*o = *src;
@@ -813,6 +825,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 	o->outcome = 0;
 	if (writeback) /* the L1's own record: no instruction's compute field */
 		o->compute = 0;
+	return NULL;
 }
 
 static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr,
@@ -854,10 +867,10 @@ take_way_k(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v
 	   uint8_t *outcome, unsigned K)
 {
 	if (v->tag != GC_CACHE_NO_TAG) {
-		if (!NO_PF(K)) {
+		if (!NO_PF(K))
 			pf_drop(s, v);
+		if (CHANGES(K))
 			note_change(s, v->tag);
-		}
 		if (v->dirty) {
 			write_back_k(R, s, src, v, time, K);
 			*outcome |= GC_OUT_WRITEBACK;
@@ -892,46 +905,88 @@ static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint
 	return allocate_k(R, s, src, addr, set, hint, time, outcome, 0);
 }
 
+/* Prefetch i of a window, of line `line`, triggered by r: filled (or
+ * given an MSHR) unless present or in flight, and out to L2.  K and W
+ * as l1_pf_access_k's. */
+static inline __attribute__((always_inline)) void
+l1_pf_line_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t line, unsigned i, uint64_t t,
+	     unsigned K, unsigned W)
+{
+	if (K & L1_K_PF) {
+		/* line i + 1 of the last window, where it was left: still
+		 * there, it is present (and its probe would change nothing) */
+		const gc_cline *was = s->pfat[i + 1];
+		if (was->tag == line) {
+			s->pfat[i] = was;
+			return;
+		}
+	}
+	uint64_t addr = line << s->c.line_shift;
+	unsigned set = set_k(&s->c, addr, K);
+	gc_cline *hint = NULL;
+	gc_cline *l = W ? probe_k(s, addr, set, &hint, W) : gc_cache_probe(&s->c, addr, set, &hint);
+	if (l) {
+		if (K & L1_K_PF)
+			s->pfat[i] = l;
+		return;
+	}
+	if (!(K & L1_K_PF) && R->timing) {
+		if (inflight_get(s, line) || !l1_pf_mshr(R, s, r, line, t))
+			return;
+	} else {
+		uint8_t o = 0;
+		l = allocate_k(R, s, r, addr, set, hint, t, &o, K);
+		l->valid = s->c.full_mask;
+		l->pf = 1;
+		if (K & L1_K_PF)
+			s->pfat[i] = l;
+		if (CLASSIFIES(K, R))
+			l1_fa_fill(s, addr, s->c.full_mask);
+	}
+	if (!(K & L1_K_RAW) && !R->rsrc) {
+		l1_pf_out(R, s, r, addr, t);
+		return;
+	}
+	/* gc_l1_access_raw (never with --emit all): l1_pf_out's record is
+	 * the trigger's bytes to_l2 writes, flags in byte 1's high half, no
+	 * compute field */
+	if (COUNTED(K))
+		s->n.pf_issued++;
+	/* the whole line: R->line bytes */
+	unsigned char *q = to_l2_k(R, s, r, GC_LOAD, addr, s->c.full_mask, R->line, t, 0, K);
+	q[1] = (uint8_t)((q[1] & ~(GC_F_BYPASS_L1 << 4)) | GC_F_PREFETCH << 4);
+}
+
 /* l1_pf_access for a path of K and W (l1.c's l1_fast_pf: L1_K_PF, a
- * functional model's prefetches into 4 LRU ways; 0: any). */
+ * functional model's prefetches into 4 LRU ways; 0: any).  L1_K_PF's
+ * path runs the stride prefetcher inline, and a window of lines inside
+ * the address space one line after another, with no list. */
 static inline __attribute__((always_inline)) void
 l1_pf_access_k(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t, unsigned K,
 	       unsigned W)
 {
 	uint64_t lines[GC_PF_OUT_MAX];
 	uint64_t line = gc_cache_tag(&s->c, r->addr);
-	uint32_t warp = r->block * R->pf_wpb + r->warp;
-	unsigned n = gc_pf_access(&s->pf, r->pc, warp, line, miss, lines);
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t addr = lines[i] << s->c.line_shift;
-		unsigned set = set_k(&s->c, addr, K);
-		gc_cline *hint = NULL;
-		if (W ? probe_k(s, addr, set, &hint, W) : gc_cache_probe(&s->c, addr, set, &hint))
-			continue;
-		if (!(K & L1_K_PF) && R->timing) {
-			if (inflight_get(s, lines[i]) || !l1_pf_mshr(R, s, r, lines[i], t))
-				continue;
-		} else {
-			uint8_t o = 0;
-			gc_cline *l = allocate_k(R, s, r, addr, set, hint, t, &o, K);
-			l->valid = s->c.full_mask;
-			l->pf = 1;
-			if (CLASSIFIES(K, R))
-				l1_fa_fill(s, addr, s->c.full_mask);
+	unsigned n;
+	if ((K & L1_K_PF) && s->pf.p.kind == GC_PF_STRIDE) {
+		gc_pf *p = &s->pf;
+		const struct gc_pf_entry *e = gc_pf_stride_train(p, r->pc, line);
+		if (!e)
+			return;
+		int64_t stride = e->stride;
+		n = p->p.degree;
+		if (gc_pf_inside(p, line, stride, n)) {
+			uint64_t l = line + (uint64_t)(stride * (int64_t)p->p.distance);
+			for (unsigned i = 0; i < n; i++, l += (uint64_t)stride)
+				l1_pf_line_k(R, s, r, l, i, t, K, W);
+			return;
 		}
-		if (!(K & L1_K_RAW) && !R->rsrc) {
-			l1_pf_out(R, s, r, addr, t);
-			continue;
-		}
-		/* gc_l1_access_raw (never with --emit all): l1_pf_out's
-		 * record is the trigger's bytes to_l2 writes, flags in byte
-		 * 1's high half, no compute field */
-		uint8_t full = s->c.full_mask;
-		s->n.pf_issued++;
-		to_l2_k(R, s, r, GC_LOAD, addr, full, sector_bytes(R, full), t, 0, K);
-		unsigned char *q = R->rout + (size_t)(R->nrout - 1) * GC_RECORD_BASE;
-		q[1] = (uint8_t)((q[1] & ~(GC_F_BYPASS_L1 << 4)) | GC_F_PREFETCH << 4);
+		n = gc_pf_ahead(p, line, stride, n, lines);
+	} else {
+		n = gc_pf_access(&s->pf, r->pc, r->block * R->pf_wpb + r->warp, line, miss, lines);
 	}
+	for (unsigned i = 0; i < n; i++)
+		l1_pf_line_k(R, s, r, lines[i], i, t, K, W);
 }
 
 /* A miss, its class counted (count_miss) or left to the deferred

@@ -14,6 +14,7 @@
 #include "model/l1.h"
 #include "model/l1_impl.h"
 
+const gc_cline l1_pf_nowhere = {.tag = GC_CACHE_NO_TAG};
 
 void l1_pf_init(gc_l1 *R, struct sm *s)
 {
