@@ -237,6 +237,7 @@ void gc_l1_free(gc_l1 *L)
 		struct sm *s = L->sms[L->smlist[i]];
 		gc_cache_free(&s->c);
 		gc_pf_free(&s->pf);
+		free(s->pfat);
 		l1_class_free(s);
 		l1_timing_free(L, s);
 		free(s);
@@ -266,8 +267,7 @@ static void sm_cache_init(gc_l1 *R, struct sm *s)
 	char why[160];
 	if (gc_cache_init(&s->c, &g, why, sizeof why) < 0)
 		l1_fail(R, "L1 of SM %u: %s", s->id, why);
-	for (unsigned i = 0; i <= GC_PF_OUT_MAX; i++)
-		s->pfat[i] = &l1_pf_nowhere;
+	l1_pf_reset(s);
 	if (R->classify)
 		l1_class_init(R, s, &g);
 }

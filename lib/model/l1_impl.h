@@ -221,11 +221,6 @@ struct sm {
 	unsigned ncq;
 	gc_l1_counts n;
 	gc_pf pf;           /* the prefetcher (l1_prefetch.c) */
-	/* L1_K_PF's path (l1_pf_access_k): the way of the SM's L1 where each
-	 * line of the last prefetch window was left (present, or filled), or
-	 * l1_pf_nowhere; the entry past the last is always that.  Reset
-	 * with the cache (sm_cache_init): the ways are its memory. */
-	const gc_cline *pfat[GC_PF_OUT_MAX + 1];
 
 	/* timing */
 	uint64_t now;       /* the next issue slot */
@@ -267,6 +262,14 @@ struct sm {
 	int awas;           /* its ahead buffer was empty when the phase began */
 	int pstep;          /* it took a step in the phase */
 	int stopped;        /* --dispatch free: its step at `now` stopped for input */
+	/* With a prefetcher, GC_PF_OUT_MAX + 1 entries (l1_pf_init), for
+	 * L1_K_PF's path (l1_pf_access_k): the way of the SM's L1 where each
+	 * line of the last prefetch window was left (present, or filled), or
+	 * l1_pf_nowhere; the entry past the last is always that.  Reset with
+	 * the cache (sm_cache_init): the ways are its memory.  Not in the
+	 * struct: the SMs' structs and caches as they were laid out without
+	 * it (a bigger struct cost the plain path 2-3% in CPU time). */
+	const gc_cline **pfat;
 };
 
 /* One step of an SM taken ahead: its time, the records it emitted, the
@@ -516,6 +519,9 @@ void l1_pool_free(gc_l1 *R);
 /* ---- l1_prefetch.c: the prefetcher ------------------------------------ */
 
 void l1_pf_init(gc_l1 *R, struct sm *s);
+/* SM s's prefetch window's ways (sm.pfat) forgotten: its cache was made
+ * anew. */
+void l1_pf_reset(struct sm *s);
 /* Demand load r (looked up in L1; `miss`: it missed) trains the SM's
  * prefetcher, and its prefetches go out at time t: filled at once
  * (functional), or into MSHRs left free (timing). */
@@ -909,25 +915,27 @@ static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint
  * given an MSHR) unless present or in flight, and out to L2.  K and W
  * as l1_pf_access_k's. */
 static inline __attribute__((always_inline)) void
-l1_pf_line_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t line, unsigned i, uint64_t t,
-	     unsigned K, unsigned W)
+l1_pf_line_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t line, const gc_cline **at,
+	     unsigned i, uint64_t t, unsigned K, unsigned W)
 {
 	if (K & L1_K_PF) {
 		/* line i + 1 of the last window, where it was left: still
 		 * there, it is present (and its probe would change nothing) */
-		const gc_cline *was = s->pfat[i + 1];
+		const gc_cline *was = at[i + 1];
 		if (was->tag == line) {
-			s->pfat[i] = was;
+			at[i] = was;
 			return;
 		}
 	}
+	/* (a line address is at most GC_ADDR48_MAX's: line is addr's tag) */
 	uint64_t addr = line << s->c.line_shift;
-	unsigned set = set_k(&s->c, addr, K);
+	unsigned set = (K & L1_K_LRU) ? (unsigned)(line & s->c.set_mask) : gc_cache_set(&s->c, addr);
 	gc_cline *hint = NULL;
-	gc_cline *l = W ? probe_k(s, addr, set, &hint, W) : gc_cache_probe(&s->c, addr, set, &hint);
+	gc_cline *l = W ? gc_cache_probe_ways(&s->c, line, set, &hint, W)
+			: gc_cache_probe(&s->c, addr, set, &hint);
 	if (l) {
 		if (K & L1_K_PF)
-			s->pfat[i] = l;
+			at[i] = l;
 		return;
 	}
 	if (!(K & L1_K_PF) && R->timing) {
@@ -939,7 +947,7 @@ l1_pf_line_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t line, unsigned i,
 		l->valid = s->c.full_mask;
 		l->pf = 1;
 		if (K & L1_K_PF)
-			s->pfat[i] = l;
+			at[i] = l;
 		if (CLASSIFIES(K, R))
 			l1_fa_fill(s, addr, s->c.full_mask);
 	}
@@ -977,8 +985,9 @@ l1_pf_access_k(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t, un
 		n = p->p.degree;
 		if (gc_pf_inside(p, line, stride, n)) {
 			uint64_t l = line + (uint64_t)(stride * (int64_t)p->p.distance);
+			const gc_cline **at = s->pfat;
 			for (unsigned i = 0; i < n; i++, l += (uint64_t)stride)
-				l1_pf_line_k(R, s, r, l, i, t, K, W);
+				l1_pf_line_k(R, s, r, l, at, i, t, K, W);
 			return;
 		}
 		n = gc_pf_ahead(p, line, stride, n, lines);
@@ -986,7 +995,7 @@ l1_pf_access_k(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t, un
 		n = gc_pf_access(&s->pf, r->pc, r->block * R->pf_wpb + r->warp, line, miss, lines);
 	}
 	for (unsigned i = 0; i < n; i++)
-		l1_pf_line_k(R, s, r, lines[i], i, t, K, W);
+		l1_pf_line_k(R, s, r, lines[i], s->pfat, i, t, K, W);
 }
 
 /* A miss, its class counted (count_miss) or left to the deferred
