@@ -237,7 +237,6 @@ void gc_l1_free(gc_l1 *L)
 		struct sm *s = L->sms[L->smlist[i]];
 		gc_cache_free(&s->c);
 		gc_pf_free(&s->pf);
-		free(s->pfat);
 		l1_class_free(s);
 		l1_timing_free(L, s);
 		free(s);
@@ -267,14 +266,16 @@ static void sm_cache_init(gc_l1 *R, struct sm *s)
 	char why[160];
 	if (gc_cache_init(&s->c, &g, why, sizeof why) < 0)
 		l1_fail(R, "L1 of SM %u: %s", s->id, why);
-	l1_pf_reset(s);
+	l1_pf_reset(R, s);
 	if (R->classify)
 		l1_class_init(R, s, &g);
 }
 
 struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
 {
-	struct sm *s = R->sms[id] = l1_zalloc(R, 1, sizeof *s);
+	/* with a prefetcher, its window's ways past the struct (sm.pfat) */
+	size_t pfat = R->pf_on ? (GC_PF_OUT_MAX + 1) * sizeof(const gc_cline *) : 0;
+	struct sm *s = R->sms[id] = l1_zalloc(R, 1, sizeof *s + pfat);
 	s->id = id;
 	R->smlist[R->nsms++] = id;
 	sm_cache_init(R, s);

@@ -262,14 +262,15 @@ struct sm {
 	int awas;           /* its ahead buffer was empty when the phase began */
 	int pstep;          /* it took a step in the phase */
 	int stopped;        /* --dispatch free: its step at `now` stopped for input */
-	/* With a prefetcher, GC_PF_OUT_MAX + 1 entries (l1_pf_init), for
-	 * L1_K_PF's path (l1_pf_access_k): the way of the SM's L1 where each
-	 * line of the last prefetch window was left (present, or filled), or
-	 * l1_pf_nowhere; the entry past the last is always that.  Reset with
-	 * the cache (sm_cache_init): the ways are its memory.  Not in the
-	 * struct: the SMs' structs and caches as they were laid out without
-	 * it (a bigger struct cost the plain path 2-3% in CPU time). */
-	const gc_cline **pfat;
+	/* With a prefetcher, GC_PF_OUT_MAX + 1 entries (l1_new_sm allocates
+	 * them past the struct), for L1_K_PF's path (l1_pf_access_k): the
+	 * way of the SM's L1 where each line of the last prefetch window was
+	 * left (present, or filled), or l1_pf_nowhere; the entry past the
+	 * last is always that.  Reset with the cache (l1_pf_reset): the ways
+	 * are its memory.  Without a prefetcher there are none, and the SMs'
+	 * structs and caches lie as they did before (520 bytes more in every
+	 * struct cost the plain path 2-3% in CPU time). */
+	const gc_cline *pfat[];
 };
 
 /* One step of an SM taken ahead: its time, the records it emitted, the
@@ -521,7 +522,7 @@ void l1_pool_free(gc_l1 *R);
 void l1_pf_init(gc_l1 *R, struct sm *s);
 /* SM s's prefetch window's ways (sm.pfat) forgotten: its cache was made
  * anew. */
-void l1_pf_reset(struct sm *s);
+void l1_pf_reset(const gc_l1 *R, struct sm *s);
 /* Demand load r (looked up in L1; `miss`: it missed) trains the SM's
  * prefetcher, and its prefetches go out at time t: filled at once
  * (functional), or into MSHRs left free (timing). */

@@ -24,15 +24,12 @@ void l1_pf_init(gc_l1 *R, struct sm *s)
 	char why[160];
 	if (gc_pf_init(&s->pf, &pp, why, sizeof why) < 0)
 		l1_fail(R, "L1 of SM %u: %s", s->id, why);
-	if (R->pf_on) {
-		s->pfat = l1_alloc(R, NULL, (GC_PF_OUT_MAX + 1) * sizeof *s->pfat);
-		l1_pf_reset(s);
-	}
+	l1_pf_reset(R, s);
 }
 
-void l1_pf_reset(struct sm *s)
+void l1_pf_reset(const gc_l1 *R, struct sm *s)
 {
-	for (unsigned i = 0; s->pfat && i <= GC_PF_OUT_MAX; i++)
+	for (unsigned i = 0; R->pf_on && i <= GC_PF_OUT_MAX; i++)
 		s->pfat[i] = &l1_pf_nowhere;
 }
 
