@@ -616,13 +616,13 @@ enum {
  * caller said nothing reads them, gc_l1_params.uncounted). */
 #define COUNTED(K) (!((K) & L1_K_UNCOUNTED))
 /* Whether a path of K on R classifies, classifies in batches (with
- * L1_K_DEFER both constants), may meet a prefetched line or keeps a
- * change table (neither with L1_K_PLAIN or L1_K_DEFER). */
+ * L1_K_DEFER both constants), may meet a prefetched line (NO_PF: not
+ * with L1_K_PLAIN or L1_K_DEFER) or may keep a change table (CHANGES:
+ * the timing model's, so none with a functional path's bit, L1_K_PF's
+ * too). */
 #define CLASSIFIES(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->classify))
 #define DEFERS(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->cdefer))
 #define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER))
-/* Whether a path of K may keep a change table (the timing model's:
- * none with a bit of a functional path, L1_K_PF's too) */
 #define CHANGES(K) (!((K) & (L1_K_PLAIN | L1_K_DEFER | L1_K_PF)))
 
 /* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
