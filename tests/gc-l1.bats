@@ -869,6 +869,22 @@ policy() {
 		var_pair GC_L1_DECODE "$T/s$i" "$T/mix.gcs" --gpu volta-v100 --size 4K --ways 4 \
 			--write $w -v
 	done
+	# a stride stream (copy) through l1_fast_pf: each window is the last
+	# moved on by a line, its lines looked for where the last left them
+	# (sm.pfat); in one set of 4 ways (--size 512) a window's fills evict
+	# its own lines, which are then probed and filled again
+	gc-gen copy -n 64K | gc-sched --gpu volta-v100 | gc-coalesce >"$T/copy.gcs"
+	for o in "--size 64K --prefetch-degree 4" "--size 512 --prefetch-degree 6" \
+		"--size 2K --prefetch-degree 3 --prefetch-distance 2"; do
+		i=$((i + 1))
+		mkdir "$T/a$i" "$T/b$i"
+		gc-l1 --ways 4 --sector 32 --prefetch stride $o "$T/copy.gcs" >"$T/a$i/o.gcs"
+		GC_L1_DECODE=1 gc-l1 --ways 4 --sector 32 --prefetch stride $o "$T/copy.gcs" \
+			>"$T/b$i/o.gcs"
+		pairs+=("$T/a$i/o.gcs" "$T/b$i/o.gcs")
+	done
+	gc-l1 --ways 4 --sector 32 --prefetch stride --size 512 --prefetch-degree 6 \
+		--stats "$T/copy.json" "$T/copy.gcs" >/dev/null
 	same_pairs "GC_L1_DECODE against the raw path" "${pairs[@]}"
 	# write-backs and bypassed requests were among the records compared
 	# (the first case's --stats)
@@ -880,6 +896,10 @@ policy() {
 	[ "${J[prefetch.issued]}" -gt 0 ]
 	[ "${J[prefetch.useful]}" -gt 0 ]
 	grep -q "prefetch" "$T/5/a/e"
+	# and on the copy in one set, some were evicted before use
+	jall "$T/copy.json"
+	[ "${J[prefetch.issued]}" -gt 0 ]
+	[ "${J[prefetch.useless]}" -gt 0 ]
 	# and misses of every class the functional model counts in the
 	# --stats instance's runs (write-back, write-allocate)
 	jall "$T/s10/a/s.json"

@@ -266,13 +266,16 @@ static void sm_cache_init(gc_l1 *R, struct sm *s)
 	char why[160];
 	if (gc_cache_init(&s->c, &g, why, sizeof why) < 0)
 		l1_fail(R, "L1 of SM %u: %s", s->id, why);
+	l1_pf_reset(R, s);
 	if (R->classify)
 		l1_class_init(R, s, &g);
 }
 
 struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
 {
-	struct sm *s = R->sms[id] = l1_zalloc(R, 1, sizeof *s);
+	/* with a prefetcher, its window's ways past the struct (sm.pfat) */
+	size_t pfat = R->pf_on ? (GC_PF_OUT_MAX + 1) * sizeof(const gc_cline *) : 0;
+	struct sm *s = R->sms[id] = l1_zalloc(R, 1, sizeof *s + pfat);
 	s->id = id;
 	R->smlist[R->nsms++] = id;
 	sm_cache_init(R, s);
@@ -376,7 +379,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 				outcome |= GC_OUT_WRITEBACK;
 			write_back_k(R, s, r, l, time, K);
 			gc_cache_invalidate(&s->c, l);
-			if (!NO_PF(K))
+			if (CHANGES(K))
 				note_change(s, tag);
 		}
 		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
@@ -404,7 +407,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 		}
 		l->valid |= validated;
 		l->aux &= ~(uint32_t)validated;
-		if (!NO_PF(K) && (filled || validated))
+		if (CHANGES(K) && (filled || validated))
 			note_change(s, tag);
 		l1_touch(&s->c, l, K);
 	}
@@ -643,6 +646,15 @@ static int l1_fast_pf(const gc_l1 *R)
 	return l1_fast_geom(R) && R->pf_on && !R->classify && R->p.uncounted;
 }
 
+/* l1_fast's instance, a function of its own: the code of the others
+ * (and what a change to theirs does to how it is compiled) apart. */
+static __attribute__((noinline)) uint64_t access_raw_plain(gc_l1 *R, const unsigned char *p,
+							   const unsigned char *end, uint64_t time_hi)
+{
+	return access_raw_k(R, p, end, time_hi, L1_K_RAW | L1_K_PLAIN | L1_K_LRU | L1_K_UNCOUNTED,
+			    4);
+}
+
 /* l1_fast_pf's instance, a function of its own: in gc_l1_access_raw's
  * body it made the others' code slower (CPU time of the plain copy
  * +10%). */
@@ -661,8 +673,7 @@ int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_h
 	const unsigned char *end = p + n * GC_RECORD_BASE;
 	uint64_t last;
 	if (l1_fast(R))
-		last = access_raw_k(R, p, end, time_hi,
-				    L1_K_RAW | L1_K_PLAIN | L1_K_LRU | L1_K_UNCOUNTED, 4);
+		last = access_raw_plain(R, p, end, time_hi);
 	else if (l1_fast_stats(R))
 		last = access_raw_k(R, p, end, time_hi, L1_K_RAW | L1_K_DEFER | L1_K_LRU, 4);
 	else if (l1_fast_pf(R))

@@ -267,6 +267,15 @@ struct sm {
 	int awas;           /* its ahead buffer was empty when the phase began */
 	int pstep;          /* it took a step in the phase */
 	int stopped;        /* --dispatch free: its step at `now` stopped for input */
+	/* With a prefetcher, GC_PF_OUT_MAX + 1 entries (l1_new_sm allocates
+	 * them past the struct), for L1_K_PF's path (l1_pf_access_k): the
+	 * way of the SM's L1 where each line of the last prefetch window was
+	 * left (present, or filled), or l1_pf_nowhere; the entry past the
+	 * last is always that.  Reset with the cache (l1_pf_reset): the ways
+	 * are its memory.  Without a prefetcher there are none, and the SMs'
+	 * structs and caches lie as they did before (520 bytes more in every
+	 * struct cost the plain path 2-3% in CPU time). */
+	const gc_cline *pfat[];
 };
 
 /* One step of an SM taken ahead: its time, the records it emitted, the
@@ -520,6 +529,9 @@ void l1_pool_free(gc_l1 *R);
 /* ---- l1_prefetch.c: the prefetcher ------------------------------------ */
 
 void l1_pf_init(gc_l1 *R, struct sm *s);
+/* SM s's prefetch window's ways (sm.pfat) forgotten: its cache was made
+ * anew. */
+void l1_pf_reset(const gc_l1 *R, struct sm *s);
 /* Demand load r (looked up in L1; `miss`: it missed) trains the SM's
  * prefetcher, and its prefetches go out at time t: filled at once
  * (functional), or into MSHRs left free (timing). */
@@ -532,6 +544,9 @@ void l1_pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t 
 int l1_pf_mshr(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint64_t t);
 /* Timing: a demand request met prefetch MSHR x in flight. */
 void l1_pf_late(struct sm *s, struct mshr *x);
+
+/* A line no address has (GC_CACHE_NO_TAG): sm.pfat's "no way known". */
+extern const gc_cline l1_pf_nowhere;
 
 /* A demand access found line l: a prefetched line used. */
 static inline void pf_use(struct sm *s, gc_cline *l)
@@ -610,11 +625,14 @@ enum {
  * caller said nothing reads them, gc_l1_params.uncounted). */
 #define COUNTED(K) (!((K) & L1_K_UNCOUNTED))
 /* Whether a path of K on R classifies, classifies in batches (with
- * L1_K_DEFER both constants), may meet a prefetched line or keeps a
- * change table (neither with L1_K_PLAIN or L1_K_DEFER). */
+ * L1_K_DEFER both constants), may meet a prefetched line (NO_PF: not
+ * with L1_K_PLAIN or L1_K_DEFER) or may keep a change table (CHANGES:
+ * the timing model's, so none with a functional path's bit, L1_K_PF's
+ * too). */
 #define CLASSIFIES(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->classify))
 #define DEFERS(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->cdefer))
 #define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER))
+#define CHANGES(K) (!((K) & (L1_K_PLAIN | L1_K_DEFER | L1_K_PF)))
 
 /* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
  * unrolled (every request looks up its line, a miss's fill too). */
@@ -778,9 +796,10 @@ static inline __attribute__((always_inline)) unsigned char *raw_slot(gc_l1 *R)
  * the L1's sectors, written as the stream's; RAW_MASK passes the source's
  * own mask (a bypassed request goes on unchanged).  It carries the
  * compute field of src, the request that caused it, unless it is a
- * write-back. */
+ * write-back.  Returns the record when it is a patched copy of R->rsrc
+ * (gc_l1_access_raw's), else NULL. */
 #define RAW_MASK 0x100u
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) unsigned char *
 to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsigned mask,
 	unsigned bytes, uint64_t time, int writeback, unsigned K)
 {
@@ -798,7 +817,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		n->l2_atomic_bytes += bytes;
 	}
 	if (!(K & L1_K_RAW) && R->emit_all)
-		return;
+		return NULL;
 	uint8_t omask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
 	uint16_t size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
 	if ((K & L1_K_RAW) || R->rsrc) {
@@ -810,7 +829,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		q[2] = 0;
 		q[3] = omask;
 		gc_put64(q + 24, addr | (uint64_t)size << 48);
-		return;
+		return q;
 	}
 	gc_rec *o = out_slot(R);
 	*o = *src;
@@ -822,6 +841,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 	o->outcome = 0;
 	if (writeback) /* the L1's own record: no instruction's compute field */
 		o->compute = 0;
+	return NULL;
 }
 
 static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr,
@@ -863,10 +883,10 @@ take_way_k(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v
 	   uint8_t *outcome, unsigned K)
 {
 	if (v->tag != GC_CACHE_NO_TAG) {
-		if (!NO_PF(K)) {
+		if (!NO_PF(K))
 			pf_drop(s, v);
+		if (CHANGES(K))
 			note_change(s, v->tag);
-		}
 		if (v->dirty) {
 			write_back_k(R, s, src, v, time, K);
 			*outcome |= GC_OUT_WRITEBACK;
@@ -901,46 +921,91 @@ static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint
 	return allocate_k(R, s, src, addr, set, hint, time, outcome, 0);
 }
 
+/* Prefetch i of a window, of line `line`, triggered by r: filled (or
+ * given an MSHR) unless present or in flight, and out to L2.  K and W
+ * as l1_pf_access_k's. */
+static inline __attribute__((always_inline)) void
+l1_pf_line_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t line, const gc_cline **at,
+	     unsigned i, uint64_t t, unsigned K, unsigned W)
+{
+	if (K & L1_K_PF) {
+		/* line i + 1 of the last window, where it was left: still
+		 * there, it is present (and its probe would change nothing) */
+		const gc_cline *was = at[i + 1];
+		if (was->tag == line) {
+			at[i] = was;
+			return;
+		}
+	}
+	/* (a line address is at most GC_ADDR48_MAX's: line is addr's tag) */
+	uint64_t addr = line << s->c.line_shift;
+	unsigned set = (K & L1_K_LRU) ? (unsigned)(line & s->c.set_mask) : gc_cache_set(&s->c, addr);
+	gc_cline *hint = NULL;
+	gc_cline *l = W ? gc_cache_probe_ways(&s->c, line, set, &hint, W)
+			: gc_cache_probe(&s->c, addr, set, &hint);
+	if (l) {
+		if (K & L1_K_PF)
+			at[i] = l;
+		return;
+	}
+	if (!(K & L1_K_PF) && R->timing) {
+		if (inflight_get(s, line) || !l1_pf_mshr(R, s, r, line, t))
+			return;
+	} else {
+		uint8_t o = 0;
+		l = allocate_k(R, s, r, addr, set, hint, t, &o, K);
+		l->valid = s->c.full_mask;
+		l->pf = 1;
+		if (K & L1_K_PF)
+			at[i] = l;
+		if (CLASSIFIES(K, R))
+			l1_fa_fill(s, addr, s->c.full_mask);
+	}
+	if (!(K & L1_K_RAW) && !R->rsrc) {
+		l1_pf_out(R, s, r, addr, t);
+		return;
+	}
+	/* gc_l1_access_raw (never with --emit all): l1_pf_out's record is
+	 * the trigger's bytes to_l2 writes, flags in byte 1's high half, no
+	 * compute field */
+	if (COUNTED(K))
+		s->n.pf_issued++;
+	/* the whole line: R->line bytes */
+	unsigned char *q = to_l2_k(R, s, r, GC_LOAD, addr, s->c.full_mask, R->line, t, 0, K);
+	q[1] = (uint8_t)((q[1] & ~(GC_F_BYPASS_L1 << 4)) | GC_F_PREFETCH << 4);
+}
+
 /* l1_pf_access for a path of K and W (l1.c's l1_fast_pf: L1_K_PF, a
- * functional model's prefetches into 4 LRU ways; 0: any). */
+ * functional model's prefetches into 4 LRU ways; 0: any).  L1_K_PF's
+ * path runs the stride prefetcher inline, and a window of lines inside
+ * the address space one line after another, with no list. */
 static inline __attribute__((always_inline)) void
 l1_pf_access_k(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t, unsigned K,
 	       unsigned W)
 {
 	uint64_t lines[GC_PF_OUT_MAX];
 	uint64_t line = gc_cache_tag(&s->c, r->addr);
-	uint32_t warp = r->block * R->pf_wpb + r->warp;
-	unsigned n = gc_pf_access(&s->pf, r->pc, warp, line, miss, lines);
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t addr = lines[i] << s->c.line_shift;
-		unsigned set = set_k(&s->c, addr, K);
-		gc_cline *hint = NULL;
-		if (W ? probe_k(s, addr, set, &hint, W) : gc_cache_probe(&s->c, addr, set, &hint))
-			continue;
-		if (!(K & L1_K_PF) && R->timing) {
-			if (inflight_get(s, lines[i]) || !l1_pf_mshr(R, s, r, lines[i], t))
-				continue;
-		} else {
-			uint8_t o = 0;
-			gc_cline *l = allocate_k(R, s, r, addr, set, hint, t, &o, K);
-			l->valid = s->c.full_mask;
-			l->pf = 1;
-			if (CLASSIFIES(K, R))
-				l1_fa_fill(s, addr, s->c.full_mask);
+	unsigned n;
+	if ((K & L1_K_PF) && s->pf.p.kind == GC_PF_STRIDE) {
+		gc_pf *p = &s->pf;
+		const struct gc_pf_entry *e = gc_pf_stride_train(p, r->pc, line);
+		if (!e)
+			return;
+		int64_t stride = e->stride;
+		n = p->p.degree;
+		if (gc_pf_inside(p, line, stride, n)) {
+			uint64_t l = line + (uint64_t)(stride * (int64_t)p->p.distance);
+			const gc_cline **at = s->pfat;
+			for (unsigned i = 0; i < n; i++, l += (uint64_t)stride)
+				l1_pf_line_k(R, s, r, l, at, i, t, K, W);
+			return;
 		}
-		if (!(K & L1_K_RAW) && !R->rsrc) {
-			l1_pf_out(R, s, r, addr, t);
-			continue;
-		}
-		/* gc_l1_access_raw (never with --emit all): l1_pf_out's
-		 * record is the trigger's bytes to_l2 writes, flags in byte
-		 * 1's high half, no compute field */
-		uint8_t full = s->c.full_mask;
-		s->n.pf_issued++;
-		to_l2_k(R, s, r, GC_LOAD, addr, full, sector_bytes(R, full), t, 0, K);
-		unsigned char *q = R->rout + (size_t)(R->nrout - 1) * GC_RECORD_BASE;
-		q[1] = (uint8_t)((q[1] & ~(GC_F_BYPASS_L1 << 4)) | GC_F_PREFETCH << 4);
+		n = gc_pf_ahead(p, line, stride, n, lines);
+	} else {
+		n = gc_pf_access(&s->pf, r->pc, r->block * R->pf_wpb + r->warp, line, miss, lines);
 	}
+	for (unsigned i = 0; i < n; i++)
+		l1_pf_line_k(R, s, r, lines[i], s->pfat, i, t, K, W);
 }
 
 /* A miss and its class counted (a deferred one's are the drain's). */
