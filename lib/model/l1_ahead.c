@@ -46,6 +46,9 @@ struct l1_pool {
 	atomic_uint next;          /* the next SM of todo to take */
 	int dpend;                 /* l1_ahead_defer's merge is waiting */
 	uint64_t dkey;             /* up to this time */
+	atomic_int dclaim;         /* a thread took it on */
+	struct l1_thread *dby;     /* that thread */
+	int ddone;                 /* it merged them all */
 };
 
 /* Room for one more element at the end of array p (*n used from *head
@@ -128,19 +131,15 @@ static struct aseg *next_run(struct sm *s, int aside)
 	}
 }
 
-/* n records of a step out, in order. */
+/* n records of steps out, in order (R->out, not out_slot: the merge of
+ * l1_ahead_defer runs on a thread's copy, R->ahead set). */
 static void out_run(gc_l1 *R, const gc_rec *r, size_t n)
 {
-	if (R->nout + n > OUTBUF && !R->nrout) {
-		l1_emit_flush(R);
-		if (n >= OUTBUF) {
-			if (R->p.emit(R->p.emit_ctx, r, n, R->err, sizeof R->err) < 0)
-				l1_fail(R, NULL);
-			return;
-		}
+	for (size_t i = 0; i < n; i++) {
+		if (R->nout == OUTBUF)
+			l1_emit_flush(R);
+		R->out[R->nout++] = r[i];
 	}
-	for (size_t i = 0; i < n; i++)
-		*out_slot(R) = r[i];
 }
 
 /* Whether (time, order) is at or before (t, id) (t UINT64_MAX: always). */
@@ -268,14 +267,30 @@ void l1_pc_defer(gc_l1 *R, struct sm *s, uint32_t pc, uint8_t outcome)
 	s->pclog[s->npc++] = (uint64_t)pc << 8 | outcome;
 }
 
-/* A thread's part of a phase: SMs of todo, one at a time, until none is
- * left.  A failure (out of memory) stops it; the main thread reports it. */
+/* The merge that l1_ahead_defer left, on the copy of the first thread
+ * free to take it (the main thread reads first), while the others step:
+ * it touches only the runs set aside, the merge's heap and the output
+ * (l1_pool_run hands the copy's heap and output buffer back). */
+static void deferred_merge(struct l1_thread *th)
+{
+	struct l1_pool *P = th->pool;
+	if (!P->dpend || atomic_exchange_explicit(&P->dclaim, 1, memory_order_relaxed))
+		return;
+	P->dby = th;
+	flush(&th->W, P->dkey, UINT64_MAX, 1, 1);
+	P->ddone = 1;
+}
+
+/* A thread's part of a phase: the waiting merge if no thread has taken
+ * it, then SMs of todo, one at a time, until none is left.  A failure
+ * (out of memory, the output's) stops it; the main thread reports it. */
 static void phase_share(struct l1_thread *th)
 {
 	struct l1_pool *P = th->pool;
 	gc_l1 *W = &th->W;
 	if (sigsetjmp(W->jb, 0))
 		return;
+	deferred_merge(th);
 	for (;;) {
 		unsigned i = atomic_fetch_add_explicit(&P->next, 1, memory_order_relaxed);
 		if (i >= P->ntodo)
@@ -292,6 +307,7 @@ static void in_order_share(struct l1_thread *th)
 	gc_l1 *W = &th->W;
 	if (sigsetjmp(W->jb, 0))
 		return;
+	deferred_merge(th);
 	l1_step_in_order(W, P->todo, P->ntodo, P->base);
 }
 
@@ -365,23 +381,39 @@ static void copy_out(struct l1_thread *th, gc_l1 *R)
 		R->cycles = W->cycles;
 }
 
-/* --dispatch free: while the SMs are stepped, the main thread merges
- * what l1_ahead_defer set aside (before the reads, as it would have gone
- * out before them) and reads n records; a failure is kept (R->failed)
- * until the threads are done. */
-static void main_part(gc_l1 *R, unsigned n)
+/* --dispatch free: the main thread reads n records while the SMs are
+ * stepped; a failure is kept (R->failed) until the threads are done. */
+static void read_guarded(gc_l1 *R, unsigned n)
 {
 	sigjmp_buf api;
 	memcpy(&api, &R->jb, sizeof api);
-	if (!sigsetjmp(R->jb, 0)) {
-		if (R->pool->dpend) {
-			R->pool->dpend = 0;
-			flush(R, R->pool->dkey, UINT64_MAX, 1, 1);
-		}
+	if (!sigsetjmp(R->jb, 0))
 		for (unsigned i = 0; i < n && !R->kend; i++)
 			l1_read_one(R);
-	}
 	memcpy(&R->jb, &api, sizeof api);
+}
+
+/* After a phase: the waiting merge's heap and output buffer, from the
+ * copy that took it (the main thread's when none did: a read failed
+ * under GC_L1_IN_ORDER); 1 when it failed, its message in R->err. */
+static int merge_back(gc_l1 *R, struct l1_pool *P)
+{
+	if (!P->dpend)
+		return 0;
+	if (!P->dby) {
+		struct l1_thread *th = &P->th[0];
+		if (!sigsetjmp(th->W.jb, 0))
+			deferred_merge(th);
+	}
+	P->dpend = 0;
+	gc_l1 *W = &P->dby->W;
+	R->aheap = W->aheap;
+	memcpy(R->out, W->out, W->nout * sizeof *R->out);
+	R->nout = W->nout;
+	if (P->ddone)
+		return 0;
+	memcpy(R->err, W->err, sizeof R->err);
+	return 1;
 }
 
 void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsigned nread)
@@ -393,6 +425,9 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsi
 	P->ntodo = n;
 	P->base = base;
 	atomic_store(&P->next, 0);
+	atomic_store(&P->dclaim, 0);
+	P->dby = NULL;
+	P->ddone = 0;
 	int together = !(R->dfree && R->p.in_order);
 	if (together) {
 		pthread_mutex_lock(&P->mu);
@@ -401,10 +436,10 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsi
 		pthread_cond_broadcast(&P->go);
 		pthread_mutex_unlock(&P->mu);
 	}
-	/* The main thread merges what l1_ahead_defer left and reads (what
-	 * the steps see was copied in), then takes its share. */
-	if (nread || P->dpend)
-		main_part(R, nread);
+	/* The main thread reads first (what the steps see was copied in),
+	 * then takes its share. */
+	if (nread)
+		read_guarded(R, nread);
 	if (!R->failed) {
 		if (together)
 			phase_share(&P->th[0]);
@@ -418,6 +453,11 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsi
 		pthread_mutex_unlock(&P->mu);
 	}
 
+	if (merge_back(R, P)) {
+		/* the output failed (before the reads, as it went out
+		 * before them): its message stands */
+		R->failed = 1;
+	}
 	if (R->failed) {
 		/* the read failed: its message stands */
 		R->failed = 0;
