@@ -49,6 +49,8 @@ struct l1_pool {
 	atomic_int dclaim;         /* a thread took it on */
 	struct l1_thread *dby;     /* that thread */
 	int ddone;                 /* it merged them all */
+	uint16_t *hand;            /* SMs whose steps left the main thread */
+	size_t nhand, handcap;     /* work (l1_pool_drain), in SM order */
 };
 
 /* Room for one more element at the end of array p (*n used from *head
@@ -254,6 +256,10 @@ void l1_ahead_free(struct sm *s)
 	s->aold = s->aoldtail = s->aspare = NULL;
 	free(s->a.rec);
 	free(s->a.st);
+	free(s->hdblk);
+	free(s->hpclog);
+	s->hdblk = NULL;
+	s->hpclog = NULL;
 }
 
 /* ---- --threads ------------------------------------------------------------ */
@@ -381,16 +387,68 @@ static void copy_out(struct l1_thread *th, gc_l1 *R)
 		R->cycles = W->cycles;
 }
 
-/* --dispatch free: the main thread reads n records while the SMs are
- * stepped; a failure is kept (R->failed) until the threads are done. */
+/* --dispatch free: while the SMs are stepped, the main thread takes
+ * what the last round's steps left it (l1_pool_drain) and reads n
+ * records; a failure is kept (R->failed) until the threads are done. */
 static void read_guarded(gc_l1 *R, unsigned n)
 {
 	sigjmp_buf api;
 	memcpy(&api, &R->jb, sizeof api);
-	if (!sigsetjmp(R->jb, 0))
+	if (!sigsetjmp(R->jb, 0)) {
+		l1_pool_drain(R);
 		for (unsigned i = 0; i < n && !R->kend; i++)
 			l1_read_one(R);
+	}
 	memcpy(&R->jb, &api, sizeof api);
+}
+
+/* What a phase's steps of s left to the main thread, taken. */
+static void take_left(gc_l1 *R, uint32_t *dblk, size_t ndblk, const uint64_t *pclog, size_t npc)
+{
+	for (size_t k = 0; k < ndblk; k++)
+		l1_block_release(R, dblk[k]);
+	for (size_t k = 0; k < npc; k++)
+		l1_count_pc(R, (uint32_t)(pclog[k] >> 8), (uint8_t)pclog[k]);
+}
+
+void l1_pool_drain(gc_l1 *R)
+{
+	struct l1_pool *P = R->pool;
+	if (!P)
+		return;
+	for (size_t i = 0; i < P->nhand; i++) {
+		struct sm *s = R->sms[P->hand[i]];
+		take_left(R, s->hdblk, s->nhdblk, s->hpclog, s->nhpc);
+		s->nhdblk = s->nhpc = 0;
+	}
+	P->nhand = 0;
+}
+
+/* --dispatch free: what s's steps left goes to the main thread's part of
+ * the next round (before its reads, where it would have been taken). */
+static void hand_over(gc_l1 *R, struct l1_pool *P, struct sm *s)
+{
+	uint32_t *d = s->hdblk;
+	size_t dc = s->hdblkcap;
+	s->hdblk = s->dblk;
+	s->nhdblk = s->ndblk;
+	s->hdblkcap = s->dblkcap;
+	s->dblk = d;
+	s->dblkcap = dc;
+	s->ndblk = 0;
+	uint64_t *p = s->hpclog;
+	size_t pc = s->hpccap;
+	s->hpclog = s->pclog;
+	s->nhpc = s->npc;
+	s->hpccap = s->pccap;
+	s->pclog = p;
+	s->pccap = pc;
+	s->npc = 0;
+	if (P->nhand == P->handcap) {
+		P->handcap = P->handcap ? 2 * P->handcap : 256;
+		P->hand = l1_alloc(R, P->hand, P->handcap * sizeof *P->hand);
+	}
+	P->hand[P->nhand++] = s->id;
 }
 
 /* After a phase: the waiting merge's heap and output buffer, from the
@@ -438,7 +496,7 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsi
 	}
 	/* The main thread reads first (what the steps see was copied in),
 	 * then takes its share. */
-	if (nread)
+	if (nread || P->nhand)
 		read_guarded(R, nread);
 	if (!R->failed) {
 		if (together)
@@ -480,12 +538,12 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsi
 			l1_oom(R, gc_l1queue_push(&R->aheap, s->a.st[s->a.sh].t, s->id, s->id, 0));
 			s->aq = 1;
 		}
-		for (size_t k = 0; k < s->ndblk; k++)
-			l1_block_release(R, s->dblk[k]);
-		s->ndblk = 0;
-		for (size_t k = 0; k < s->npc; k++)
-			l1_count_pc(R, (uint32_t)(s->pclog[k] >> 8), (uint8_t)s->pclog[k]);
-		s->npc = 0;
+		if (R->dfree && (s->ndblk || s->npc)) {
+			hand_over(R, P, s);
+		} else {
+			take_left(R, s->dblk, s->ndblk, s->pclog, s->npc);
+			s->ndblk = s->npc = 0;
+		}
 		if (s->pstep && !R->dfree) {
 			/* as after a run ahead in l1_timing_kernel: at the time
 			 * of its last step (its `now` stays) */
@@ -516,6 +574,7 @@ void l1_pool_free(gc_l1 *R)
 	pthread_cond_destroy(&P->go);
 	pthread_cond_destroy(&P->done);
 	free(P->th);
+	free(P->hand);
 	free(P);
 	R->pool = NULL;
 }

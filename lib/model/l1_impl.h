@@ -278,6 +278,12 @@ struct sm {
 	size_t ndblk, dblkcap;
 	uint64_t *pclog;
 	size_t npc, pccap;
+	/* --dispatch free: the same of the round before, handed over for
+	 * the main thread to take at the start of the next */
+	uint32_t *hdblk;
+	size_t nhdblk, hdblkcap;
+	uint64_t *hpclog;
+	size_t nhpc, hpccap;
 	int pstep;          /* it took a step in the phase */
 	int stopped;        /* --dispatch free: its step at `now` stopped for input */
 };
@@ -523,6 +529,10 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsi
 /* A step in a parallel phase counted an outcome of pc. */
 void l1_pc_defer(gc_l1 *R, struct sm *s, uint32_t pc, uint8_t outcome);
 void l1_pool_free(gc_l1 *R);
+/* --dispatch free: what the last round's steps left to the main thread
+ * (blocks that ended, per-PC counts) taken now (l1_pool_run takes it at
+ * the start of the next round, before its reads). */
+void l1_pool_drain(gc_l1 *R);
 
 /* ---- l1_prefetch.c: the prefetcher ------------------------------------ */
 

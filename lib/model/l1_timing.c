@@ -894,6 +894,7 @@ static void l1_free_kernel(gc_l1 *R)
 		if (f != UINT64_MAX && f > R->free_out)
 			R->free_out = f;
 	}
+	l1_pool_drain(R);
 }
 
 void l1_step_in_order(gc_l1 *W, const uint16_t *todo, unsigned n, uint64_t limit)
