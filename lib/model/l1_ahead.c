@@ -428,22 +428,15 @@ void l1_pool_drain(gc_l1 *R)
  * the next round (before its reads, where it would have been taken). */
 static void hand_over(gc_l1 *R, struct l1_pool *P, struct sm *s)
 {
-	uint32_t *d = s->hdblk;
-	size_t dc = s->hdblkcap;
-	s->hdblk = s->dblk;
+#define SWAP(T, a, b) do { T t_ = (a); (a) = (b); (b) = t_; } while (0)
+	SWAP(uint32_t *, s->dblk, s->hdblk);
+	SWAP(size_t, s->dblkcap, s->hdblkcap);
+	SWAP(uint64_t *, s->pclog, s->hpclog);
+	SWAP(size_t, s->pccap, s->hpccap);
+#undef SWAP
 	s->nhdblk = s->ndblk;
-	s->hdblkcap = s->dblkcap;
-	s->dblk = d;
-	s->dblkcap = dc;
-	s->ndblk = 0;
-	uint64_t *p = s->hpclog;
-	size_t pc = s->hpccap;
-	s->hpclog = s->pclog;
 	s->nhpc = s->npc;
-	s->hpccap = s->pccap;
-	s->pclog = p;
-	s->pccap = pc;
-	s->npc = 0;
+	s->ndblk = s->npc = 0;
 	if (P->nhand == P->handcap) {
 		P->handcap = P->handcap ? 2 * P->handcap : 256;
 		P->hand = l1_alloc(R, P->hand, P->handcap * sizeof *P->hand);
