@@ -350,25 +350,23 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 	int policy = R->wpolicy[r->space];
 	int partial = r->size < sector_bytes(R, m);
 
-	if (COUNTED(K))
+	if (COUNTED(K) && !DEFERS(K, R)) /* deferred: the drain counts */
 		count_sectors(s, r->op, m, present | held, l != NULL);
 	if (!NO_PF(K))
 		pf_use(s, l);
 	if (DEFERS(K, R)) {
-		l1_class_defer(R, s, addr, m, absent, 0,
+		l1_class_defer(R, s, r->op, addr, m, absent, 0,
 			       L1_CR_STORE | (partial ? L1_CR_PARTIAL : 0) |
-			       (unsigned)policy << L1_CR_POLICY);
+			       (unsigned)policy << L1_CR_POLICY, l != NULL);
 	} else if (CLASSIFIES(K, R)) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
 		if (absent) /* none held: never partial-write */
 			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
 	}
-	if (!COUNTED(K))
+	if (!COUNTED(K) || DEFERS(K, R))
 		;
 	else if (!absent)
 		s->n.hits++;
-	else if (DEFERS(K, R))
-		count_miss_result(s, result);
 	else
 		count_miss(s, result, cls);
 
@@ -449,9 +447,7 @@ load_now_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, un
 	uint8_t partial = l ? (uint8_t)(l->aux & missing) : 0;
 	int cls = GC_C_NONE;
 	if (DEFERS(K, R)) {
-		l1_class_defer(R, s, addr, m, missing, partial, 0);
-		if (COUNTED(K))
-			count_miss_result(s, result);
+		l1_class_defer(R, s, GC_LOAD, addr, m, missing, partial, 0, l != NULL);
 	} else {
 		if (CLASSIFIES(K, R))
 			cls = l1_classify(R, s, tag, m, missing, partial, l1_fa_load(s, addr, m, 1));
@@ -477,7 +473,8 @@ static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_
 	uint8_t m = R->maskmap[r->mask];
 	uint8_t outcome;
 	if (COUNTED(K)) {
-		count_request(s, r);
+		if (!DEFERS(K, R)) /* deferred: a lookup's counts are the drain's */
+			count_request(s, r);
 		count_inst(R, s, r);
 	}
 	int trained = 0;
