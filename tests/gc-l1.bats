@@ -1032,6 +1032,11 @@ env_pair() {
 	expect_eq "$nerr" 2 # tr --window 30000, both rules
 	# case C at --threads N is CN: o (stream), e (stderr), s.json (--stats)
 	same_pairs "GC_L1_IN_ORDER against --threads" "${pairs[@]}"
+	# the records buffered at most, main's binary's (the merge of a
+	# round's output runs in the next round; the records it passes leave
+	# the count at the end of the round, as they did, or the next round
+	# reads less: 230400 when the merge counted them)
+	expect_eq "$(jv peak_buffered "$T/6/s.json")" 187858
 	# the free rule: the first record the content says is late (the
 	# read rule found another first, at 33108)
 	expect_match "$(cat "$T/e7")" "record 32836: block 212 warp 1 has a request after the timing model ended the warp or started its block"

@@ -215,6 +215,25 @@ struct l1_inflight {
 	unsigned shift;     /* 64 - log2(slots) */
 };
 
+/* One step of an SM taken ahead: its time, the records it emitted, the
+ * records it issued. */
+struct astep {
+	uint64_t t;
+	uint32_t nrec, issued;
+};
+
+/* An SM's steps ahead (l1_ahead.c): their entries (st[sh..sn)) and the
+ * records they emitted (rec[rh..rn)), each array cap long; the steps
+ * write the SM's own, and a run set aside for the merge (`next` the
+ * SM's next one) is written no more. */
+struct aseg {
+	gc_rec *rec;
+	size_t rh, rn, rcap;
+	struct astep *st;
+	size_t sh, sn, scap;
+	struct aseg *next;
+};
+
 /* One SM: its L1 and, with the timing model, its warp queue and MSHRs. */
 struct sm {
 	uint16_t id;
@@ -252,10 +271,10 @@ struct sm {
 	unsigned inc_res;   /* resident blocks that may still get warps */
 	/* run-ahead (l1_ahead.c): what its steps ahead of the global order
 	 * emitted, not yet merged, and the last such step */
-	gc_rec *arec;
-	size_t arh, arn, arcap;
-	struct astep *ast;
-	size_t ash, asn, ascap;
+	struct aseg a;      /* the buffer its steps write */
+	struct aseg *aold, *aoldtail; /* runs set aside for the merge, oldest first */
+	struct aseg *aspare; /* emptied runs, kept for reuse */
+	int aq;             /* it is in the merge's heap */
 	uint64_t ahead_t;   /* time of its last step ahead + 1, 0: none */
 	/* --threads: what its steps in a parallel phase leave to the main
 	 * thread (l1_ahead.c): the blocks that ended there, the per-PC
@@ -264,7 +283,12 @@ struct sm {
 	size_t ndblk, dblkcap;
 	uint64_t *pclog;
 	size_t npc, pccap;
-	int awas;           /* its ahead buffer was empty when the phase began */
+	/* --dispatch free: the same of the round before, handed over for
+	 * the main thread to take at the start of the next */
+	uint32_t *hdblk;
+	size_t nhdblk, hdblkcap;
+	uint64_t *hpclog;
+	size_t nhpc, hpccap;
 	int pstep;          /* it took a step in the phase */
 	int stopped;        /* --dispatch free: its step at `now` stopped for input */
 	/* With a prefetcher, GC_PF_OUT_MAX + 1 entries (l1_new_sm allocates
@@ -278,12 +302,6 @@ struct sm {
 	const gc_cline *pfat[];
 };
 
-/* One step of an SM taken ahead: its time, the records it emitted, the
- * records it issued. */
-struct astep {
-	uint64_t t;
-	uint32_t nrec, issued;
-};
 
 /* Where a request goes: looked up in L1, nowhere (shared memory), to L2. */
 enum { ROUTE_L1 = GC_L1_LOOKUP, ROUTE_SHARED = GC_L1_SHARED, ROUTE_L2 = GC_L1_BYPASS };
@@ -517,6 +535,10 @@ gc_rec *l1_ahead_slot(gc_l1 *R);
 void l1_ahead_issued(gc_l1 *R, unsigned k);
 /* What steps ahead up to (t, id) emitted goes out (t UINT64_MAX: all). */
 void l1_ahead_flush(gc_l1 *R, uint64_t t, uint64_t id);
+/* --dispatch free: what steps up to time t emitted goes out at the start
+ * of the next l1_pool_run, while its SMs are stepped (or at the next
+ * l1_ahead_flush): their buffers are set aside now. */
+void l1_ahead_defer(gc_l1 *R, uint64_t t);
 void l1_ahead_free(struct sm *s);
 /* --threads: SMs todo[0..n) stepped ahead (l1_step_ahead, up to
  * `base` + the span) by the pool's threads, their results merged back
@@ -525,6 +547,10 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsi
 /* A step in a parallel phase counted an outcome of pc. */
 void l1_pc_defer(gc_l1 *R, struct sm *s, uint32_t pc, uint8_t outcome);
 void l1_pool_free(gc_l1 *R);
+/* --dispatch free: what the last round's steps left to the main thread
+ * (blocks that ended, per-PC counts) taken now (l1_pool_run takes it at
+ * the start of the next round, before its reads). */
+void l1_pool_drain(gc_l1 *R);
 
 /* ---- l1_prefetch.c: the prefetcher ------------------------------------ */
 

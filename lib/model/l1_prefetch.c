@@ -64,7 +64,7 @@ void l1_pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t 
 	} else {
 		/* the record to_l2 just wrote: in the SM's own buffer when
 		 * stepped ahead */
-		o = R->ahead ? &s->arec[s->arn - 1] : &R->out[R->nout - 1];
+		o = R->ahead ? &s->a.rec[s->a.rn - 1] : &R->out[R->nout - 1];
 	}
 	o->flags = (uint8_t)((o->flags & ~GC_F_BYPASS_L1) | GC_F_PREFETCH);
 	o->compute = 0;

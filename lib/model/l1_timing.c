@@ -890,10 +890,11 @@ static void l1_free_kernel(gc_l1 *R)
 		if (f == UINT64_MAX)
 			l1_ahead_flush(R, UINT64_MAX, 0);
 		else if (f > R->tbase)
-			l1_ahead_flush(R, f - 1, UINT64_MAX);
+			l1_ahead_defer(R, f - 1);
 		if (f != UINT64_MAX && f > R->free_out)
 			R->free_out = f;
 	}
+	l1_pool_drain(R);
 }
 
 void l1_step_in_order(gc_l1 *W, const uint16_t *todo, unsigned n, uint64_t limit)
