@@ -396,8 +396,7 @@ static void read_guarded(gc_l1 *R, unsigned n)
 	memcpy(&api, &R->jb, sizeof api);
 	if (!sigsetjmp(R->jb, 0)) {
 		l1_pool_drain(R);
-		for (unsigned i = 0; i < n && !R->kend; i++)
-			l1_read_one(R);
+		l1_read_n(R, n);
 	}
 	memcpy(&R->jb, &api, sizeof api);
 }

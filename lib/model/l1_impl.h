@@ -361,7 +361,9 @@ struct gc_l1 {
 	size_t nslabs;
 	size_t slab_left;     /* bytes left in the last slab */
 	gc_rec stage[INST_MAX]; /* the instruction read last, still open */
-	unsigned stage_n;
+	unsigned stage_n;     /* its records (l1_input.c: the first stage_cp */
+	unsigned stage_cp;    /* in stage, the rest from batch[stage_b0] on) */
+	unsigned stage_b0;
 	uint32_t stage_warp;  /* its warp, NONE32 */
 	struct dryset *dryfree[2]; /* free needs arrays: DRY_SMALL, INST_MAX */
 	gc_rec batch[BATCH];  /* records read, not yet taken */
@@ -509,6 +511,8 @@ static inline __attribute__((always_inline)) void l1_class_prefetch(const gc_l1 
 
 void l1_input_reset(gc_l1 *R);
 void l1_read_one(gc_l1 *R);
+/* l1_read_one n times, or until the kernel's input ends */
+void l1_read_n(gc_l1 *R, size_t n);
 /* --dispatch free: room for n more records' warps and blocks, so that
  * the arrays do not move while the reader takes them and SMs are stepped */
 void l1_free_reserve(gc_l1 *R, size_t n);

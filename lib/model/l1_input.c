@@ -20,7 +20,11 @@ static struct islot *slot_get(gc_l1 *R, unsigned c)
 {
 	struct islot *p = R->ifree[c];
 	if (p) {
+		/* the list's next slot is cold (freed long ago): its link
+		 * is read on the next call, and the records go there */
 		R->ifree[c] = p->next;
+		if (p->next)
+			__builtin_prefetch(p->next, 1);
 		return p;
 	}
 	size_t bytes = sizeof *p + ((size_t)1 << c) * sizeof(gc_rec);
@@ -53,15 +57,32 @@ static void grow(gc_l1 *R, void **p, size_t n, size_t *cap, size_t size)
 }
 
 /* --dispatch free: warp widx took records that its SM's steps do not see
- * yet. */
-static void mark_dirty(gc_l1 *R, uint32_t widx)
+ * yet.  The list's growth stays out of the reader's loop. */
+static __attribute__((noinline)) void dirty_add(gc_l1 *R, uint32_t widx)
+{
+	grow(R, (void **)&R->dirty, R->ndirty, &R->dirtycap, sizeof *R->dirty);
+	R->dirty[R->ndirty++] = widx;
+}
+
+static inline void mark_dirty(gc_l1 *R, uint32_t widx)
 {
 	struct warp *w = &R->warps[widx];
 	if (w->dirty)
 		return;
 	w->dirty = 1;
-	grow(R, (void **)&R->dirty, R->ndirty, &R->dirtycap, sizeof *R->dirty);
-	R->dirty[R->ndirty++] = widx;
+	dirty_add(R, widx);
+}
+
+/* The open instruction's records, stage_n of them: the first stage_cp
+ * in R->stage, the rest where they were read, from R->batch[stage_b0] on
+ * (a record of the open instruction is not copied until the batch is
+ * refilled or the instruction closes: most close in the batch they were
+ * read in, and go to their slot in one copy). */
+static void stage_spill(gc_l1 *R)
+{
+	unsigned k = R->stage_n - R->stage_cp;
+	memcpy(R->stage + R->stage_cp, R->batch + R->stage_b0, k * sizeof *R->stage);
+	R->stage_cp = R->stage_n;
 }
 
 /* The open instruction closes: to a slot, at the end of its warp's list. */
@@ -78,7 +99,10 @@ static void inst_close(gc_l1 *R)
 	p->off = 0;
 	p->n = (uint16_t)n;
 	p->cls = (uint8_t)c;
-	memcpy(p->rec, R->stage, n * sizeof *R->stage);
+	unsigned cp = R->stage_cp;
+	if (cp)
+		memcpy(p->rec, R->stage, cp * sizeof *R->stage);
+	memcpy(p->rec + cp, R->batch + R->stage_b0, (n - cp) * sizeof *R->stage);
 	struct warp *w = &R->warps[R->stage_warp];
 	if (R->dfree) {
 		/* the SMs' steps see it after l1_free_publish */
@@ -95,17 +119,19 @@ static void inst_close(gc_l1 *R)
 			w->ihead = p;
 		w->itail = p;
 	}
-	R->stage_n = 0;
+	R->stage_n = R->stage_cp = 0;
 	R->stage_warp = NONE32;
 }
 
-/* Record r joins warp widx: as the first of a new instruction (closing
- * the open one), or the next of the open one. */
-static void warp_append(gc_l1 *R, uint32_t widx, const gc_rec *r, int start)
+/* Record R->batch[bpos] joins warp widx: as the first of a new
+ * instruction (closing the open one), or the next of the open one. */
+static inline void warp_append(gc_l1 *R, uint32_t widx, unsigned bpos, int start)
 {
-	if (start)
+	if (start) {
 		inst_close(R);
-	R->stage[R->stage_n++] = *r;
+		R->stage_b0 = bpos;
+	}
+	R->stage_n++;
 	R->stage_warp = widx;
 	if (++R->buffered > R->peak_buffered)
 		R->peak_buffered = R->buffered;
@@ -386,16 +412,17 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 	return widx;
 }
 
-/* One data record into its warp's buffer. */
-static void take(gc_l1 *R, const gc_rec *rec)
+/* One data record, R->batch[bpos], into its warp's buffer. */
+static inline void take(gc_l1 *R, unsigned bpos)
 {
+	const gc_rec *rec = &R->batch[bpos];
 	R->nread++;
 	count_inst(R, get_sm(R, rec->sm), rec);
 	uint32_t widx = warp_of(R, rec);
 	/* Requests of one instruction come together: a record of another
 	 * warp or instruction closes the open one. */
 	int start = !(R->last_warp == widx && R->last_seq == rec->seq) || R->stage_n == INST_MAX;
-	warp_append(R, widx, rec, start);
+	warp_append(R, widx, bpos, start);
 	if (R->dfree) {
 		R->warps[widx].rlast = R->nread;
 		mark_dirty(R, widx);
@@ -407,24 +434,56 @@ static void take(gc_l1 *R, const gc_rec *rec)
 	R->last_seq = rec->seq;
 }
 
+/* The next batch of records: 0 at the end of the kernel's input, where
+ * the open instruction closes and R->kend is set. */
+static unsigned refill(gc_l1 *R)
+{
+	if (R->stage_n > R->stage_cp)
+		stage_spill(R); /* the batch is about to be overwritten */
+	R->stage_b0 = 0;
+	long n = R->p.read(R->p.read_ctx, R->batch, R->bnum, BATCH, R->err, sizeof R->err);
+	if (n < 0)
+		l1_fail(R, NULL);
+	R->bpos = 0;
+	R->bn = (unsigned)n;
+	if (!n) {
+		inst_close(R);
+		R->kend = 1;
+	}
+	/* The warps the batch changes to are mostly far from the CPU (a
+	 * warp's next records come after many others'): their lookups'
+	 * misses overlap here, the warps' own come towards the CPU. */
+	uint64_t prev = R->last_warp != NONE32 ? R->last_key : GC_HASH_EMPTY;
+	for (long i = 0; i < n; i++) {
+		uint64_t key = ((uint64_t)R->batch[i].block << 16) | R->batch[i].warp;
+		if (key == prev)
+			continue;
+		prev = key;
+		const uint64_t *v = gc_hmap_get(&R->warpmap, key);
+		if (v) {
+			const char *w = (const char *)&R->warps[*v];
+			__builtin_prefetch(w, 1);
+			__builtin_prefetch(w + sizeof(struct warp) - 1, 1);
+		}
+	}
+	return (unsigned)n;
+}
+
 /* Read one record of the kernel into the buffers; at the end of the
  * kernel's input R->kend is set.  Records come in batches. */
 static inline void read_one(gc_l1 *R)
 {
-	if (R->bpos == R->bn) {
-		long n = R->p.read(R->p.read_ctx, R->batch, R->bnum, BATCH, R->err, sizeof R->err);
-		if (n < 0)
-			l1_fail(R, NULL);
-		R->bpos = 0;
-		R->bn = (unsigned)n;
-		if (!n) {
-			inst_close(R);
-			R->kend = 1;
-			return;
-		}
-	}
-	R->recno = R->bnum[R->bpos];
-	take(R, &R->batch[R->bpos++]);
+	if (R->bpos == R->bn && !refill(R))
+		return;
+	unsigned i = R->bpos++;
+	R->recno = R->bnum[i];
+	take(R, i);
+}
+
+void l1_read_n(gc_l1 *R, size_t n)
+{
+	for (size_t i = 0; i < n && !R->kend; i++)
+		read_one(R);
 }
 
 void l1_read_one(gc_l1 *R)
@@ -504,7 +563,7 @@ void l1_input_reset(gc_l1 *R)
 	R->kend = 0;
 	R->nread = 0;
 	R->last_warp = NONE32;
-	R->stage_n = 0;
+	R->stage_n = R->stage_cp = 0;
 	R->stage_warp = NONE32;
 	R->nwarps = R->nblocks = 0;
 	R->wfree = R->bfree = NONE32;

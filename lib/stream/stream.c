@@ -359,20 +359,38 @@ static int read_kernel(gc_reader *r, const unsigned char *p, uint64_t off)
 /* Why a data record is refused; data_refused words it. */
 enum { D_OK, D_OUTSIDE, D_SPACE, D_SIZE, D_TIME };
 
+/* What decoding a data record needs of the reader, copied out of it: the
+ * record's stores (bytes among them) could change the reader as far as
+ * the compiler knows, and a loop would load these again for each. */
+struct dctx {
+	int access;       /* an access stream (else requests) */
+	int dist;         /* rec->dist at byte 32 */
+	int in_kernel;
+	unsigned coff;    /* see cmask */
+	uint64_t cmask;
+	uint32_t kid;
+};
+
+static inline struct dctx dctx_of(const gc_reader *r)
+{
+	return (struct dctx){r->h.kind == GC_KIND_ACCESS, r->dist, r->in_kernel, r->coff,
+			     r->cmask, r->kid};
+}
+
 /*
  * Decode data record p (type GC_LOAD to GC_ATOMIC) into rec, the clock's
  * high half time_hi, the previous record at last_time: D_OK, or the first
  * check it fails (rec is filled either way).  The reader does not change:
  * the caller counts the record.  Shared by gc_read and gc_read_data, whose
- * loop keeps the clock in registers.  The checks come last, in one test
- * of the common case.
+ * loop keeps the clock and the reader's part d in registers.  The checks
+ * come last, in one test of the common case.
  */
-static inline int decode_data(const gc_reader *r, const unsigned char *p, uint64_t time_hi,
+static inline int decode_data(const struct dctx d, const unsigned char *p, uint64_t time_hi,
 			      uint64_t last_time, gc_rec *rec)
 {
 	uint64_t a = gc_get64(p + 24);
 	unsigned space = p[1] & 15;
-	int access = r->h.kind == GC_KIND_ACCESS;
+	int access = d.access;
 	rec->op = p[0];
 	rec->space = (uint8_t)space;
 	rec->flags = p[1] >> 4;
@@ -395,14 +413,14 @@ static inline int decode_data(const gc_reader *r, const unsigned char *p, uint64
 	rec->pc = gc_get32(p + 12);
 	rec->seq = gc_get32(p + 16);
 	rec->time = time_hi | gc_get32(p + 20);
-	rec->dist = r->dist ? gc_get64(p + 32) : GC_DIST_NONE;
+	rec->dist = d.dist ? gc_get64(p + 32) : GC_DIST_NONE;
 	/* Without the flag, bytes 0-7 masked to 0: a load, no branch. */
-	rec->compute = gc_get64(p + r->coff) & r->cmask;
-	rec->kernel = r->kid;
-	if (r->in_kernel == 1 && space < GC_NSPACES && !(access && rec->size == 0) &&
+	rec->compute = gc_get64(p + d.coff) & d.cmask;
+	rec->kernel = d.kid;
+	if (d.in_kernel == 1 && space < GC_NSPACES && !(access && rec->size == 0) &&
 	    rec->time >= last_time)
 		return D_OK;
-	return r->in_kernel != 1 ? D_OUTSIDE : space >= GC_NSPACES ? D_SPACE
+	return d.in_kernel != 1 ? D_OUTSIDE : space >= GC_NSPACES ? D_SPACE
 		: access && rec->size == 0 ? D_SIZE : D_TIME;
 }
 
@@ -498,7 +516,7 @@ again:
 		r->nrec++;
 	}
 	if (t >= GC_LOAD && t <= GC_ATOMIC) {
-		int why = decode_data(r, p, r->time_hi, r->last_time, rec);
+		int why = decode_data(dctx_of(r), p, r->time_hi, r->last_time, rec);
 		if (why != D_OK)
 			return data_refused(r, off, rec, why);
 		r->last_time = rec->time;
@@ -684,7 +702,7 @@ const unsigned char *gc_read_raw(gc_reader *r, size_t max, size_t *n, uint64_t *
 
 void gc_reader_decode(const gc_reader *r, const unsigned char *p, uint64_t time_hi, gc_rec *rec)
 {
-	(void)decode_data(r, p, time_hi, 0, rec);
+	(void)decode_data(dctx_of(r), p, time_hi, 0, rec);
 }
 
 size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max)
@@ -697,11 +715,13 @@ size_t gc_read_data(gc_reader *r, gc_rec *recs, uint64_t *nums, size_t max)
 		const unsigned char *p = r->buf + r->pos - k * r->rs;
 		uint64_t first = r->nrec - k; /* time-base records taken come before */
 		uint64_t hi = r->time_hi;
-		for (size_t i = 0; i < k; i++, p += r->rs) {
-			(void)decode_data(r, p, hi, 0, &recs[n + i]);
-			if (nums)
+		const struct dctx d = dctx_of(r);
+		const size_t rs = r->rs;
+		for (size_t i = 0; i < k; i++, p += rs)
+			(void)decode_data(d, p, hi, 0, &recs[n + i]);
+		if (nums)
+			for (size_t i = 0; i < k; i++)
 				nums[n + i] = first + i + 1;
-		}
 		n += k;
 	}
 	return n;
