@@ -59,13 +59,18 @@ struct warp {
 	uint64_t last_read; /* input record number of its last record (--dispatch
 			     * free: the last its SM's steps may see) */
 	struct islot *ihead, *itail; /* its closed instructions, in order */
-	/* --dispatch free: what the reader took while the SMs were stepped,
-	 * not theirs to see before l1_free_publish: its last record, its
-	 * instructions closed since */
+	struct dryset *dry; /* while its head instruction waits: what it needs */
+};
+
+/* --dispatch free: what the reader took of a warp while the SMs were
+ * stepped, not theirs to see before l1_free_publish: its last record,
+ * its instructions closed since.  The reader's alone (l1_input.c), apart
+ * from struct warp: the lines the SMs' steps write are not the reader's,
+ * and the reader's are dense. */
+struct wread {
 	uint64_t rlast;
 	struct islot *nhead, *ntail;
 	uint8_t dirty;      /* it is on the engine's list of such warps */
-	struct dryset *dry; /* while its head instruction waits: what it needs */
 };
 
 /*
@@ -349,6 +354,7 @@ struct gc_l1 {
 
 	/* timing */
 	struct warp *warps;
+	struct wread *wrd;    /* the reader's part of each warp (wcap of them) */
 	size_t nwarps, wcap;
 	uint32_t wfree;       /* free warp slots, linked by next */
 	struct block *blocks;

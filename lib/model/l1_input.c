@@ -66,7 +66,7 @@ static __attribute__((noinline)) void dirty_add(gc_l1 *R, uint32_t widx)
 
 static inline void mark_dirty(gc_l1 *R, uint32_t widx)
 {
-	struct warp *w = &R->warps[widx];
+	struct wread *w = &R->wrd[widx];
 	if (w->dirty)
 		return;
 	w->dirty = 1;
@@ -106,12 +106,13 @@ static void inst_close(gc_l1 *R)
 	struct warp *w = &R->warps[R->stage_warp];
 	if (R->dfree) {
 		/* the SMs' steps see it after l1_free_publish */
+		struct wread *wr = &R->wrd[R->stage_warp];
 		mark_dirty(R, R->stage_warp);
-		if (w->ntail)
-			w->ntail->next = p;
+		if (wr->ntail)
+			wr->ntail->next = p;
 		else
-			w->nhead = p;
-		w->ntail = p;
+			wr->nhead = p;
+		wr->ntail = p;
 	} else {
 		if (w->itail)
 			w->itail->next = p;
@@ -154,6 +155,14 @@ void l1_warp_pop(gc_l1 *R, uint32_t widx, unsigned k)
 	slot_put(R, in);
 }
 
+/* Room for cap warps. */
+static void warps_room(gc_l1 *R, size_t cap)
+{
+	R->wcap = cap;
+	R->warps = l1_alloc(R, R->warps, cap * sizeof *R->warps);
+	R->wrd = l1_alloc(R, R->wrd, cap * sizeof *R->wrd);
+}
+
 /* A warp slot for warp `id` of block bidx, in no block's list yet. */
 static uint32_t warp_alloc(gc_l1 *R, uint32_t bidx, uint16_t id)
 {
@@ -161,15 +170,18 @@ static uint32_t warp_alloc(gc_l1 *R, uint32_t bidx, uint16_t id)
 	if (R->wfree != NONE32) {
 		widx = R->wfree;
 		R->wfree = R->warps[widx].next;
+		/* the next free one is cold (it ended long ago): its link
+		 * comes towards the CPU for the next call */
+		if (R->wfree != NONE32)
+			__builtin_prefetch(&R->warps[R->wfree], 1);
 	} else {
-		if (R->nwarps == R->wcap) {
-			R->wcap = R->wcap ? 2 * R->wcap : 256;
-			R->warps = l1_alloc(R, R->warps, R->wcap * sizeof *R->warps);
-		}
+		if (R->nwarps == R->wcap)
+			warps_room(R, R->wcap ? 2 * R->wcap : 256);
 		widx = (uint32_t)R->nwarps++;
 	}
 	struct warp *w = &R->warps[widx];
 	memset(w, 0, sizeof *w);
+	memset(&R->wrd[widx], 0, sizeof *R->wrd);
 	w->block = bidx;
 	w->id = id;
 	w->sm = R->blocks[bidx].sm;
@@ -240,6 +252,8 @@ static uint32_t new_block(gc_l1 *R)
 	if (R->bfree != NONE32) {
 		bidx = R->bfree;
 		R->bfree = R->blocks[bidx].next_pending;
+		if (R->bfree != NONE32)
+			__builtin_prefetch(&R->blocks[R->bfree], 1);
 		return bidx;
 	}
 	if (R->nblocks == R->bcap) {
@@ -307,10 +321,8 @@ static uint32_t warp_of_free(gc_l1 *R, const gc_rec *r, uint64_t wkey)
 
 void l1_free_reserve(gc_l1 *R, size_t n)
 {
-	if (R->wcap < R->nwarps + n) {
-		R->wcap = R->nwarps + n;
-		R->warps = l1_alloc(R, R->warps, R->wcap * sizeof *R->warps);
-	}
+	if (R->wcap < R->nwarps + n)
+		warps_room(R, R->nwarps + n);
 	if (R->bcap < R->nblocks + n) {
 		R->bcap = R->nblocks + n;
 		R->blocks = l1_alloc(R, R->blocks, R->bcap * sizeof *R->blocks);
@@ -321,15 +333,16 @@ void l1_free_publish(gc_l1 *R)
 {
 	for (size_t i = 0; i < R->ndirty; i++) {
 		struct warp *w = &R->warps[R->dirty[i]];
-		w->dirty = 0;
-		w->last_read = w->rlast;
-		if (w->nhead) {
+		struct wread *wr = &R->wrd[R->dirty[i]];
+		wr->dirty = 0;
+		w->last_read = wr->rlast;
+		if (wr->nhead) {
 			if (w->itail)
-				w->itail->next = w->nhead;
+				w->itail->next = wr->nhead;
 			else
-				w->ihead = w->nhead;
-			w->itail = w->ntail;
-			w->nhead = w->ntail = NULL;
+				w->ihead = wr->nhead;
+			w->itail = wr->ntail;
+			wr->nhead = wr->ntail = NULL;
 		}
 	}
 	R->ndirty = 0;
@@ -369,12 +382,11 @@ static uint32_t warp_of(gc_l1 *R, const gc_rec *r)
 	}
 	uint64_t *v = gc_hmap_get(&R->warpmap, wkey);
 	if (v) {
-		const struct warp *w = &R->warps[*v];
 		if (R->dfree) {
 			/* (its state is its SM's steps', not the reader's) */
-			if (R->nread - w->rlast > R->p.window)
+			if (R->nread - R->wrd[*v].rlast > R->p.window)
 				late_free(R, r);
-		} else if (w->state == W_DONE) {
+		} else if (R->warps[*v].state == W_DONE) {
 			late_record(R, r);
 		}
 		return (uint32_t)*v;
@@ -424,7 +436,7 @@ static inline void take(gc_l1 *R, unsigned bpos)
 	int start = !(R->last_warp == widx && R->last_seq == rec->seq) || R->stage_n == INST_MAX;
 	warp_append(R, widx, bpos, start);
 	if (R->dfree) {
-		R->warps[widx].rlast = R->nread;
+		R->wrd[widx].rlast = R->nread;
 		mark_dirty(R, widx);
 	} else {
 		R->warps[widx].last_read = R->nread;
@@ -449,22 +461,6 @@ static unsigned refill(gc_l1 *R)
 	if (!n) {
 		inst_close(R);
 		R->kend = 1;
-	}
-	/* The warps the batch changes to are mostly far from the CPU (a
-	 * warp's next records come after many others'): their lookups'
-	 * misses overlap here, the warps' own come towards the CPU. */
-	uint64_t prev = R->last_warp != NONE32 ? R->last_key : GC_HASH_EMPTY;
-	for (long i = 0; i < n; i++) {
-		uint64_t key = ((uint64_t)R->batch[i].block << 16) | R->batch[i].warp;
-		if (key == prev)
-			continue;
-		prev = key;
-		const uint64_t *v = gc_hmap_get(&R->warpmap, key);
-		if (v) {
-			const char *w = (const char *)&R->warps[*v];
-			__builtin_prefetch(w, 1);
-			__builtin_prefetch(w + sizeof(struct warp) - 1, 1);
-		}
 	}
 	return (unsigned)n;
 }
@@ -545,13 +541,26 @@ void l1_block_release(gc_l1 *R, uint32_t bidx)
 	struct block *b = &R->blocks[bidx];
 	l1_oom(R, gc_hset_add(&R->doneblocks, b->id) < 0 ? -1 : 0);
 	gc_hmap_del(&R->blockmap, b->id);
-	for (uint32_t x = b->first, nx; x != NONE32; x = nx) {
-		nx = R->warps[x].next;
-		gc_hmap_del(&R->warpmap, ((uint64_t)b->id << 16) | R->warps[x].id);
-		if (R->last_warp == x)
-			R->last_warp = NONE32;
-		R->warps[x].next = R->wfree;
-		R->wfree = x;
+	/* The warps' keys leave the map in the list's order (the map's
+	 * layout stays that of one walk), their slots fetched first in a
+	 * bunch: each is a miss of its own. */
+	uint64_t key[64];
+	uint32_t x = b->first;
+	while (x != NONE32) {
+		unsigned k = 0;
+		for (uint32_t y = x; y != NONE32 && k < 64; y = R->warps[y].next) {
+			key[k] = ((uint64_t)b->id << 16) | R->warps[y].id;
+			gc_hmap_prefetch(&R->warpmap, key[k++]);
+		}
+		for (unsigned i = 0; i < k; i++) {
+			uint32_t nx = R->warps[x].next;
+			gc_hmap_del(&R->warpmap, key[i]);
+			if (R->last_warp == x)
+				R->last_warp = NONE32;
+			R->warps[x].next = R->wfree;
+			R->wfree = x;
+			x = nx;
+		}
 	}
 	b->next_pending = R->bfree;
 	R->bfree = bidx;
@@ -596,6 +605,7 @@ void l1_input_free(gc_l1 *R)
 			free(R->warps[i].dry);
 		}
 	free(R->warps);
+	free(R->wrd);
 	free(R->blocks);
 	free(R->dirty);
 	free(R->nwq);
