@@ -233,6 +233,7 @@ void gc_l1_free(gc_l1 *L)
 {
 	if (!L)
 		return;
+	l1_class_pool_free(L); /* before the SMs' tables go */
 	for (unsigned i = 0; L->sms && i < L->nsms; i++) {
 		struct sm *s = L->sms[L->smlist[i]];
 		gc_cache_free(&s->c);
@@ -677,7 +678,7 @@ int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_h
 
 /* ---- kernels ------------------------------------------------------------- */
 
-static void counters_add(gc_l1_counts *a, const gc_l1_counts *b)
+void l1_counters_add(gc_l1_counts *a, const gc_l1_counts *b)
 {
 	uint64_t *x = (uint64_t *)a;
 	const uint64_t *y = (const uint64_t *)b;
@@ -697,7 +698,7 @@ static void sum_counters(const gc_l1 *R, gc_l1_counts *out)
 {
 	memset(out, 0, sizeof *out);
 	for (unsigned i = 0; i < R->nsms; i++)
-		counters_add(out, &R->sms[R->smlist[i]]->n);
+		l1_counters_add(out, &R->sms[R->smlist[i]]->n);
 }
 
 /* Invalidate every L1 (writing dirty sectors back) at time `time`. */

@@ -222,9 +222,18 @@ struct sm {
 	struct l1_fa fa;    /* classify: the fully associative shadow (l1_class.c) */
 	struct l1_seen seen; /* classify: sectors ever requested (compulsory misses) */
 	struct l1_cref *cq; /* R->cdefer: references not yet classified */
-	gc_bigpool *cqpool; /* where cq came from (the gc_l1's seenpool) */
+	gc_bigpool *cqpool; /* where cq and cq2 came from (the gc_l1's seenpool) */
 	unsigned ncq;
+	/* --threads (l1_class.c, the drain pool): the other queue, with the
+	 * ndq references a worker drains while dbusy is set (under the pool's
+	 * lock: the SM is queued or being drained), the next SM in the pool's
+	 * list */
+	struct l1_cref *cq2;
+	unsigned ndq;
+	int dbusy;
+	struct sm *dnext;
 	gc_l1_counts n;
+	gc_l1_counts dn;    /* the drains' counts, not yet added to n */
 	gc_pf pf;           /* the prefetcher (l1_prefetch.c) */
 
 	/* timing */
@@ -375,6 +384,9 @@ struct gc_l1 {
 	/* --threads (l1_ahead.c): parallel phases step SMs ahead, each
 	 * thread on its own copy of this struct (par set) */
 	struct l1_pool *pool;
+	/* --threads with deferred classes (l1_class.c): workers that drain
+	 * full queues while the main thread goes on (NULL: none yet) */
+	struct l1_cpool *cpool;
 	int par;              /* this is a thread's copy, in a parallel phase */
 	int dfree;            /* --dispatch free: SMs apart (l1_timing.c, l1_free_kernel) */
 	uint64_t free_out;    /* --dispatch free: the output is written up to this time */
@@ -432,9 +444,17 @@ int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, i
 void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g);
 void l1_class_clear(struct sm *s);
 void l1_class_free(struct sm *s);
-/* The references SM s deferred (every SM's) classified and counted. */
+/* The references SM s deferred (every SM's) classified and counted: on
+ * return its counts (s->n) are whole. */
 void l1_class_drain(gc_l1 *R, struct sm *s);
 void l1_class_drain_all(gc_l1 *R);
+/* SM s's queue is full: drained, or with --threads handed to the drain
+ * pool (l1_class.c). */
+void l1_class_full(gc_l1 *R, struct sm *s);
+/* The drain pool's threads stopped, what they drain finished. */
+void l1_class_pool_free(gc_l1 *R);
+/* a += b, count by count */
+void l1_counters_add(gc_l1_counts *a, const gc_l1_counts *b);
 
 /* A lookup by operation op of line addr for sectors m (l1_cref), its
  * classification deferred: the shadow and the seen table see it when its
@@ -445,7 +465,7 @@ static inline void l1_class_defer(gc_l1 *R, struct sm *s, int op, uint64_t addr,
 				  uint8_t miss, uint8_t part, unsigned kind, int present)
 {
 	if (s->ncq == L1_CQ)
-		l1_class_drain(R, s);
+		l1_class_full(R, s);
 	struct l1_cref *e = &s->cq[s->ncq++];
 	e->addr = addr;
 	e->m = m;
