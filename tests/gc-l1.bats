@@ -921,6 +921,42 @@ policy() {
 	[ "${J[classes.partial_write]}" -gt 0 ]
 }
 
+@test "functional: --stats classes drained on worker threads (--threads 3) equal those of one thread" {
+	# with --threads N > 1 an SM's full queue (4096 references) goes to
+	# N - 1 workers while the main thread fills the SM's other queue;
+	# kernel ends and the end wait for every drain, and the drains' counts
+	# are added then: 14 K references an SM a kernel here (3 SMs, 2
+	# kernels), so each SM hands over three full batches a kernel and the
+	# rest at its end; outputs, --stats and -v compared with --threads 1
+	# (no worker), the classes and counts checked
+	gc-gen gather -n 1M --kernels 2 | gc-sched --gpu volta-v100 --sms 3 | gc-coalesce >"$T/g.gcs"
+	pairs=() i=0
+	while read -r m; do
+		i=$((i + 1))
+		mkdir -p "$T/$i/a" "$T/$i/b"
+		# shellcheck disable=SC2086 # the options
+		(cd "$T/$i/a" && gc-l1 $m --threads 1 --stats s.json "$T/g.gcs" >o.gcs 2>e)
+		# shellcheck disable=SC2086
+		(cd "$T/$i/b" && gc-l1 $m --threads 3 --stats s.json "$T/g.gcs" >o.gcs 2>e)
+		pairs+=("$T/$i/a/o.gcs" "$T/$i/b/o.gcs" "$T/$i/a/s.json" "$T/$i/b/s.json" "$T/$i/a/e" "$T/$i/b/e")
+	done <<-EOF
+		--size 16K --ways 4 --sector 32 -v
+		--size 8K --ways 2 --sector 32 --replacement fifo --write write-back --kernel-boundary keep
+	EOF
+	same_pairs "--threads 1 against --threads 3" "${pairs[@]}"
+	jall "$T/1/b/s.json"
+	[ "${J[requests]}" -eq 84832 ]
+	[ "${J[misses]}" -eq 84760 ]
+	[ "${J[classes.compulsory]}" -eq 80906 ]
+	[ "${J[classes.capacity]}" -eq 3846 ]
+	[ "${J[classes.conflict]}" -eq 8 ]
+	jall "$T/2/b/s.json"
+	[ "${J[misses]}" -eq 84810 ]
+	[ "${J[classes.compulsory]}" -eq 40453 ]
+	[ "${J[classes.capacity]}" -eq 44343 ]
+	[ "${J[classes.conflict]}" -eq 14 ]
+}
+
 # env_pair VAR DIR STREAM OPTION...: gc-l1 --timing --emit all OPTION...
 # --stats s.json STREAM in DIR/a, and with VAR=1 in DIR/b (each run in its
 # own directory, its --stats named s.json in both: the provenance names
