@@ -82,7 +82,8 @@ typedef struct gc_l1_params {
 	int in_order;          /* timing: every step in the global order, none ahead (a check) */
 	int class_now;         /* functional: classify each reference at once, not in
 				* batches per SM (a check) */
-	unsigned threads;      /* timing: threads that step SMs ahead (0, 1: the caller's alone) */
+	unsigned threads;      /* timing: threads that step SMs ahead; deferred classes:
+				* N - 1 drain SMs' batches (0, 1: the caller's alone) */
 	int dispatch;          /* timing: when a block or warp read joins its SM (GC_L1_DISPATCH_*) */
 	unsigned free_read;    /* timing, dispatch free: records read a round (0: 256K; a check) */
 	const char *input;     /* the input's name, for messages */
