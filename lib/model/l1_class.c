@@ -572,7 +572,8 @@ struct l1_cpool {
 	int failed;           /* a drain failed: err says why */
 	char err[640];
 	unsigned n;           /* workers started */
-	struct l1_cworker *w;
+	struct l1_cworker *w; /* the workers, then the main thread's copy */
+	struct l1_cworker *own; /* that copy: the main thread drains while it waits */
 };
 
 /* A worker drains SM s's handed batch. */
@@ -619,12 +620,34 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* The main thread, waiting, drains the first queued batch itself (its
+ * own copy of the engine catches a failure as a worker's does).  Under
+ * the lock, which it leaves and takes again; 0 when none is queued. */
+static int own_drain(struct l1_cpool *P)
+{
+	struct sm *s = P->head;
+	if (!s)
+		return 0;
+	P->head = s->dnext;
+	if (!P->head)
+		P->tail = NULL;
+	int failed = P->failed;
+	pthread_mutex_unlock(&P->mu);
+	if (!failed)
+		worker_drain(P->own, s);
+	pthread_mutex_lock(&P->mu);
+	s->dbusy = 0;
+	P->busy--;
+	pthread_cond_broadcast(&P->idle);
+	return 1;
+}
+
 /* The pool of R->p.threads - 1 workers. */
 static struct l1_cpool *pool_start(gc_l1 *R)
 {
 	struct l1_cpool *P = l1_zalloc(R, 1, sizeof *P);
 	unsigned n = R->p.threads - 1;
-	P->w = calloc(n, sizeof *P->w);
+	P->w = calloc(n + 1, sizeof *P->w);
 	if (!P->w || pthread_mutex_init(&P->mu, NULL)) {
 		free(P->w);
 		free(P);
@@ -633,12 +656,15 @@ static struct l1_cpool *pool_start(gc_l1 *R)
 	pthread_cond_init(&P->work, NULL);
 	pthread_cond_init(&P->idle, NULL);
 	R->cpool = P;
-	for (unsigned i = 0; i < n; i++) {
+	P->own = &P->w[n];
+	for (unsigned i = 0; i <= n; i++) {
 		struct l1_cworker *w = &P->w[i];
 		memcpy(&w->W, R, sizeof w->W);
 		w->W.cpool = NULL;
 		w->W.failed = 0;
 		w->P = P;
+		if (i == n)
+			break; /* the main thread's */
 		if (pthread_create(&w->id, NULL, worker_main, w))
 			l1_fail(R, "cannot start a thread for --threads");
 		P->n = i + 1;
@@ -668,13 +694,15 @@ void l1_class_pool_free(gc_l1 *R)
 }
 
 /* The main thread waits until SM s (NULL: every SM) has no batch in the
- * pool; a worker's failure is then R's. */
+ * pool, draining queued batches meanwhile; a worker's failure is then
+ * R's. */
 static void pool_wait(gc_l1 *R, const struct sm *s)
 {
 	struct l1_cpool *P = R->cpool;
 	pthread_mutex_lock(&P->mu);
 	while (s ? s->dbusy : P->busy > 0)
-		pthread_cond_wait(&P->idle, &P->mu);
+		if (!own_drain(P))
+			pthread_cond_wait(&P->idle, &P->mu);
 	int failed = P->failed;
 	if (failed)
 		memcpy(R->err, P->err, sizeof R->err);
