@@ -378,7 +378,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 				outcome |= GC_OUT_WRITEBACK;
 			write_back_k(R, s, r, l, time, K);
 			gc_cache_invalidate(&s->c, l);
-			if (!NO_PF(K))
+			if (!NO_CHG(K))
 				note_change(s, tag);
 		}
 		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
@@ -406,7 +406,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 		}
 		l->valid |= validated;
 		l->aux &= ~(uint32_t)validated;
-		if (!NO_PF(K) && (filled || validated))
+		if (!NO_CHG(K) && (filled || validated))
 			note_change(s, tag);
 		l1_touch(&s->c, l, K);
 	}
@@ -430,6 +430,11 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
 {
 	return store_k(R, s, r, m, time, 0, 0);
+}
+
+uint8_t l1_store_step(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
+{
+	return store_k(R, s, r, m, time, L1_K_STEP | L1_K_LRU, 4);
 }
 
 /* A load, functional: a miss fetches its missing sectors and fills now. */

@@ -372,6 +372,7 @@ struct gc_l1 {
 	struct l1_pool *pool;
 	int par;              /* this is a thread's copy, in a parallel phase */
 	int dfree;            /* --dispatch free: SMs apart (l1_timing.c, l1_free_kernel) */
+	int kstep;            /* the steps take the L1_K_STEP path (l1_timing.c) */
 	uint64_t free_out;    /* --dispatch free: the output is written up to this time */
 	/* --dispatch free: what the reader took while the SMs were stepped
 	 * (l1_input.c): the warps with records, the new warps and the new
@@ -415,6 +416,8 @@ void *l1_zalloc(gc_l1 *R, size_t n, size_t size); /* calloc, or fail */
 void l1_emit_flush(gc_l1 *R);
 struct sm *l1_new_sm(gc_l1 *R, uint16_t id);
 uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time);
+/* l1_store on the path of L1_K_STEP | L1_K_LRU, 4 ways (R->kstep). */
+uint8_t l1_store_step(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time);
 
 /* ---- l1_class.c ------------------------------------------------------ */
 
@@ -588,6 +591,12 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
  *   L1_K_DEFER  functional, classes deferred (R->cdefer, so classify and
  *               no --emit all), no prefetcher: no line's pf bit ever set,
  *               no change table (l1_fast_stats, gc-l1 --stats).
+ *   L1_K_STEP   the timing model's step on a thread's copy under
+ *               --dispatch free (R->ahead set, R->rsrc NULL; every record
+ *               out goes to the SM's buffer of steps ahead), with no
+ *               classification, no prefetcher and no --emit all: no
+ *               line's pf bit ever set; the change table kept
+ *               (l1_timing.c, R->kstep).
  */
 enum {
 	L1_K_RAW = 1,
@@ -595,7 +604,8 @@ enum {
 	L1_K_LRU = 4,
 	L1_K_UNCOUNTED = 8,
 	L1_K_DEFER = 16,
-	L1_K_PF = 32
+	L1_K_PF = 32,
+	L1_K_STEP = 64
 };
 /* Whether a path of K keeps the counts (not with L1_K_UNCOUNTED: the
  * caller said nothing reads them, gc_l1_params.uncounted). */
@@ -603,9 +613,15 @@ enum {
 /* Whether a path of K on R classifies, classifies in batches (with
  * L1_K_DEFER both constants), may meet a prefetched line or keeps a
  * change table (neither with L1_K_PLAIN or L1_K_DEFER). */
-#define CLASSIFIES(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->classify))
-#define DEFERS(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->cdefer))
-#define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER))
+#define CLASSIFIES(K, R) \
+	(((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF | L1_K_STEP)) && (R)->classify))
+#define DEFERS(K, R) \
+	(((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF | L1_K_STEP)) && (R)->cdefer))
+#define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER | L1_K_STEP))
+/* Whether a path of K keeps no change table (note_change). */
+#define NO_CHG(K) ((K) & (L1_K_PLAIN | L1_K_DEFER))
+/* Whether a path of K on R writes every request's record (--emit all). */
+#define EMITS_ALL(K, R) (!((K) & (L1_K_RAW | L1_K_STEP)) && (R)->emit_all)
 
 /* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
  * unrolled (every request looks up its line, a miss's fill too). */
@@ -719,6 +735,17 @@ static inline gc_rec *out_slot(gc_l1 *R)
 	return &R->out[R->nout++];
 }
 
+/* out_slot of a step on a thread's copy (R->ahead set; SM s is R->cur):
+ * while the step's entry is open and the SM's buffer has room, in place. */
+static inline __attribute__((always_inline)) gc_rec *step_slot(gc_l1 *R, struct sm *s)
+{
+	if (R->astep_open && s->arn < s->arcap) {
+		s->ast[s->asn - 1].nrec++;
+		return &s->arec[s->arn++];
+	}
+	return l1_ahead_slot(R);
+}
+
 static inline void ring_push(gc_l1 *R, struct ring *r, uint32_t x)
 {
 	if (r->n == r->cap)
@@ -788,11 +815,11 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		n->l2_atomics++;
 		n->l2_atomic_bytes += bytes;
 	}
-	if (!(K & L1_K_RAW) && R->emit_all)
+	if (EMITS_ALL(K, R))
 		return;
 	uint8_t omask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
 	uint16_t size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
-	if ((K & L1_K_RAW) || R->rsrc) {
+	if ((K & L1_K_RAW) || (!(K & L1_K_STEP) && R->rsrc)) {
 		/* src's bytes (no compute field in 32 bytes), at its time */
 		if (time != src->time)
 			l1_fail(R, "a functional L2 request at another time than its source");
@@ -803,7 +830,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		gc_put64(q + 24, addr | (uint64_t)size << 48);
 		return;
 	}
-	gc_rec *o = out_slot(R);
+	gc_rec *o = (K & L1_K_STEP) ? step_slot(R, s) : out_slot(R);
 	*o = *src;
 	o->op = (uint8_t)op;
 	o->addr = addr;
@@ -854,10 +881,10 @@ take_way_k(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v
 	   uint8_t *outcome, unsigned K)
 {
 	if (v->tag != GC_CACHE_NO_TAG) {
-		if (!NO_PF(K)) {
+		if (!NO_PF(K))
 			pf_drop(s, v);
+		if (!NO_CHG(K))
 			note_change(s, v->tag);
-		}
 		if (v->dirty) {
 			write_back_k(R, s, src, v, time, K);
 			*outcome |= GC_OUT_WRITEBACK;

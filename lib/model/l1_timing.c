@@ -210,16 +210,17 @@ static int sm_all_blocked(const struct sm *s)
 
 /* A miss returns: the line is filled (a victim written back), the entry
  * freed. */
-static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
+static inline __attribute__((always_inline)) void fill_k(gc_l1 *R, struct sm *s, uint32_t e,
+							 uint64_t time, unsigned K)
 {
 	struct mshr *m = &s->m[e];
 	uint64_t addr = m->tag << s->c.line_shift;
-	unsigned set = gc_cache_set(&s->c, addr);
+	unsigned set = set_k(&s->c, addr, K);
 	gc_cline *hint = NULL;
-	gc_cline *l = l1_probe(s, addr, set, &hint);
+	gc_cline *l = (K & L1_K_STEP) ? probe_k(s, addr, set, &hint, 4) : l1_probe(s, addr, set, &hint);
 	if (!l) {
 		/* a write-back's record: made only for one */
-		l = gc_cache_victim_hint(&s->c, set, hint);
+		l = (K & L1_K_LRU) ? hint : gc_cache_victim_hint(&s->c, set, hint);
 		gc_rec src;
 		if (l->tag != GC_CACHE_NO_TAG && l->dirty) {
 			memset(&src, 0, sizeof src);
@@ -230,13 +231,13 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 			src.space = GC_GLOBAL;
 		}
 		uint8_t o = 0;
-		take_way(R, s, &src, addr, l, time, &o);
+		take_way_k(R, s, &src, addr, l, time, &o, K);
 	}
 	l->valid |= m->mask;
 	l->aux &= ~(uint32_t)m->mask;
 	l->pf = m->prefetch;
-	gc_cache_touch(&s->c, l);
-	if (R->classify)
+	l1_touch(&s->c, l, K);
+	if (CLASSIFIES(K, R))
 		l1_fa_fill(s, addr, m->mask);
 	note_change(s, m->tag);
 	s->ver++;
@@ -252,14 +253,15 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	s->mfree = e;
 }
 
-static void apply_events(gc_l1 *R, struct sm *s, uint64_t t)
+static inline __attribute__((always_inline)) void apply_events_k(gc_l1 *R, struct sm *s, uint64_t t,
+								  unsigned K)
 {
 	const gc_l1event *e;
 	while ((e = gc_l1wheel_top(&s->ev)) && e->time <= t) {
 		gc_l1event ev = *e;
 		gc_l1wheel_pop(&s->ev);
 		if (ev.kind == EV_FILL) {
-			fill(R, s, ev.item, ev.time);
+			fill_k(R, s, ev.item, ev.time, K);
 		} else {
 			R->warps[ev.item].state = W_QUEUED;
 			l1_queue_warp(R, s, ev.item);
@@ -267,8 +269,9 @@ static void apply_events(gc_l1 *R, struct sm *s, uint64_t t)
 	}
 }
 
-struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask,
-			 uint32_t widx, uint64_t t)
+static inline __attribute__((always_inline)) struct mshr *
+mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask, uint32_t widx,
+	 uint64_t t)
 {
 	uint32_t e = s->mfree;
 	struct mshr *x = &s->m[e];
@@ -290,6 +293,12 @@ struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, 
 	note_change(s, tag);
 	l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
 	return x;
+}
+
+struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask,
+			 uint32_t widx, uint64_t t)
+{
+	return mshr_new(R, s, r, tag, mask, widx, t);
 }
 
 /* What load r (sectors m) needs from the MSHRs: *cost entries (sectors
@@ -319,14 +328,22 @@ static void mshr_need(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, unsign
 /* A load issued at time t: a hit, a merge into an in-flight miss (latency
  * class) or a new miss.  Returns the outcome; *effect is when its data
  * is there. */
-static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t,
-			  struct warp *w, uint32_t widx, uint64_t *effect)
+static inline __attribute__((always_inline)) uint8_t
+load_timed_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t, struct warp *w,
+	     uint32_t widx, uint64_t *effect, unsigned K)
 {
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	uint64_t tag = gc_cache_tag(&s->c, addr);
 	unsigned set;
-	gc_cline *l = l1_find(s, addr, &set);
-	if (load_hit(R, s, l, addr, m)) {
+	gc_cline *l;
+	if (K & L1_K_STEP) {
+		gc_cline *ways = s->c.lines + (size_t)set_k(&s->c, addr, K) * 4;
+		unsigned f = gc_cache_scan_tags(ways, tag, 4);
+		l = f ? &ways[f - 1] : NULL;
+	} else {
+		l = l1_find(s, addr, &set);
+	}
+	if (load_hit_k(R, s, l, addr, m, K)) {
 		*effect = t + R->hit_lat;
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	}
@@ -340,7 +357,7 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		 * are added to it. */
 		uint8_t extra = missing & ~x->mask;
 		s->nfull += ++x->merged == R->mshr_merge;
-		if (x->prefetch)
+		if (!NO_PF(K) && x->prefetch)
 			l1_pf_late(s, x);
 		/* its sectors in flight are merged; with the line reserved by
 		 * the miss in flight, no line miss */
@@ -349,21 +366,21 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 			s->n.op_sec[GC_LOAD][GC_L1_SEC_LINE_MISSES]--;
 		note_change(s, tag);
 		if (extra) {
-			to_l2(R, s, r, GC_LOAD, addr, extra, sector_bytes(R, extra), t, 0);
+			to_l2_k(R, s, r, GC_LOAD, addr, extra, sector_bytes(R, extra), t, 0, K);
 			x->mask |= extra;
 			if (R->mshr_sector) {
 				x->cost += popcount8(extra);
 				s->mused += popcount8(extra);
 			}
 		}
-		if (R->classify) {
+		if (CLASSIFIES(K, R)) {
 			l1_seen(R, s, tag, m);
 			l1_fa_load(s, addr, m, 0); /* a miss there fills with this one */
 		}
 		cls = GC_C_LATENCY;
 		*effect = x->ret;
 	} else {
-		if (R->classify) {
+		if (CLASSIFIES(K, R)) {
 			cls = l1_classify(R, s, tag, m, missing,
 					  l ? (uint8_t)(l->aux & missing) : 0,
 					  l1_fa_load(s, addr, m, 0));
@@ -372,8 +389,8 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		} else {
 			cls = w->stalled ? GC_C_MSHR : GC_C_NONE;
 		}
-		x = l1_mshr_new(R, s, r, tag, missing, widx, t);
-		to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0);
+		x = mshr_new(R, s, r, tag, missing, widx, t);
+		to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0, K);
 		*effect = x->ret;
 	}
 	count_miss(s, result, cls);
@@ -557,7 +574,8 @@ enum { I_ENDED, I_ISSUED, I_CANCELLED, I_INPUT };
  * I_ENDED when the warp has nothing left to issue.  An SM stepped ahead
  * reads nothing: I_INPUT when the instruction needs input, before any
  * change. */
-static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
+static inline __attribute__((always_inline)) int issue_k(gc_l1 *R, struct sm *s, uint32_t widx,
+							 uint64_t t, unsigned K)
 {
 	struct warp *w = &R->warps[widx];
 	if (w->stalled && w->blocked_ver == s->ver) {
@@ -567,7 +585,7 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 	}
 	int complete;
 	unsigned k = warp_inst(R, widx, &complete);
-	if (!complete && !R->kend && R->dfree) {
+	if (!complete && !R->kend && ((K & L1_K_STEP) || R->dfree)) {
 		/* the warp's end is the input's to say: no record of it in
 		 * the window after its last */
 		if (!k && R->nread - w->last_read >= R->p.window)
@@ -600,27 +618,27 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 		uint8_t outcome;
 		uint64_t effect = t + R->hit_lat;
 		count_request(s, r);
-		if (bypass(R, s, r, t, &outcome)) {
+		if (bypass_k(R, s, r, t, &outcome, K)) {
 			if (r->op != GC_STORE && r->space != GC_SHARED)
 				effect = t + l1_miss_latency(R, s);
 		} else if (r->op == GC_LOAD) {
-			outcome = load_timed(R, s, r, m, t, w, widx, &effect);
-			if (R->pf_on) {
+			outcome = load_timed_k(R, s, r, m, t, w, widx, &effect, K);
+			if (!NO_PF(K) && R->pf_on) {
 				R->pf_trig[R->pf_ntrig] = (uint16_t)i;
 				R->pf_miss[R->pf_ntrig++] = (uint8_t)is_miss(outcome);
 			}
 		} else {
-			outcome = l1_store(R, s, r, m, t);
+			outcome = (K & L1_K_STEP) ? l1_store_step(R, s, r, m, t) : l1_store(R, s, r, m, t);
 		}
 		if (effect > ready)
 			ready = effect;
-		if (R->classify) {
+		if (CLASSIFIES(K, R)) {
 			if (R->par)
 				l1_pc_defer(R, s, r->pc, outcome);
 			else
 				l1_count_pc(R, r->pc, outcome);
 		}
-		if (R->emit_all) {
+		if (EMITS_ALL(K, R)) {
 			gc_rec *o = out_slot(R);
 			*o = *r;
 			o->outcome = outcome;
@@ -629,11 +647,13 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 	}
 	/* The instruction's loads train the prefetcher once it has issued
 	 * whole: its prefetches take only the MSHRs it left. */
-	for (unsigned i = 0; i < R->pf_ntrig; i++)
-		l1_pf_access(R, s, &recs[R->pf_trig[i]], R->pf_miss[i], t);
-	R->pf_ntrig = 0;
+	if (!NO_PF(K)) {
+		for (unsigned i = 0; i < R->pf_ntrig; i++)
+			l1_pf_access(R, s, &recs[R->pf_trig[i]], R->pf_miss[i], t);
+		R->pf_ntrig = 0;
+	}
 	l1_warp_pop(R, widx, k);
-	if (R->ahead)
+	if ((K & L1_K_STEP) || R->ahead)
 		l1_ahead_issued(R, k);
 	/* The rest of a split instruction keeps its stall. */
 	w->stalled = k < n;
@@ -648,22 +668,23 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 /* One step of SM s at time t: the effects due, then one issue.  1 when
  * it stopped for input (stepped ahead): the front warp is back in front,
  * and the step goes on from there when taken again at t. */
-static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
+static inline __attribute__((always_inline)) int sm_step_k(gc_l1 *R, struct sm *s, uint64_t t,
+							   unsigned K)
 {
 	s->now = t;
-	apply_events(R, s, t);
+	apply_events_k(R, s, t, K);
 	while (s->rq.n) {
 		uint32_t w = ring_pop(&s->rq);
 		R->warps[w].state = W_QUEUED;
 		ring_push(R, &s->q, w);
 	}
-	if (R->dfree && sm_fill(R, s))
+	if (((K & L1_K_STEP) || R->dfree) && sm_fill(R, s))
 		return 1;
 	while (s->q.n) {
 		uint32_t widx = ring_pop(&s->q);
 		int blocked = R->warps[widx].blocked_ver == s->ver;
 		s->nblocked -= blocked;
-		int rc = issue(R, s, widx, t);
+		int rc = issue_k(R, s, widx, t, K);
 		if (rc == I_INPUT) {
 			ring_push_front(&s->q, widx);
 			s->nblocked += blocked;
@@ -671,7 +692,7 @@ static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
 		}
 		if (rc == I_ENDED) {
 			l1_warp_done(R, s, widx);
-			if (R->dfree && sm_fill(R, s))
+			if (((K & L1_K_STEP) || R->dfree) && sm_fill(R, s))
 				return 1;
 			continue;
 		}
@@ -687,6 +708,15 @@ static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
 		return 0;
 	}
 	return 0;
+}
+
+/* The step's instance for the common configuration (R->kstep: see
+ * l1_timing_kernel), else the one that tests everything. */
+static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
+{
+	if (R->kstep)
+		return sm_step_k(R, s, t, L1_K_STEP | L1_K_LRU);
+	return sm_step_k(R, s, t, 0);
 }
 
 /* ---- kernels -------------------------------------------------------------------- */
@@ -942,6 +972,14 @@ void l1_timing_kernel(gc_l1 *R)
 	if ((threaded || R->dfree) && !R->todo)
 		R->todo = l1_alloc(R, NULL, 65536 * sizeof *R->todo);
 	R->free_out = R->tbase;
+	/* The steps' instance with the configuration's tests made constants
+	 * (L1_K_STEP): --dispatch free (every step on a thread's copy, its
+	 * output to the SM's buffer), no classification, prefetcher or
+	 * --emit all, and the L1 of l1.c's l1_fast_geom: 4 ways, LRU,
+	 * linearly indexed over a power-of-two set count. */
+	R->kstep = R->dfree && !R->classify && !R->pf_on && !R->emit_all && R->ways == 4 &&
+		   R->geom.repl == GC_REPL_LRU && R->geom.index == GC_INDEX_LINEAR &&
+		   (R->sets & (R->sets - 1)) == 0;
 	if (R->dfree)
 		l1_free_kernel(R);
 	/* Look ahead so that every SM's first blocks are known at time 0. */
