@@ -434,7 +434,7 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 
 uint8_t l1_store_step(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
 {
-	return store_k(R, s, r, m, time, L1_K_STEP | L1_K_LRU, 4);
+	return store_k(R, s, r, m, time, L1_K_STEP | L1_K_LRU | L1_K_UNCOUNTED, 4);
 }
 
 /* A load, functional: a miss fetches its missing sectors and fills now. */

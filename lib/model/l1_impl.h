@@ -416,7 +416,8 @@ void *l1_zalloc(gc_l1 *R, size_t n, size_t size); /* calloc, or fail */
 void l1_emit_flush(gc_l1 *R);
 struct sm *l1_new_sm(gc_l1 *R, uint16_t id);
 uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time);
-/* l1_store on the path of L1_K_STEP | L1_K_LRU, 4 ways (R->kstep). */
+/* l1_store on the path of L1_K_STEP | L1_K_LRU | L1_K_UNCOUNTED, 4 ways
+ * (R->kstep). */
 uint8_t l1_store_step(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time);
 
 /* ---- l1_class.c ------------------------------------------------------ */
@@ -596,7 +597,8 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
  *               out goes to the SM's buffer of steps ahead), with no
  *               classification, no prefetcher and no --emit all: no
  *               line's pf bit ever set; the change table kept
- *               (l1_timing.c, R->kstep).
+ *               (l1_timing.c, R->kstep, with L1_K_LRU and
+ *               L1_K_UNCOUNTED).
  */
 enum {
 	L1_K_RAW = 1,

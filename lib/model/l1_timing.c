@@ -361,9 +361,11 @@ load_timed_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t, str
 			l1_pf_late(s, x);
 		/* its sectors in flight are merged; with the line reserved by
 		 * the miss in flight, no line miss */
-		s->n.op_sec[GC_LOAD][GC_L1_SEC_MERGED] += popcount8(missing & x->mask);
-		if (!l)
-			s->n.op_sec[GC_LOAD][GC_L1_SEC_LINE_MISSES]--;
+		if (COUNTED(K)) {
+			s->n.op_sec[GC_LOAD][GC_L1_SEC_MERGED] += popcount8(missing & x->mask);
+			if (!l)
+				s->n.op_sec[GC_LOAD][GC_L1_SEC_LINE_MISSES]--;
+		}
 		note_change(s, tag);
 		if (extra) {
 			to_l2_k(R, s, r, GC_LOAD, addr, extra, sector_bytes(R, extra), t, 0, K);
@@ -393,7 +395,8 @@ load_timed_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t, str
 		to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0, K);
 		*effect = x->ret;
 	}
-	count_miss(s, result, cls);
+	if (COUNTED(K))
+		count_miss(s, result, cls);
 	return GC_OUT_MAKE(result, cls);
 }
 
@@ -617,7 +620,8 @@ static inline __attribute__((always_inline)) int issue_k(gc_l1 *R, struct sm *s,
 		uint8_t m = R->maskmap[r->mask];
 		uint8_t outcome;
 		uint64_t effect = t + R->hit_lat;
-		count_request(s, r);
+		if (COUNTED(K))
+			count_request(s, r);
 		if (bypass_k(R, s, r, t, &outcome, K)) {
 			if (r->op != GC_STORE && r->space != GC_SHARED)
 				effect = t + l1_miss_latency(R, s);
@@ -715,7 +719,7 @@ static inline __attribute__((always_inline)) int sm_step_k(gc_l1 *R, struct sm *
 static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
 {
 	if (R->kstep)
-		return sm_step_k(R, s, t, L1_K_STEP | L1_K_LRU);
+		return sm_step_k(R, s, t, L1_K_STEP | L1_K_LRU | L1_K_UNCOUNTED);
 	return sm_step_k(R, s, t, 0);
 }
 
@@ -975,9 +979,11 @@ void l1_timing_kernel(gc_l1 *R)
 	/* The steps' instance with the configuration's tests made constants
 	 * (L1_K_STEP): --dispatch free (every step on a thread's copy, its
 	 * output to the SM's buffer), no classification, prefetcher or
-	 * --emit all, and the L1 of l1.c's l1_fast_geom: 4 ways, LRU,
+	 * --emit all, nothing that reads the counts (gc_l1_params.uncounted:
+	 * none kept), and the L1 of l1.c's l1_fast_geom: 4 ways, LRU,
 	 * linearly indexed over a power-of-two set count. */
-	R->kstep = R->dfree && !R->classify && !R->pf_on && !R->emit_all && R->ways == 4 &&
+	R->kstep = R->dfree && !R->classify && !R->pf_on && !R->emit_all && R->p.uncounted &&
+		   R->ways == 4 &&
 		   R->geom.repl == GC_REPL_LRU && R->geom.index == GC_INDEX_LINEAR &&
 		   (R->sets & (R->sets - 1)) == 0;
 	if (R->dfree)
