@@ -416,9 +416,6 @@ void *l1_zalloc(gc_l1 *R, size_t n, size_t size); /* calloc, or fail */
 void l1_emit_flush(gc_l1 *R);
 struct sm *l1_new_sm(gc_l1 *R, uint16_t id);
 uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time);
-/* l1_store on the path of L1_K_STEP | L1_K_LRU | L1_K_UNCOUNTED, 4 ways
- * (R->kstep). */
-uint8_t l1_store_step(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time);
 
 /* ---- l1_class.c ------------------------------------------------------ */
 
@@ -1094,6 +1091,103 @@ static inline int bypass(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time,
 			 uint8_t *outcome)
 {
 	return bypass_k(R, s, r, time, outcome, 0);
+}
+
+/* A store of sectors m at `time` (the write policies' rules: l1.c, above
+ * l1_store, which is K = 0's instance; W: a constant way count, or 0). */
+static inline __attribute__((always_inline)) uint8_t
+store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsigned K, unsigned W)
+{
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	uint64_t tag = gc_cache_tag(&s->c, addr);
+	unsigned set = set_k(&s->c, addr, K);
+	gc_cline *hint = NULL;
+	gc_cline *l = probe_k(s, addr, set, &hint, W);
+	uint8_t present = l ? l->valid & m : 0;
+	uint8_t missing = m & ~present;
+	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
+	uint8_t absent = missing & ~held; /* the sectors the store misses */
+	int result = !absent ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
+	int cls = GC_C_NONE;
+	uint8_t outcome = 0;
+	int policy = R->wpolicy[r->space];
+	int partial = r->size < sector_bytes(R, m);
+
+	if (COUNTED(K))
+		count_sectors(s, r->op, m, present | held, l != NULL);
+	if (!NO_PF(K))
+		pf_use(s, l);
+	if (DEFERS(K, R)) {
+		l1_class_defer(R, s, addr, m, absent, 0,
+			       L1_CR_STORE | (partial ? L1_CR_PARTIAL : 0) |
+			       (unsigned)policy << L1_CR_POLICY);
+	} else if (CLASSIFIES(K, R)) {
+		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
+		if (absent) /* none held: never partial-write */
+			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
+	}
+	if (!COUNTED(K))
+		;
+	else if (!absent)
+		s->n.hits++;
+	else if (DEFERS(K, R))
+		count_miss_result(s, result);
+	else
+		count_miss(s, result, cls);
+
+	if (policy == GC_WRITE_EVICT) {
+		if (l) {
+			if (l->dirty)
+				outcome |= GC_OUT_WRITEBACK;
+			write_back_k(R, s, r, l, time, K);
+			gc_cache_invalidate(&s->c, l);
+			if (!NO_CHG(K))
+				note_change(s, tag);
+		}
+		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
+		return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
+	}
+
+	int alloc = R->walloc != GC_WALLOC_NONE && missing;
+	int filled = 0;
+	if (!l && alloc) {
+		l = allocate_k(R, s, r, addr, set, hint, time, &outcome, K);
+		filled = 1;
+	}
+	uint8_t validated = 0;
+	if (l) {
+		if (alloc) {
+			if (!partial) {
+				validated = missing;
+			} else if (R->walloc == GC_WALLOC_FETCH_ON_WRITE) {
+				to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time,
+					0, K);
+				validated = missing;
+			} else {
+				l->aux |= missing; /* partly written, not fetched */
+			}
+		}
+		l->valid |= validated;
+		l->aux &= ~(uint32_t)validated;
+		if (!NO_CHG(K) && (filled || validated))
+			note_change(s, tag);
+		l1_touch(&s->c, l, K);
+	}
+	if (policy == GC_WRITE_BACK) {
+		uint8_t kept = l ? m & l->valid : 0;
+		if (l)
+			l->dirty |= kept;
+		uint8_t fwd = m & ~kept;
+		if (fwd) {
+			unsigned b = fwd == m ? r->size : sector_bytes(R, fwd);
+			if (b > r->size)
+				b = r->size;
+			to_l2_k(R, s, r, GC_STORE, addr, fwd, b, time, 0, K);
+		}
+	} else {
+		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
+	}
+	return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
 }
 
 #endif

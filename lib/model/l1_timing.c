@@ -632,7 +632,7 @@ static inline __attribute__((always_inline)) int issue_k(gc_l1 *R, struct sm *s,
 				R->pf_miss[R->pf_ntrig++] = (uint8_t)is_miss(outcome);
 			}
 		} else {
-			outcome = (K & L1_K_STEP) ? l1_store_step(R, s, r, m, t) : l1_store(R, s, r, m, t);
+			outcome = (K & L1_K_STEP) ? store_k(R, s, r, m, t, K, 4) : l1_store(R, s, r, m, t);
 		}
 		if (effect > ready)
 			ready = effect;
