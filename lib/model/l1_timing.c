@@ -301,28 +301,16 @@ struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, 
 	return mshr_new(R, s, r, tag, mask, widx, t);
 }
 
-/* What load r (sectors m) needs from the MSHRs: *cost entries (sectors
- * for sector MSHRs), *alloc new entries of the warp's own (0 or 1), and
- * *merge set when it merges into an in-flight entry, which must have room. */
-static void mshr_need(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, unsigned *cost,
-		      unsigned *alloc, int *merge_ok)
+/* The line at addr in s's L1, or NULL (K: see l1_impl.h). */
+static inline __attribute__((always_inline)) gc_cline *find_k(struct sm *s, uint64_t addr, unsigned K)
 {
-	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
-	unsigned set;
-	gc_cline *l = l1_find(s, addr, &set);
-	uint8_t missing = l ? m & ~l->valid : m;
-	*cost = *alloc = 0;
-	*merge_ok = 1;
-	if (!missing)
-		return;
-	const struct mshr *x = inflight_get(s, gc_cache_tag(&s->c, addr));
-	if (x) {
-		*cost = R->mshr_sector ? popcount8(missing & ~x->mask) : 0;
-		*merge_ok = x->merged < R->mshr_merge;
-		return;
+	if (K & L1_K_STEP) {
+		gc_cline *ways = s->c.lines + (size_t)set_k(&s->c, addr, K) * 4;
+		unsigned f = gc_cache_scan_tags(ways, gc_cache_tag(&s->c, addr), 4);
+		return f ? &ways[f - 1] : NULL;
 	}
-	*cost = R->mshr_sector ? popcount8(missing) : 1;
-	*alloc = 1;
+	unsigned set;
+	return l1_find(s, addr, &set);
 }
 
 /* A load issued at time t: a hit, a merge into an in-flight miss (latency
@@ -334,15 +322,7 @@ load_timed_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t, str
 {
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	uint64_t tag = gc_cache_tag(&s->c, addr);
-	unsigned set;
-	gc_cline *l;
-	if (K & L1_K_STEP) {
-		gc_cline *ways = s->c.lines + (size_t)set_k(&s->c, addr, K) * 4;
-		unsigned f = gc_cache_scan_tags(ways, tag, 4);
-		l = f ? &ways[f - 1] : NULL;
-	} else {
-		l = l1_find(s, addr, &set);
-	}
+	gc_cline *l = find_k(s, addr, K);
 	if (load_hit_k(R, s, l, addr, m, K)) {
 		*effect = t + R->hit_lat;
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
@@ -402,31 +382,44 @@ load_timed_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t, str
 
 /* ---- issuing ------------------------------------------------------------------ */
 
-/* What request r needs from the MSHRs now, into x. */
-static void dry_need(gc_l1 *R, struct sm *s, const gc_rec *r, struct dryrec *x)
+/* What request r needs from the MSHRs now, into x: a load looked up in
+ * L1 (sectors m) needs x->cost entries (sectors for sector MSHRs),
+ * x->alloc new entries of the warp's own (0 or 1), and x->ok unset when
+ * it merges into an in-flight entry that has no room. */
+static inline __attribute__((always_inline)) void dry_need_k(gc_l1 *R, struct sm *s, const gc_rec *r,
+							     struct dryrec *x, unsigned K)
 {
+	x->cost = x->alloc = 0;
+	x->ok = 1;
 	if (r->op != GC_LOAD || passes_by(R, r)) {
 		x->bucket = VNEVER;
-		x->cost = x->alloc = 0;
-		x->ok = 1;
 		return;
 	}
-	unsigned cost, alloc;
-	int ok;
-	mshr_need(R, s, r, R->maskmap[r->mask], &cost, &alloc, &ok);
 	x->bucket = vbucket(r->addr >> s->c.line_shift);
-	x->cost = (uint8_t)cost;
-	x->alloc = (uint8_t)alloc;
-	x->ok = (uint8_t)ok;
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	uint8_t m = R->maskmap[r->mask];
+	gc_cline *l = find_k(s, addr, K);
+	uint8_t missing = l ? m & ~l->valid : m;
+	if (!missing)
+		return;
+	const struct mshr *e = inflight_get(s, gc_cache_tag(&s->c, addr));
+	if (e) {
+		x->cost = (uint8_t)(R->mshr_sector ? popcount8(missing & ~e->mask) : 0);
+		x->ok = e->merged < R->mshr_merge;
+		return;
+	}
+	x->cost = (uint8_t)(R->mshr_sector ? popcount8(missing) : 1);
+	x->alloc = 1;
 }
 
 /* The needs of the k requests recs, all worked out, into d. */
-static void dry_all(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, struct dryset *d)
+static inline __attribute__((always_inline)) void dry_all_k(gc_l1 *R, struct sm *s, const gc_rec *recs,
+							    unsigned k, struct dryset *d, unsigned K)
 {
 	uint32_t cost = 0, mine = 0, bad = 0;
 	for (unsigned i = 0; i < k; i++) {
 		struct dryrec *x = &d->rec[i];
-		dry_need(R, s, &recs[i], x);
+		dry_need_k(R, s, &recs[i], x, K);
 		cost += x->cost;
 		mine += x->alloc;
 		bad += !x->ok;
@@ -439,7 +432,8 @@ static void dry_all(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, stru
 
 /* The needs d kept for recs brought up to date: those whose line changed
  * since are worked out again, the sums mended. */
-static void dry_renew(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, struct dryset *d)
+static inline __attribute__((always_inline)) void dry_renew_k(gc_l1 *R, struct sm *s, const gc_rec *recs,
+							      unsigned k, struct dryset *d, unsigned K)
 {
 	if (d->at == s->chg)
 		return; /* no line has changed */
@@ -452,7 +446,7 @@ static void dry_renew(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, st
 		d->cost -= x->cost;
 		d->mine -= x->alloc;
 		d->bad -= !x->ok;
-		dry_need(R, s, &recs[i], x);
+		dry_need_k(R, s, &recs[i], x, K);
 		d->cost += x->cost;
 		d->mine += x->alloc;
 		d->bad += !x->ok;
@@ -525,18 +519,19 @@ static void cancel(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx)
  * requests fit in order while each can merge and the entries they take
  * so far fit; costs are never negative, so all fit exactly when the
  * sums do. */
-static int dry_run(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx, const gc_rec *recs,
-		   unsigned *kp)
+static inline __attribute__((always_inline)) int dry_run_k(gc_l1 *R, struct sm *s, struct warp *w,
+							    uint32_t widx, const gc_rec *recs,
+							    unsigned *kp, unsigned K)
 {
 	unsigned k = *kp;
 	struct dryset *d = w->dry;
 	if (!d) {
 		d = dry_get(R, k);
-		dry_all(R, s, recs, k, d);
+		dry_all_k(R, s, recs, k, d, K);
 	} else if (R->p.look_all) {
-		dry_all(R, s, recs, k, d);
+		dry_all_k(R, s, recs, k, d, K);
 	} else {
-		dry_renew(R, s, recs, k, d);
+		dry_renew_k(R, s, recs, k, d, K);
 	}
 	unsigned per_warp = R->mshr_per_warp;
 	if (d->bad || s->mused + d->cost > R->mshr_entries ||
@@ -611,7 +606,7 @@ static inline __attribute__((always_inline)) int issue_k(gc_l1 *R, struct sm *s,
 	const struct islot *in = w->ihead;
 	const gc_rec *recs = in->rec + in->off;
 	unsigned n = k;
-	if ((w->dry || !surely_fits(R, s, w, recs, k)) && !dry_run(R, s, w, widx, recs, &k))
+	if ((w->dry || !surely_fits(R, s, w, recs, k)) && !dry_run_k(R, s, w, widx, recs, &k, K))
 		return I_CANCELLED;
 
 	uint64_t ready = t;
