@@ -80,6 +80,8 @@ typedef struct gc_l1_params {
 	uint64_t window;       /* timing: a warp with no record in this many has ended */
 	int step_all;          /* timing: no skipping of blocked steps (a check) */
 	int look_all;          /* timing: a retry looks at every request again (a check) */
+	int generic;           /* timing: the steps test every option, no instance of them
+				* for the common configuration (a check) */
 	int in_order;          /* timing: every step in the global order, none ahead (a check) */
 	int class_now;         /* functional: classify each reference at once, not in
 				* batches per SM (a check) */

@@ -977,7 +977,8 @@ void l1_timing_kernel(gc_l1 *R)
 	 * --emit all, nothing that reads the counts (gc_l1_params.uncounted:
 	 * none kept), and the L1 of l1.c's l1_fast_geom: 4 ways, LRU,
 	 * linearly indexed over a power-of-two set count. */
-	R->kstep = R->dfree && !R->classify && !R->pf_on && !R->emit_all && R->p.uncounted &&
+	R->kstep = !R->p.generic && R->dfree && !R->classify && !R->pf_on && !R->emit_all &&
+		   R->p.uncounted &&
 		   R->ways == 4 &&
 		   R->geom.repl == GC_REPL_LRU && R->geom.index == GC_INDEX_LINEAR &&
 		   (R->sets & (R->sets - 1)) == 0;
