@@ -780,6 +780,16 @@ static inline void note_change(struct sm *s, uint64_t tag)
 		s->vtab[vbucket(tag)] = ++s->chg;
 }
 
+/* note_change on a path of K (L1_K_STEP: the timing model, whose SMs
+ * always have the table). */
+static inline __attribute__((always_inline)) void note_change_k(struct sm *s, uint64_t tag, unsigned K)
+{
+	if (K & L1_K_STEP)
+		s->vtab[vbucket(tag)] = ++s->chg;
+	else
+		note_change(s, tag);
+}
+
 /* gc_l1_access_raw: the next record out, a copy of the request's bytes
  * (R->rsrc) that the caller patches. */
 static inline __attribute__((always_inline)) unsigned char *raw_slot(gc_l1 *R)
@@ -883,7 +893,7 @@ take_way_k(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v
 		if (!NO_PF(K))
 			pf_drop(s, v);
 		if (!NO_CHG(K))
-			note_change(s, v->tag);
+			note_change_k(s, v->tag, K);
 		if (v->dirty) {
 			write_back_k(R, s, src, v, time, K);
 			*outcome |= GC_OUT_WRITEBACK;
@@ -1142,7 +1152,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 			write_back_k(R, s, r, l, time, K);
 			gc_cache_invalidate(&s->c, l);
 			if (!NO_CHG(K))
-				note_change(s, tag);
+				note_change_k(s, tag, K);
 		}
 		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
 		return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
@@ -1170,7 +1180,7 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 		l->valid |= validated;
 		l->aux &= ~(uint32_t)validated;
 		if (!NO_CHG(K) && (filled || validated))
-			note_change(s, tag);
+			note_change_k(s, tag, K);
 		l1_touch(&s->c, l, K);
 	}
 	if (policy == GC_WRITE_BACK) {

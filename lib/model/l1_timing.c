@@ -239,7 +239,7 @@ static inline __attribute__((always_inline)) void fill_k(gc_l1 *R, struct sm *s,
 	l1_touch(&s->c, l, K);
 	if (CLASSIFIES(K, R))
 		l1_fa_fill(s, addr, m->mask);
-	note_change(s, m->tag);
+	note_change_k(s, m->tag, K);
 	s->ver++;
 	s->nblocked = 0;
 	s->mused -= m->cost;
@@ -270,8 +270,8 @@ static inline __attribute__((always_inline)) void apply_events_k(gc_l1 *R, struc
 }
 
 static inline __attribute__((always_inline)) struct mshr *
-mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask, uint32_t widx,
-	 uint64_t t)
+mshr_new_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask, uint32_t widx,
+	   uint64_t t, unsigned K)
 {
 	uint32_t e = s->mfree;
 	struct mshr *x = &s->m[e];
@@ -290,7 +290,7 @@ mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask, ui
 	if (R->mshr_per_warp && widx != NONE32)
 		R->warps[widx].outstanding++;
 	inflight_add(&s->inflight, tag, e);
-	note_change(s, tag);
+	note_change_k(s, tag, K);
 	l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
 	return x;
 }
@@ -298,7 +298,7 @@ mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask, ui
 struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask,
 			 uint32_t widx, uint64_t t)
 {
-	return mshr_new(R, s, r, tag, mask, widx, t);
+	return mshr_new_k(R, s, r, tag, mask, widx, t, 0);
 }
 
 /* The line at addr in s's L1, or NULL (K: see l1_impl.h). */
@@ -346,7 +346,7 @@ load_timed_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t, str
 			if (!l)
 				s->n.op_sec[GC_LOAD][GC_L1_SEC_LINE_MISSES]--;
 		}
-		note_change(s, tag);
+		note_change_k(s, tag, K);
 		if (extra) {
 			to_l2_k(R, s, r, GC_LOAD, addr, extra, sector_bytes(R, extra), t, 0, K);
 			x->mask |= extra;
@@ -371,7 +371,7 @@ load_timed_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t, str
 		} else {
 			cls = w->stalled ? GC_C_MSHR : GC_C_NONE;
 		}
-		x = mshr_new(R, s, r, tag, missing, widx, t);
+		x = mshr_new_k(R, s, r, tag, missing, widx, t, K);
 		to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0, K);
 		*effect = x->ret;
 	}
@@ -494,7 +494,8 @@ static void dry_put(gc_l1 *R, struct dryset *p, unsigned k)
 	R->dryfree[c] = p;
 }
 
-static void warp_wait(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx, uint64_t ready)
+static inline __attribute__((always_inline)) void warp_wait(gc_l1 *R, struct sm *s, struct warp *w,
+							    uint32_t widx, uint64_t ready)
 {
 	w->state = W_WAITING;
 	l1_oom(R, gc_l1wheel_push(&s->ev, ready, ++s->order, widx, EV_WAKE));
