@@ -734,15 +734,22 @@ static inline gc_rec *out_slot(gc_l1 *R)
 	return &R->out[R->nout++];
 }
 
-/* out_slot of a step on a thread's copy (R->ahead set; SM s is R->cur):
- * while the step's entry is open and the SM's buffer has room, in place. */
+/* out_slot of a step on a thread's copy (R->ahead and R->par set; SM s
+ * is R->cur): while the SM's buffers have room, in place, the step's
+ * entry opened on its first record as l1_ahead.c's step_entry does (a
+ * thread's copy pushes no entry on the merge's heap). */
 static inline __attribute__((always_inline)) gc_rec *step_slot(gc_l1 *R, struct sm *s)
 {
-	if (R->astep_open && s->arn < s->arcap) {
-		s->ast[s->asn - 1].nrec++;
-		return &s->arec[s->arn++];
+	if (s->arn == s->arcap || (!R->astep_open && (s->asn == s->ascap || !R->par)))
+		return l1_ahead_slot(R);
+	if (!R->astep_open) {
+		struct astep *e = &s->ast[s->asn++];
+		e->t = R->gnow;
+		e->nrec = e->issued = 0;
+		R->astep_open = 1;
 	}
-	return l1_ahead_slot(R);
+	s->ast[s->asn - 1].nrec++;
+	return &s->arec[s->arn++];
 }
 
 static inline void ring_push(gc_l1 *R, struct ring *r, uint32_t x)

@@ -653,8 +653,12 @@ static inline __attribute__((always_inline)) int issue_k(gc_l1 *R, struct sm *s,
 		R->pf_ntrig = 0;
 	}
 	l1_warp_pop(R, widx, k);
-	if ((K & L1_K_STEP) || R->ahead)
+	if ((K & L1_K_STEP) && R->astep_open) { /* l1_ahead_issued, its entry open */
+		s->ast[s->asn - 1].issued += k;
+		R->buffered += k;
+	} else if ((K & L1_K_STEP) || R->ahead) {
 		l1_ahead_issued(R, k);
+	}
 	/* The rest of a split instruction keeps its stall. */
 	w->stalled = k < n;
 	if (ready > R->cycles)
