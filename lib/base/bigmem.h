@@ -34,9 +34,12 @@ void gc_big_free(void *p, size_t n, size_t size);
  * tables of SMs growing in step reuse what each other left.  Below
  * GC_POOL_MIN a table is calloc's, above 2 MiB gc_big_calloc's.  The
  * pages go back to the system only at gc_bigpool_free_all.  Calls may
- * come from several threads. */
-#define GC_POOL_MIN ((size_t)64 << 10)
-#define GC_POOL_ORDERS 6 /* 64 KiB << 0..5 */
+ * come from several threads.  The smallest block is a small page: the
+ * 80 SMs' small tables and arrays of gc-l1 --stats (a seen table's first
+ * doublings, the shadow's arrays) took ~1,300 small pages' first touches
+ * from calloc on the bench's transposition. */
+#define GC_POOL_MIN ((size_t)4 << 10)
+#define GC_POOL_ORDERS 10 /* 4 KiB << 0..9 */
 
 typedef struct gc_bigpool {
 	void *free[GC_POOL_ORDERS]; /* free blocks by order, linked by their first word */

@@ -337,7 +337,6 @@ uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t ti
 	return store_k(R, s, r, m, time, 0, 0);
 }
 
-
 /* A load, functional: a miss fetches its missing sectors and fills now. */
 static inline __attribute__((always_inline)) uint8_t
 load_now_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsigned K,
@@ -355,9 +354,7 @@ load_now_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, un
 	uint8_t partial = l ? (uint8_t)(l->aux & missing) : 0;
 	int cls = GC_C_NONE;
 	if (DEFERS(K, R)) {
-		l1_class_defer(R, s, addr, m, missing, partial, 0);
-		if (COUNTED(K))
-			count_miss_result(s, result);
+		l1_class_defer(R, s, GC_LOAD, addr, m, missing, partial, 0, l != NULL);
 	} else {
 		if (CLASSIFIES(K, R))
 			cls = l1_classify(R, s, tag, m, missing, partial, l1_fa_load(s, addr, m, 1));
@@ -383,7 +380,8 @@ static inline __attribute__((always_inline)) void access_now(gc_l1 *R, const gc_
 	uint8_t m = R->maskmap[r->mask];
 	uint8_t outcome;
 	if (COUNTED(K)) {
-		count_request(s, r);
+		if (!DEFERS(K, R)) /* deferred: a lookup's counts are the drain's */
+			count_request(s, r);
 		count_inst(R, s, r);
 	}
 	int trained = 0;

@@ -49,14 +49,24 @@ void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g)
 		while ((UINT64_C(1) << bits) < 4 * n)
 			bits++;
 		f->shift = 64 - bits;
-		f->node = l1_zalloc(R, n, sizeof *f->node);
-		f->ch = l1_zalloc(R, n, sizeof *f->ch);
-		f->ix = l1_zalloc(R, (size_t)1 << bits, sizeof *f->ix);
+		/* in the seen tables' huge pages, with the queue */
+		f->pool = R->seenp;
+		f->node = gc_bigpool_calloc(f->pool, n, sizeof *f->node);
+		f->ch = gc_bigpool_calloc(f->pool, n, sizeof *f->ch);
+		f->ix = gc_bigpool_calloc(f->pool, (size_t)1 << bits, sizeof *f->ix);
+		if (!f->node || !f->ch || !f->ix)
+			l1_fail(R, "out of memory");
 		l1_class_clear(s);
 	}
 	memset(&s->seen, 0, sizeof s->seen);
-	if (R->cdefer && !s->cq)
-		s->cq = l1_zalloc(R, L1_CQ, sizeof *s->cq);
+	if (R->cdefer && !s->cq) {
+		/* in the seen tables' huge pages: the queues of 80 SMs are 5 MB,
+		 * 1,280 small pages' first touches */
+		s->cq = gc_bigpool_calloc(R->seenp, L1_CQ, sizeof *s->cq);
+		if (!s->cq)
+			l1_fail(R, "out of memory");
+		s->cqpool = R->seenp;
+	}
 	s->ncq = 0;
 }
 
@@ -84,11 +94,14 @@ void l1_class_clear(struct sm *s)
 void l1_class_free(struct sm *s)
 {
 	struct l1_fa *f = &s->fa;
-	if (f->core)
+	if (f->core) {
 		gc_cache_free(&f->c);
-	free(f->node);
-	free(f->ch);
-	free(f->ix);
+	} else {
+		gc_bigpool_put(f->pool, f->node, f->n, sizeof *f->node);
+		gc_bigpool_put(f->pool, f->ch, f->n, sizeof *f->ch);
+		if (f->ix)
+			gc_bigpool_put(f->pool, f->ix, (size_t)1 << (64 - f->shift), sizeof *f->ix);
+	}
 	f->node = NULL;
 	f->ch = NULL;
 	f->ix = NULL;
@@ -96,7 +109,8 @@ void l1_class_free(struct sm *s)
 		gc_bigpool_put(s->seen.pool, s->seen.slot, s->seen.mask + 1,
 			       2 * sizeof *s->seen.slot);
 	memset(&s->seen, 0, sizeof s->seen);
-	free(s->cq);
+	if (s->cq)
+		gc_bigpool_put(s->cqpool, s->cq, L1_CQ, sizeof *s->cq);
 	s->cq = NULL;
 	s->ncq = 0;
 }
@@ -419,18 +433,60 @@ int l1_classify(gc_l1 *R, struct sm *s, uint64_t tag, uint8_t want, uint8_t miss
  * SM s's deferred references (l1_class_defer), in their order: first all
  * through the shadow, which one SM's batch keeps in the core's cache,
  * each miss the shadow hit classed at once (conflict or partial-write,
- * as l1_classify does without a seen lookup); then the misses left,
- * compacted to the front, looked up in the seen table with the home slot
- * of the one SEEN_AHEAD on prefetched, so that many of the table's
- * random lines are on their way at a time.  The two passes keep each
- * structure's order of references, and neither reads the other's.
+ * as l1_classify does without a seen lookup), and the seen table's home
+ * slot of each miss left prefetched, so that the table's random lines
+ * come in while the shadow works; then the misses left, compacted to the
+ * front, looked up in the seen table with the home slot of the one
+ * SEEN_AHEAD on prefetched again (what the first pass brought may have
+ * left the first-level cache).  The two passes keep each structure's
+ * order of references, and neither reads the other's.  Before them, the
+ * lookups' request counts (drain_counts).
  */
+
+/* The request counts of the deferred lookups of q[0, n) (what
+ * count_request, count_sectors and the hit and miss counts make for a
+ * lookup that is not deferred), added to s's.  A batch's counts fit 16
+ * bits (L1_CQ lookups of at most 8 sectors), so four go in a word: by
+ * operation the lookups, their sectors, the sectors missed and the line
+ * misses (a missing sector of an absent line: h < n of count_sectors),
+ * and the hits and the sector misses (a miss of a present line). */
+_Static_assert(L1_CQ * 8 < 65536, "a batch's counts fit 16 bits");
+static void drain_counts(struct sm *s, const struct l1_cref *q, unsigned n)
+{
+	uint64_t by_op[4] = {0}, res = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct l1_cref *e = &q[i];
+		unsigned miss = e->miss != 0, present = e->present != 0;
+		/* a load of an absent line misses even with no sector */
+		unsigned hit = (miss ^ 1) & ((e->kind & L1_CR_STORE) | present);
+		by_op[e->op & 3] += 1 | (uint64_t)popcount8(e->m) << 16 |
+				    (uint64_t)popcount8(e->miss) << 32 | (uint64_t)(miss & (present ^ 1)) << 48;
+		res += hit | (uint64_t)((hit ^ 1) & present) << 16;
+	}
+	gc_l1_counts *t = &s->n;
+	for (unsigned j = 0; j < 4; j++) {
+		uint64_t w = by_op[j], req = w >> 16 & 0xffff, hits = req - (w >> 32 & 0xffff);
+		t->requests += w & 0xffff;
+		t->sec_requested += req;
+		t->sec_hits += hits;
+		t->op_sec[j][GC_L1_SEC_REQUESTED] += req;
+		t->op_sec[j][GC_L1_SEC_HITS] += hits;
+		t->op_sec[j][GC_L1_SEC_LINE_MISSES] += w >> 48;
+	}
+	t->loads += by_op[GC_LOAD] & 0xffff;
+	t->stores += by_op[GC_STORE] & 0xffff;
+	t->atomics += by_op[GC_ATOMIC] & 0xffff;
+	t->hits += res & 0xffff;
+	t->misses += n - (res & 0xffff);
+	t->sector_misses += res >> 16;
+}
+
 /* The first pass: C set when the shadow is known chained and LRU (an
  * instance without the tests of its policy); the misses left in q[0, k). */
 static inline __attribute__((always_inline)) unsigned
 drain_shadow(gc_l1 *R, struct sm *s, struct l1_cref *q, unsigned n, int C)
 {
-	unsigned k = 0;
+	unsigned k = 0, line_shift = s->c.line_shift, per = R->seen_per;
 	for (unsigned i = 0; i < n; i++) {
 		const struct l1_cref *e = &q[i];
 		int fa_hit = e->kind & L1_CR_STORE
@@ -443,6 +499,9 @@ drain_shadow(gc_l1 *R, struct sm *s, struct l1_cref *q, unsigned n, int C)
 			s->n.cls[e->part ? GC_C_PARTIAL : GC_C_CONFLICT]++;
 			continue;
 		}
+		if (s->seen.slot)
+			__builtin_prefetch(&s->seen.slot[2 * seen_home(gc_hash64((e->addr >> line_shift >> per) + 1),
+								     s->seen.shift)], 1);
 		q[k] = *e;
 		q[k++].kind = fa_hit ? L1_CR_FAHIT : 0;
 	}
@@ -454,6 +513,7 @@ void l1_class_drain(gc_l1 *R, struct sm *s)
 	unsigned n = s->ncq;
 	struct l1_cref *q = s->cq;
 	s->ncq = 0;
+	drain_counts(s, q, n);
 	unsigned k = !s->fa.core && s->fa.lru ? drain_shadow(R, s, q, n, 1)
 					      : drain_shadow(R, s, q, n, 0);
 	/* the keys' hashes, SEEN_AHEAD of them: that of q[i] at i % SEEN_AHEAD */

@@ -163,6 +163,7 @@ struct l1_fa {
 	uint32_t n;
 	uint32_t head, tail; /* the first and last valid node (NONE32: none) */
 	uint32_t free;      /* invalid nodes, linked by next */
+	gc_bigpool *pool;   /* where node, ch and ix came from (the seenpool) */
 };
 
 /* The sectors an SM has requested since the last flush (l1_class.c): per
@@ -181,13 +182,16 @@ struct l1_seen {
 /* A reference whose classification waits (l1_class.c, l1_class_defer):
  * the functional model without --emit all classifies an SM's references
  * in batches of L1_CQ, so that the SM's shadow and seen table stay in the
- * cache while they are used (the classes are only counted then). */
+ * cache while they are used (the classes are only counted then), and the
+ * drain makes the lookup's request, sector, hit and miss counts too. */
 struct l1_cref {
 	uint64_t addr;      /* the line's address */
 	uint8_t m;          /* the sectors requested */
-	uint8_t miss;       /* those the L1 missed (0: a hit, no class) */
+	uint8_t miss;       /* those the L1 missed (a store: not held; 0: no class) */
 	uint8_t part;       /* a load: those of them a partial store left */
 	uint8_t kind;       /* L1_CR_* */
+	uint8_t op;         /* the request's operation */
+	uint8_t present;    /* its line was in the L1 */
 };
 #define L1_CR_STORE 1       /* a store (else a load) */
 #define L1_CR_PARTIAL 2     /* a store covering its sectors in part */
@@ -218,6 +222,7 @@ struct sm {
 	struct l1_fa fa;    /* classify: the fully associative shadow (l1_class.c) */
 	struct l1_seen seen; /* classify: sectors ever requested (compulsory misses) */
 	struct l1_cref *cq; /* R->cdefer: references not yet classified */
+	gc_bigpool *cqpool; /* where cq came from (the gc_l1's seenpool) */
 	unsigned ncq;
 	gc_l1_counts n;
 	gc_pf pf;           /* the prefetcher (l1_prefetch.c) */
@@ -432,11 +437,13 @@ void l1_class_free(struct sm *s);
 void l1_class_drain(gc_l1 *R, struct sm *s);
 void l1_class_drain_all(gc_l1 *R);
 
-/* A reference to line addr for sectors m (l1_cref), its classification
- * deferred: the shadow and the seen table see it when its SM's batch is
- * drained, in the SM's order, and its class (a miss's) is counted then. */
-static inline void l1_class_defer(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m,
-				  uint8_t miss, uint8_t part, unsigned kind)
+/* A lookup by operation op of line addr for sectors m (l1_cref), its
+ * classification deferred: the shadow and the seen table see it when its
+ * SM's batch is drained, in the SM's order, and its class (a miss's) and
+ * its request counts (count_request, count_sectors, the hits and misses)
+ * are made then. */
+static inline void l1_class_defer(gc_l1 *R, struct sm *s, int op, uint64_t addr, uint8_t m,
+				  uint8_t miss, uint8_t part, unsigned kind, int present)
 {
 	if (s->ncq == L1_CQ)
 		l1_class_drain(R, s);
@@ -446,6 +453,8 @@ static inline void l1_class_defer(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t
 	e->miss = miss;
 	e->part = part;
 	e->kind = (uint8_t)kind;
+	e->op = (uint8_t)op;
+	e->present = (uint8_t)present;
 }
 void l1_pcs_sorted(gc_l1 *R);
 
@@ -977,17 +986,11 @@ l1_pf_access_k(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t, un
 	}
 }
 
-/* A miss, its class counted (count_miss) or left to the deferred
- * classification (count_miss_result). */
-static inline void count_miss_result(struct sm *s, int result)
+/* A miss and its class counted (a deferred one's are the drain's). */
+static inline void count_miss(struct sm *s, int result, int cls)
 {
 	s->n.misses++;
 	s->n.sector_misses += result == GC_R_SECTOR_MISS;
-}
-
-static inline void count_miss(struct sm *s, int result, int cls)
-{
-	count_miss_result(s, result);
 	s->n.cls[cls]++;
 }
 
@@ -1027,17 +1030,17 @@ static inline void count_inst(gc_l1 *R, struct sm *s, const gc_rec *r)
 static inline __attribute__((always_inline)) int
 load_hit_k(gc_l1 *R, struct sm *s, gc_cline *l, uint64_t addr, uint8_t m, unsigned K)
 {
-	if (COUNTED(K))
+	if (COUNTED(K) && !DEFERS(K, R)) /* deferred: the drain counts */
 		count_sectors(s, GC_LOAD, m, l ? l->valid : 0, l != NULL);
 	if (!NO_PF(K))
 		pf_use(s, l);
 	if (!l || (l->valid & m) != m)
 		return 0;
-	if (COUNTED(K))
+	if (COUNTED(K) && !DEFERS(K, R))
 		s->n.hits++;
 	l1_touch(&s->c, l, K);
 	if (DEFERS(K, R))
-		l1_class_defer(R, s, addr, m, 0, 0, 0);
+		l1_class_defer(R, s, GC_LOAD, addr, m, 0, 0, 0, 1);
 	else if (CLASSIFIES(K, R))
 		l1_fa_load(s, addr, m, 1);
 	return 1;
@@ -1085,6 +1088,8 @@ bypass_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time, uint8_t *outcom
 	unsigned route = R->route[r->op & 3][r->space][r->flags & 15];
 	if (route == ROUTE_L1)
 		return 0;
+	if (COUNTED(K) && DEFERS(K, R)) /* access_now left it to a lookup's drain */
+		count_request(s, r);
 	if (route == ROUTE_SHARED) {
 		if (COUNTED(K))
 			s->n.shared++;
@@ -1130,25 +1135,23 @@ store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsig
 	int policy = R->wpolicy[r->space];
 	int partial = r->size < sector_bytes(R, m);
 
-	if (COUNTED(K))
+	if (COUNTED(K) && !DEFERS(K, R)) /* deferred: the drain counts */
 		count_sectors(s, r->op, m, present | held, l != NULL);
 	if (!NO_PF(K))
 		pf_use(s, l);
 	if (DEFERS(K, R)) {
-		l1_class_defer(R, s, addr, m, absent, 0,
+		l1_class_defer(R, s, r->op, addr, m, absent, 0,
 			       L1_CR_STORE | (partial ? L1_CR_PARTIAL : 0) |
-			       (unsigned)policy << L1_CR_POLICY);
+			       (unsigned)policy << L1_CR_POLICY, l != NULL);
 	} else if (CLASSIFIES(K, R)) {
 		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
 		if (absent) /* none held: never partial-write */
 			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
 	}
-	if (!COUNTED(K))
+	if (!COUNTED(K) || DEFERS(K, R))
 		;
 	else if (!absent)
 		s->n.hits++;
-	else if (DEFERS(K, R))
-		count_miss_result(s, result);
 	else
 		count_miss(s, result, cls);
 
