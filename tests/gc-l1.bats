@@ -1053,6 +1053,42 @@ env_pair() {
 	expect_eq "$(jv misses "$T/3/s.json")" 66209
 }
 
+@test "timing: the steps' instance for the common configuration changes nothing (GC_L1_GENERIC)" {
+	# the instance (4 ways, LRU, linear index over 2^n sets, --dispatch
+	# free, no --stats, --emit all, report or prefetcher) against the
+	# path that tests every option: stalls and retries (small MSHRs,
+	# sector MSHRs, a per-warp limit), fills with dirty victims, every
+	# write policy, bypassed, shared and atomic requests, several kernels
+	gc-gen matmul -n 48 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/m.gcs"
+	gc-gen transpose -n 256 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/t.gcs"
+	mix_gcs
+	L="--ways 4 --index linear --sector 32"
+	pairs=() i=0
+	while read -r f m; do
+		i=$((i + 1))
+		mkdir -p "$T/$i/a" "$T/$i/b"
+		cd "$T/$i/a"
+		gc-l1 --timing $L $m "$T/$f.gcs" >o.gcs 2>e
+		cd "$T/$i/b"
+		GC_L1_GENERIC=1 gc-l1 --timing $L $m "$T/$f.gcs" >o.gcs 2>e
+		pairs+=("$T/$i/a/o.gcs" "$T/$i/b/o.gcs" "$T/$i/a/e" "$T/$i/b/e")
+	done <<-EOF
+		m --sets 16 --mshr 8 --mshr-merge 2
+		m --size 4K --mshr 16 --mshr-kind sector-assoc --mshr-per-warp 4
+		m --size 4K --write write-evict --mshr 4
+		m --size 8K --write write-back --write-alloc write-allocate --mshr 8 --mshr-merge 1
+		t --size 64K
+		mix --sets 2 --write write-back --write-alloc fetch-on-write --mshr 3 --mshr-per-warp 0 --miss-latency 40 --sigma 3
+		mix --sets 4 --write write-through --write-alloc write-allocate --mshr 4 --mshr-per-warp 0 --mshr-kind sector-assoc
+	EOF
+	same_pairs "GC_L1_GENERIC against the instance" "${pairs[@]}"
+	# the matmul on 8 MSHRs retries: the dry runs are exercised
+	cd "$T/1/a"
+	gc-l1 --timing $L --sets 16 --mshr 8 --mshr-merge 2 --stats s.json "$T/m.gcs" >/dev/null
+	jall s.json
+	[ "${J[mshr_stalls]}" -gt 1000 ]
+}
+
 @test "timing: --threads must be a count of at least 1 (a usage error naming it)" {
 	gc-gen strided --loads 8 | gc-sched | gc-coalesce >"$T/r.gcs"
 	for v in 0 x 2x ""; do
