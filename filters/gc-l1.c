@@ -923,6 +923,7 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.dispatch = cl->dispatch;
 	p.step_all = getenv("GC_L1_STEP_ALL") != NULL;
 	p.look_all = getenv("GC_L1_LOOK_ALL") != NULL;
+	p.generic = getenv("GC_L1_GENERIC") != NULL;
 	p.in_order = getenv("GC_L1_IN_ORDER") != NULL;
 	p.class_now = getenv("GC_L1_CLASS_NOW") != NULL;
 	const char *fr = getenv("GC_L1_FREE_READ");

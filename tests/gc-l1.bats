@@ -869,6 +869,22 @@ policy() {
 		var_pair GC_L1_DECODE "$T/s$i" "$T/mix.gcs" --gpu volta-v100 --size 4K --ways 4 \
 			--write $w -v
 	done
+	# a stride stream (copy) through l1_fast_pf: each window is the last
+	# moved on by a line, its lines looked for where the last left them
+	# (sm.pfat); in one set of 4 ways (--size 512) a window's fills evict
+	# its own lines, which are then probed and filled again
+	gc-gen copy -n 64K | gc-sched --gpu volta-v100 | gc-coalesce >"$T/copy.gcs"
+	for o in "--size 64K --prefetch-degree 4" "--size 512 --prefetch-degree 6" \
+		"--size 2K --prefetch-degree 3 --prefetch-distance 2"; do
+		i=$((i + 1))
+		mkdir "$T/a$i" "$T/b$i"
+		gc-l1 --ways 4 --sector 32 --prefetch stride $o "$T/copy.gcs" >"$T/a$i/o.gcs"
+		GC_L1_DECODE=1 gc-l1 --ways 4 --sector 32 --prefetch stride $o "$T/copy.gcs" \
+			>"$T/b$i/o.gcs"
+		pairs+=("$T/a$i/o.gcs" "$T/b$i/o.gcs")
+	done
+	gc-l1 --ways 4 --sector 32 --prefetch stride --size 512 --prefetch-degree 6 \
+		--stats "$T/copy.json" "$T/copy.gcs" >/dev/null
 	same_pairs "GC_L1_DECODE against the raw path" "${pairs[@]}"
 	# write-backs and bypassed requests were among the records compared
 	# (the first case's --stats)
@@ -880,6 +896,10 @@ policy() {
 	[ "${J[prefetch.issued]}" -gt 0 ]
 	[ "${J[prefetch.useful]}" -gt 0 ]
 	grep -q "prefetch" "$T/5/a/e"
+	# and on the copy in one set, some were evicted before use
+	jall "$T/copy.json"
+	[ "${J[prefetch.issued]}" -gt 0 ]
+	[ "${J[prefetch.useless]}" -gt 0 ]
 	# and misses of every class the functional model counts in the
 	# --stats instance's runs (write-back, write-allocate)
 	jall "$T/s10/a/s.json"
@@ -1048,6 +1068,11 @@ env_pair() {
 	expect_eq "$nerr" 2 # tr --window 30000, both rules
 	# case C at --threads N is CN: o (stream), e (stderr), s.json (--stats)
 	same_pairs "GC_L1_IN_ORDER against --threads" "${pairs[@]}"
+	# the records buffered at most, main's binary's (the merge of a
+	# round's output runs in the next round; the records it passes leave
+	# the count at the end of the round, as they did, or the next round
+	# reads less: 230400 when the merge counted them)
+	expect_eq "$(jv peak_buffered "$T/6/s.json")" 187858
 	# the free rule: the first record the content says is late (the
 	# read rule found another first, at 33108)
 	expect_match "$(cat "$T/e7")" "record 32836: block 212 warp 1 has a request after the timing model ended the warp or started its block"
@@ -1062,6 +1087,42 @@ env_pair() {
 	expect_same "$T/a" "$T/b" "the free rule, --window 5000 and 1M"
 	expect_eq "$(jv misses "$T/8/w.json")" 68855
 	expect_eq "$(jv misses "$T/3/s.json")" 66209
+}
+
+@test "timing: the steps' instance for the common configuration changes nothing (GC_L1_GENERIC)" {
+	# the instance (4 ways, LRU, linear index over 2^n sets, --dispatch
+	# free, no --stats, --emit all, report or prefetcher) against the
+	# path that tests every option: stalls and retries (small MSHRs,
+	# sector MSHRs, a per-warp limit), fills with dirty victims, every
+	# write policy, bypassed, shared and atomic requests, several kernels
+	gc-gen matmul -n 48 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/m.gcs"
+	gc-gen transpose -n 256 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/t.gcs"
+	mix_gcs
+	L="--ways 4 --index linear --sector 32"
+	pairs=() i=0
+	while read -r f m; do
+		i=$((i + 1))
+		mkdir -p "$T/$i/a" "$T/$i/b"
+		cd "$T/$i/a"
+		gc-l1 --timing $L $m "$T/$f.gcs" >o.gcs 2>e
+		cd "$T/$i/b"
+		GC_L1_GENERIC=1 gc-l1 --timing $L $m "$T/$f.gcs" >o.gcs 2>e
+		pairs+=("$T/$i/a/o.gcs" "$T/$i/b/o.gcs" "$T/$i/a/e" "$T/$i/b/e")
+	done <<-EOF
+		m --sets 16 --mshr 8 --mshr-merge 2
+		m --size 4K --mshr 16 --mshr-kind sector-assoc --mshr-per-warp 4
+		m --size 4K --write write-evict --mshr 4
+		m --size 8K --write write-back --write-alloc write-allocate --mshr 8 --mshr-merge 1
+		t --size 64K
+		mix --sets 2 --write write-back --write-alloc fetch-on-write --mshr 3 --mshr-per-warp 0 --miss-latency 40 --sigma 3
+		mix --sets 4 --write write-through --write-alloc write-allocate --mshr 4 --mshr-per-warp 0 --mshr-kind sector-assoc
+	EOF
+	same_pairs "GC_L1_GENERIC against the instance" "${pairs[@]}"
+	# the matmul on 8 MSHRs retries: the dry runs are exercised
+	cd "$T/1/a"
+	gc-l1 --timing $L --sets 16 --mshr 8 --mshr-merge 2 --stats s.json "$T/m.gcs" >/dev/null
+	jall s.json
+	[ "${J[mshr_stalls]}" -gt 1000 ]
 }
 
 @test "timing: --threads must be a count of at least 1 (a usage error naming it)" {

@@ -447,3 +447,32 @@ mk() {
 	expect_eq "$(jv distinct_sectors "$T/b")" 13 "distinct_sectors --by pc"
 	expect_eq "$(jv distinct_lines "$T/b")" 7 "distinct_lines --by pc"
 }
+
+@test "gc-stats: records counted four at a time stop where one at a time does (a clock, an op, a group)" {
+	# gc-gen copy -n 64: a warp's 32 loads of 4 bytes, consecutive, then
+	# its stores; the data records from the header and kernel records on
+	# (data record i at hs + 64 + 32 i).  Each change is inside a block of
+	# four after a run's first record (records 1-4, 5-8, ...).
+	gc-gen copy -n 64 >"$T/c.gcs"
+	local hs
+	hs=$(stream_hsize "$T/c.gcs")
+	# data record 6's clock 5: record 7's 0 is out of order (stream record 10)
+	cp "$T/c.gcs" "$T/t.gcs"
+	printf '\005' | dd of="$T/t.gcs" bs=1 seek=$((hs + 64 + 6 * 32 + 20)) conv=notrunc status=none
+	run_status 1 gc-stats "$T/t.gcs"
+	expect_eq "$output" "gc-stats: $T/t.gcs: record 10 (offset $((hs + 64 + 7 * 32))): timestamp 0 is earlier than the previous record's 5"
+	# data record 10 a store: one load less, one store more, the same sectors
+	cp "$T/c.gcs" "$T/o.gcs"
+	printf '\002' | dd of="$T/o.gcs" bs=1 seek=$((hs + 64 + 10 * 32)) conv=notrunc status=none
+	gc-stats --json "$T/o.gcs" >"$T/j"
+	expect_eq "$(jv loads "$T/j" | head -n 1)" 63 loads
+	expect_eq "$(jv stores "$T/j" | head -n 1)" 65 stores
+	expect_eq "$(jv distinct_sectors "$T/j")" 16 distinct_sectors
+	# data record 15 at 0x1010003c (bit 20 set, another sector group): one
+	# sector and one line more
+	cp "$T/c.gcs" "$T/a.gcs"
+	printf '\020' | dd of="$T/a.gcs" bs=1 seek=$((hs + 64 + 15 * 32 + 26)) conv=notrunc status=none
+	gc-stats --json "$T/a.gcs" >"$T/j"
+	expect_eq "$(jv distinct_sectors "$T/j")" 17 distinct_sectors
+	expect_eq "$(jv distinct_lines "$T/j")" 5 distinct_lines
+}

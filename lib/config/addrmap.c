@@ -371,7 +371,7 @@ int gc_addrmap_tab_init(gc_addrmap_tab *t, const gc_addrmap *m)
 		for (unsigned v = 0; v < 256; v++) {
 			gc_dram_addr d;
 			gc_addrmap_bank_row(m, (uint64_t)v << (8 * k), &d);
-			t->t[k][v] = (struct gc_am_entry){d.row, d.bank, d.sub};
+			t->t[k][v] = (struct gc_am_entry){d.row, d.bank | (uint64_t)d.sub << 32};
 		}
 	t->sub_bits = m->sub_bits;
 	return 0;

@@ -147,7 +147,7 @@ void gc_addrmap_bank_row(const gc_addrmap *m, uint64_t addr, gc_dram_addr *d);
 typedef struct gc_addrmap_tab {
 	struct gc_am_entry {
 		uint64_t row;
-		uint32_t bank, sub;
+		uint64_t bank_sub; /* the bank, the sub-partition above bit 32 */
 	} t[6][256];
 	unsigned sub_bits;
 } gc_addrmap_tab;
@@ -160,17 +160,19 @@ int gc_addrmap_tab_init(gc_addrmap_tab *t, const gc_addrmap *m);
 
 static inline void gc_addrmap_tab_decode(const gc_addrmap_tab *t, uint64_t addr, gc_dram_addr *d)
 {
-	struct gc_am_entry e = t->t[0][addr & 0xff];
-	for (int k = 1; k < 6; k++) {
-		const struct gc_am_entry *x = &t->t[k][(addr >> (8 * k)) & 0xff];
-		e.row ^= x->row;
-		e.bank ^= x->bank;
-		e.sub ^= x->sub;
-	}
-	d->row = e.row;
-	d->bank = e.bank;
-	d->sub = e.sub;
-	d->chip = e.sub >> t->sub_bits;
+	/* the six bytes written out: a loop was not unrolled (-O2), and its
+	 * counter and address arithmetic doubled the instructions; the bank
+	 * and sub-partition in one word, one load and XOR for both */
+	const struct gc_am_entry *a = &t->t[0][addr & 0xff], *b = &t->t[1][addr >> 8 & 0xff],
+		*c = &t->t[2][addr >> 16 & 0xff], *e = &t->t[3][addr >> 24 & 0xff],
+		*f = &t->t[4][addr >> 32 & 0xff], *g = &t->t[5][addr >> 40 & 0xff];
+	uint64_t bs = a->bank_sub ^ b->bank_sub ^ c->bank_sub ^ e->bank_sub ^ f->bank_sub ^
+		      g->bank_sub;
+	uint32_t sub = (uint32_t)(bs >> 32);
+	d->row = a->row ^ b->row ^ c->row ^ e->row ^ f->row ^ g->row;
+	d->bank = (uint32_t)bs;
+	d->sub = sub;
+	d->chip = sub >> t->sub_bits;
 	d->col = d->burst = 0;
 }
 

@@ -215,6 +215,25 @@ struct l1_inflight {
 	unsigned shift;     /* 64 - log2(slots) */
 };
 
+/* One step of an SM taken ahead: its time, the records it emitted, the
+ * records it issued. */
+struct astep {
+	uint64_t t;
+	uint32_t nrec, issued;
+};
+
+/* An SM's steps ahead (l1_ahead.c): their entries (st[sh..sn)) and the
+ * records they emitted (rec[rh..rn)), each array cap long; the steps
+ * write the SM's own, and a run set aside for the merge (`next` the
+ * SM's next one) is written no more. */
+struct aseg {
+	gc_rec *rec;
+	size_t rh, rn, rcap;
+	struct astep *st;
+	size_t sh, sn, scap;
+	struct aseg *next;
+};
+
 /* One SM: its L1 and, with the timing model, its warp queue and MSHRs. */
 struct sm {
 	uint16_t id;
@@ -261,10 +280,10 @@ struct sm {
 	unsigned inc_res;   /* resident blocks that may still get warps */
 	/* run-ahead (l1_ahead.c): what its steps ahead of the global order
 	 * emitted, not yet merged, and the last such step */
-	gc_rec *arec;
-	size_t arh, arn, arcap;
-	struct astep *ast;
-	size_t ash, asn, ascap;
+	struct aseg a;      /* the buffer its steps write */
+	struct aseg *aold, *aoldtail; /* runs set aside for the merge, oldest first */
+	struct aseg *aspare; /* emptied runs, kept for reuse */
+	int aq;             /* it is in the merge's heap */
 	uint64_t ahead_t;   /* time of its last step ahead + 1, 0: none */
 	/* --threads: what its steps in a parallel phase leave to the main
 	 * thread (l1_ahead.c): the blocks that ended there, the per-PC
@@ -273,17 +292,25 @@ struct sm {
 	size_t ndblk, dblkcap;
 	uint64_t *pclog;
 	size_t npc, pccap;
-	int awas;           /* its ahead buffer was empty when the phase began */
+	/* --dispatch free: the same of the round before, handed over for
+	 * the main thread to take at the start of the next */
+	uint32_t *hdblk;
+	size_t nhdblk, hdblkcap;
+	uint64_t *hpclog;
+	size_t nhpc, hpccap;
 	int pstep;          /* it took a step in the phase */
 	int stopped;        /* --dispatch free: its step at `now` stopped for input */
+	/* With a prefetcher, GC_PF_OUT_MAX + 1 entries (l1_new_sm allocates
+	 * them past the struct), for L1_K_PF's path (l1_pf_access_k): the
+	 * way of the SM's L1 where each line of the last prefetch window was
+	 * left (present, or filled), or l1_pf_nowhere; the entry past the
+	 * last is always that.  Reset with the cache (l1_pf_reset): the ways
+	 * are its memory.  Without a prefetcher there are none, and the SMs'
+	 * structs and caches lie as they did before (520 bytes more in every
+	 * struct cost the plain path 2-3% in CPU time). */
+	const gc_cline *pfat[];
 };
 
-/* One step of an SM taken ahead: its time, the records it emitted, the
- * records it issued. */
-struct astep {
-	uint64_t t;
-	uint32_t nrec, issued;
-};
 
 /* Where a request goes: looked up in L1, nowhere (shared memory), to L2. */
 enum { ROUTE_L1 = GC_L1_LOOKUP, ROUTE_SHARED = GC_L1_SHARED, ROUTE_L2 = GC_L1_BYPASS };
@@ -389,6 +416,7 @@ struct gc_l1 {
 	struct l1_cpool *cpool;
 	int par;              /* this is a thread's copy, in a parallel phase */
 	int dfree;            /* --dispatch free: SMs apart (l1_timing.c, l1_free_kernel) */
+	int kstep;            /* the steps take the L1_K_STEP path (l1_timing.c) */
 	uint64_t free_out;    /* --dispatch free: the output is written up to this time */
 	/* --dispatch free: what the reader took while the SMs were stepped
 	 * (l1_input.c): the warps with records, the new warps and the new
@@ -528,6 +556,10 @@ gc_rec *l1_ahead_slot(gc_l1 *R);
 void l1_ahead_issued(gc_l1 *R, unsigned k);
 /* What steps ahead up to (t, id) emitted goes out (t UINT64_MAX: all). */
 void l1_ahead_flush(gc_l1 *R, uint64_t t, uint64_t id);
+/* --dispatch free: what steps up to time t emitted goes out at the start
+ * of the next l1_pool_run, while its SMs are stepped (or at the next
+ * l1_ahead_flush): their buffers are set aside now. */
+void l1_ahead_defer(gc_l1 *R, uint64_t t);
 void l1_ahead_free(struct sm *s);
 /* --threads: SMs todo[0..n) stepped ahead (l1_step_ahead, up to
  * `base` + the span) by the pool's threads, their results merged back
@@ -536,10 +568,17 @@ void l1_pool_run(gc_l1 *R, const uint16_t *todo, unsigned n, uint64_t base, unsi
 /* A step in a parallel phase counted an outcome of pc. */
 void l1_pc_defer(gc_l1 *R, struct sm *s, uint32_t pc, uint8_t outcome);
 void l1_pool_free(gc_l1 *R);
+/* --dispatch free: what the last round's steps left to the main thread
+ * (blocks that ended, per-PC counts) taken now (l1_pool_run takes it at
+ * the start of the next round, before its reads). */
+void l1_pool_drain(gc_l1 *R);
 
 /* ---- l1_prefetch.c: the prefetcher ------------------------------------ */
 
 void l1_pf_init(gc_l1 *R, struct sm *s);
+/* SM s's prefetch window's ways (sm.pfat) forgotten: its cache was made
+ * anew. */
+void l1_pf_reset(const gc_l1 *R, struct sm *s);
 /* Demand load r (looked up in L1; `miss`: it missed) trains the SM's
  * prefetcher, and its prefetches go out at time t: filled at once
  * (functional), or into MSHRs left free (timing). */
@@ -552,6 +591,9 @@ void l1_pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t 
 int l1_pf_mshr(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint64_t t);
 /* Timing: a demand request met prefetch MSHR x in flight. */
 void l1_pf_late(struct sm *s, struct mshr *x);
+
+/* A line no address has (GC_CACHE_NO_TAG): sm.pfat's "no way known". */
+extern const gc_cline l1_pf_nowhere;
 
 /* A demand access found line l: a prefetched line used. */
 static inline void pf_use(struct sm *s, gc_cline *l)
@@ -617,6 +659,13 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
  *   L1_K_DEFER  functional, classes deferred (R->cdefer, so classify and
  *               no --emit all), no prefetcher: no line's pf bit ever set,
  *               no change table (l1_fast_stats, gc-l1 --stats).
+ *   L1_K_STEP   the timing model's step on a thread's copy under
+ *               --dispatch free (R->ahead set, R->rsrc NULL; every record
+ *               out goes to the SM's buffer of steps ahead), with no
+ *               classification, no prefetcher and no --emit all: no
+ *               line's pf bit ever set; the change table kept
+ *               (l1_timing.c, R->kstep, with L1_K_LRU and
+ *               L1_K_UNCOUNTED).
  */
 enum {
 	L1_K_RAW = 1,
@@ -624,17 +673,25 @@ enum {
 	L1_K_LRU = 4,
 	L1_K_UNCOUNTED = 8,
 	L1_K_DEFER = 16,
-	L1_K_PF = 32
+	L1_K_PF = 32,
+	L1_K_STEP = 64
 };
 /* Whether a path of K keeps the counts (not with L1_K_UNCOUNTED: the
  * caller said nothing reads them, gc_l1_params.uncounted). */
 #define COUNTED(K) (!((K) & L1_K_UNCOUNTED))
 /* Whether a path of K on R classifies, classifies in batches (with
- * L1_K_DEFER both constants), may meet a prefetched line or keeps a
- * change table (neither with L1_K_PLAIN or L1_K_DEFER). */
-#define CLASSIFIES(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->classify))
-#define DEFERS(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->cdefer))
-#define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER))
+ * L1_K_DEFER both constants), may meet a prefetched line (NO_PF: not
+ * with L1_K_PLAIN, L1_K_DEFER or L1_K_STEP) or keeps a change table
+ * (CHANGES: the timing model's, so none with a functional path's bit,
+ * L1_K_PF's too). */
+#define CLASSIFIES(K, R) \
+	(((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF | L1_K_STEP)) && (R)->classify))
+#define DEFERS(K, R) \
+	(((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF | L1_K_STEP)) && (R)->cdefer))
+#define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER | L1_K_STEP))
+#define CHANGES(K) (!((K) & (L1_K_PLAIN | L1_K_DEFER | L1_K_PF)))
+/* Whether a path of K on R writes every request's record (--emit all). */
+#define EMITS_ALL(K, R) (!((K) & (L1_K_RAW | L1_K_STEP)) && (R)->emit_all)
 
 /* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
  * unrolled (every request looks up its line, a miss's fill too). */
@@ -748,6 +805,25 @@ static inline gc_rec *out_slot(gc_l1 *R)
 	return &R->out[R->nout++];
 }
 
+/* out_slot of a step on a thread's copy (R->ahead and R->par set; SM s
+ * is R->cur): while the SM's buffers have room, in place, the step's
+ * entry opened on its first record as l1_ahead.c's step_entry does (a
+ * thread's copy pushes no entry on the merge's heap). */
+static inline __attribute__((always_inline)) gc_rec *step_slot(gc_l1 *R, struct sm *s)
+{
+	struct aseg *a = &s->a;
+	if (a->rn == a->rcap || (!R->astep_open && (a->sn == a->scap || !R->par)))
+		return l1_ahead_slot(R);
+	if (!R->astep_open) {
+		struct astep *e = &a->st[a->sn++];
+		e->t = R->gnow;
+		e->nrec = e->issued = 0;
+		R->astep_open = 1;
+	}
+	a->st[a->sn - 1].nrec++;
+	return &a->rec[a->rn++];
+}
+
 static inline void ring_push(gc_l1 *R, struct ring *r, uint32_t x)
 {
 	if (r->n == r->cap)
@@ -783,6 +859,16 @@ static inline void note_change(struct sm *s, uint64_t tag)
 		s->vtab[vbucket(tag)] = ++s->chg;
 }
 
+/* note_change on a path of K (L1_K_STEP: the timing model, whose SMs
+ * always have the table). */
+static inline __attribute__((always_inline)) void note_change_k(struct sm *s, uint64_t tag, unsigned K)
+{
+	if (K & L1_K_STEP)
+		s->vtab[vbucket(tag)] = ++s->chg;
+	else
+		note_change(s, tag);
+}
+
 /* gc_l1_access_raw: the next record out, a copy of the request's bytes
  * (R->rsrc) that the caller patches. */
 static inline __attribute__((always_inline)) unsigned char *raw_slot(gc_l1 *R)
@@ -798,9 +884,10 @@ static inline __attribute__((always_inline)) unsigned char *raw_slot(gc_l1 *R)
  * the L1's sectors, written as the stream's; RAW_MASK passes the source's
  * own mask (a bypassed request goes on unchanged).  It carries the
  * compute field of src, the request that caused it, unless it is a
- * write-back. */
+ * write-back.  Returns the record when it is a patched copy of R->rsrc
+ * (gc_l1_access_raw's), else NULL. */
 #define RAW_MASK 0x100u
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) unsigned char *
 to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsigned mask,
 	unsigned bytes, uint64_t time, int writeback, unsigned K)
 {
@@ -817,11 +904,11 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		n->l2_atomics++;
 		n->l2_atomic_bytes += bytes;
 	}
-	if (!(K & L1_K_RAW) && R->emit_all)
-		return;
+	if (EMITS_ALL(K, R))
+		return NULL;
 	uint8_t omask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
 	uint16_t size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
-	if ((K & L1_K_RAW) || R->rsrc) {
+	if ((K & L1_K_RAW) || (!(K & L1_K_STEP) && R->rsrc)) {
 		/* src's bytes (no compute field in 32 bytes), at its time */
 		if (time != src->time)
 			l1_fail(R, "a functional L2 request at another time than its source");
@@ -830,9 +917,9 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		q[2] = 0;
 		q[3] = omask;
 		gc_put64(q + 24, addr | (uint64_t)size << 48);
-		return;
+		return q;
 	}
-	gc_rec *o = out_slot(R);
+	gc_rec *o = (K & L1_K_STEP) ? step_slot(R, s) : out_slot(R);
 	*o = *src;
 	o->op = (uint8_t)op;
 	o->addr = addr;
@@ -842,6 +929,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 	o->outcome = 0;
 	if (writeback) /* the L1's own record: no instruction's compute field */
 		o->compute = 0;
+	return NULL;
 }
 
 static inline void to_l2(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr,
@@ -883,10 +971,10 @@ take_way_k(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v
 	   uint8_t *outcome, unsigned K)
 {
 	if (v->tag != GC_CACHE_NO_TAG) {
-		if (!NO_PF(K)) {
+		if (!NO_PF(K))
 			pf_drop(s, v);
-			note_change(s, v->tag);
-		}
+		if (CHANGES(K))
+			note_change_k(s, v->tag, K);
 		if (v->dirty) {
 			write_back_k(R, s, src, v, time, K);
 			*outcome |= GC_OUT_WRITEBACK;
@@ -921,46 +1009,91 @@ static inline gc_cline *allocate(gc_l1 *R, struct sm *s, const gc_rec *src, uint
 	return allocate_k(R, s, src, addr, set, hint, time, outcome, 0);
 }
 
+/* Prefetch i of a window, of line `line`, triggered by r: filled (or
+ * given an MSHR) unless present or in flight, and out to L2.  K and W
+ * as l1_pf_access_k's. */
+static inline __attribute__((always_inline)) void
+l1_pf_line_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t line, const gc_cline **at,
+	     unsigned i, uint64_t t, unsigned K, unsigned W)
+{
+	if (K & L1_K_PF) {
+		/* line i + 1 of the last window, where it was left: still
+		 * there, it is present (and its probe would change nothing) */
+		const gc_cline *was = at[i + 1];
+		if (was->tag == line) {
+			at[i] = was;
+			return;
+		}
+	}
+	/* (a line address is at most GC_ADDR48_MAX's: line is addr's tag) */
+	uint64_t addr = line << s->c.line_shift;
+	unsigned set = (K & L1_K_LRU) ? (unsigned)(line & s->c.set_mask) : gc_cache_set(&s->c, addr);
+	gc_cline *hint = NULL;
+	gc_cline *l = W ? gc_cache_probe_ways(&s->c, line, set, &hint, W)
+			: gc_cache_probe(&s->c, addr, set, &hint);
+	if (l) {
+		if (K & L1_K_PF)
+			at[i] = l;
+		return;
+	}
+	if (!(K & L1_K_PF) && R->timing) {
+		if (inflight_get(s, line) || !l1_pf_mshr(R, s, r, line, t))
+			return;
+	} else {
+		uint8_t o = 0;
+		l = allocate_k(R, s, r, addr, set, hint, t, &o, K);
+		l->valid = s->c.full_mask;
+		l->pf = 1;
+		if (K & L1_K_PF)
+			at[i] = l;
+		if (CLASSIFIES(K, R))
+			l1_fa_fill(s, addr, s->c.full_mask);
+	}
+	if (!(K & L1_K_RAW) && !R->rsrc) {
+		l1_pf_out(R, s, r, addr, t);
+		return;
+	}
+	/* gc_l1_access_raw (never with --emit all): l1_pf_out's record is
+	 * the trigger's bytes to_l2 writes, flags in byte 1's high half, no
+	 * compute field */
+	if (COUNTED(K))
+		s->n.pf_issued++;
+	/* the whole line: R->line bytes */
+	unsigned char *q = to_l2_k(R, s, r, GC_LOAD, addr, s->c.full_mask, R->line, t, 0, K);
+	q[1] = (uint8_t)((q[1] & ~(GC_F_BYPASS_L1 << 4)) | GC_F_PREFETCH << 4);
+}
+
 /* l1_pf_access for a path of K and W (l1.c's l1_fast_pf: L1_K_PF, a
- * functional model's prefetches into 4 LRU ways; 0: any). */
+ * functional model's prefetches into 4 LRU ways; 0: any).  L1_K_PF's
+ * path runs the stride prefetcher inline, and a window of lines inside
+ * the address space one line after another, with no list. */
 static inline __attribute__((always_inline)) void
 l1_pf_access_k(gc_l1 *R, struct sm *s, const gc_rec *r, int miss, uint64_t t, unsigned K,
 	       unsigned W)
 {
 	uint64_t lines[GC_PF_OUT_MAX];
 	uint64_t line = gc_cache_tag(&s->c, r->addr);
-	uint32_t warp = r->block * R->pf_wpb + r->warp;
-	unsigned n = gc_pf_access(&s->pf, r->pc, warp, line, miss, lines);
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t addr = lines[i] << s->c.line_shift;
-		unsigned set = set_k(&s->c, addr, K);
-		gc_cline *hint = NULL;
-		if (W ? probe_k(s, addr, set, &hint, W) : gc_cache_probe(&s->c, addr, set, &hint))
-			continue;
-		if (!(K & L1_K_PF) && R->timing) {
-			if (inflight_get(s, lines[i]) || !l1_pf_mshr(R, s, r, lines[i], t))
-				continue;
-		} else {
-			uint8_t o = 0;
-			gc_cline *l = allocate_k(R, s, r, addr, set, hint, t, &o, K);
-			l->valid = s->c.full_mask;
-			l->pf = 1;
-			if (CLASSIFIES(K, R))
-				l1_fa_fill(s, addr, s->c.full_mask);
+	unsigned n;
+	if ((K & L1_K_PF) && s->pf.p.kind == GC_PF_STRIDE) {
+		gc_pf *p = &s->pf;
+		const struct gc_pf_entry *e = gc_pf_stride_train(p, r->pc, line);
+		if (!e)
+			return;
+		int64_t stride = e->stride;
+		n = p->p.degree;
+		if (gc_pf_inside(p, line, stride, n)) {
+			uint64_t l = line + (uint64_t)(stride * (int64_t)p->p.distance);
+			const gc_cline **at = s->pfat;
+			for (unsigned i = 0; i < n; i++, l += (uint64_t)stride)
+				l1_pf_line_k(R, s, r, l, at, i, t, K, W);
+			return;
 		}
-		if (!(K & L1_K_RAW) && !R->rsrc) {
-			l1_pf_out(R, s, r, addr, t);
-			continue;
-		}
-		/* gc_l1_access_raw (never with --emit all): l1_pf_out's
-		 * record is the trigger's bytes to_l2 writes, flags in byte
-		 * 1's high half, no compute field */
-		uint8_t full = s->c.full_mask;
-		s->n.pf_issued++;
-		to_l2_k(R, s, r, GC_LOAD, addr, full, sector_bytes(R, full), t, 0, K);
-		unsigned char *q = R->rout + (size_t)(R->nrout - 1) * GC_RECORD_BASE;
-		q[1] = (uint8_t)((q[1] & ~(GC_F_BYPASS_L1 << 4)) | GC_F_PREFETCH << 4);
+		n = gc_pf_ahead(p, line, stride, n, lines);
+	} else {
+		n = gc_pf_access(&s->pf, r->pc, r->block * R->pf_wpb + r->warp, line, miss, lines);
 	}
+	for (unsigned i = 0; i < n; i++)
+		l1_pf_line_k(R, s, r, lines[i], s->pfat, i, t, K, W);
 }
 
 /* A miss and its class counted (a deferred one's are the drain's). */
@@ -1090,6 +1223,101 @@ static inline int bypass(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time,
 			 uint8_t *outcome)
 {
 	return bypass_k(R, s, r, time, outcome, 0);
+}
+
+/* A store of sectors m at `time` (the write policies' rules: l1.c, above
+ * l1_store, which is K = 0's instance; W: a constant way count, or 0). */
+static inline __attribute__((always_inline)) uint8_t
+store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsigned K, unsigned W)
+{
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	uint64_t tag = gc_cache_tag(&s->c, addr);
+	unsigned set = set_k(&s->c, addr, K);
+	gc_cline *hint = NULL;
+	gc_cline *l = probe_k(s, addr, set, &hint, W);
+	uint8_t present = l ? l->valid & m : 0;
+	uint8_t missing = m & ~present;
+	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
+	uint8_t absent = missing & ~held; /* the sectors the store misses */
+	int result = !absent ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
+	int cls = GC_C_NONE;
+	uint8_t outcome = 0;
+	int policy = R->wpolicy[r->space];
+	int partial = r->size < sector_bytes(R, m);
+
+	if (COUNTED(K) && !DEFERS(K, R)) /* deferred: the drain counts */
+		count_sectors(s, r->op, m, present | held, l != NULL);
+	if (!NO_PF(K))
+		pf_use(s, l);
+	if (DEFERS(K, R)) {
+		l1_class_defer(R, s, r->op, addr, m, absent, 0,
+			       L1_CR_STORE | (partial ? L1_CR_PARTIAL : 0) |
+			       (unsigned)policy << L1_CR_POLICY, l != NULL);
+	} else if (CLASSIFIES(K, R)) {
+		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
+		if (absent) /* none held: never partial-write */
+			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
+	}
+	if (!COUNTED(K) || DEFERS(K, R))
+		;
+	else if (!absent)
+		s->n.hits++;
+	else
+		count_miss(s, result, cls);
+
+	if (policy == GC_WRITE_EVICT) {
+		if (l) {
+			if (l->dirty)
+				outcome |= GC_OUT_WRITEBACK;
+			write_back_k(R, s, r, l, time, K);
+			gc_cache_invalidate(&s->c, l);
+			if (CHANGES(K))
+				note_change_k(s, tag, K);
+		}
+		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
+		return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
+	}
+
+	int alloc = R->walloc != GC_WALLOC_NONE && missing;
+	int filled = 0;
+	if (!l && alloc) {
+		l = allocate_k(R, s, r, addr, set, hint, time, &outcome, K);
+		filled = 1;
+	}
+	uint8_t validated = 0;
+	if (l) {
+		if (alloc) {
+			if (!partial) {
+				validated = missing;
+			} else if (R->walloc == GC_WALLOC_FETCH_ON_WRITE) {
+				to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time,
+					0, K);
+				validated = missing;
+			} else {
+				l->aux |= missing; /* partly written, not fetched */
+			}
+		}
+		l->valid |= validated;
+		l->aux &= ~(uint32_t)validated;
+		if (CHANGES(K) && (filled || validated))
+			note_change_k(s, tag, K);
+		l1_touch(&s->c, l, K);
+	}
+	if (policy == GC_WRITE_BACK) {
+		uint8_t kept = l ? m & l->valid : 0;
+		if (l)
+			l->dirty |= kept;
+		uint8_t fwd = m & ~kept;
+		if (fwd) {
+			unsigned b = fwd == m ? r->size : sector_bytes(R, fwd);
+			if (b > r->size)
+				b = r->size;
+			to_l2_k(R, s, r, GC_STORE, addr, fwd, b, time, 0, K);
+		}
+	} else {
+		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
+	}
+	return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
 }
 
 #endif

@@ -14,6 +14,7 @@
 #include "model/l1.h"
 #include "model/l1_impl.h"
 
+const gc_cline l1_pf_nowhere = {.tag = GC_CACHE_NO_TAG};
 
 void l1_pf_init(gc_l1 *R, struct sm *s)
 {
@@ -23,6 +24,13 @@ void l1_pf_init(gc_l1 *R, struct sm *s)
 	char why[160];
 	if (gc_pf_init(&s->pf, &pp, why, sizeof why) < 0)
 		l1_fail(R, "L1 of SM %u: %s", s->id, why);
+	l1_pf_reset(R, s);
+}
+
+void l1_pf_reset(const gc_l1 *R, struct sm *s)
+{
+	for (unsigned i = 0; R->pf_on && i <= GC_PF_OUT_MAX; i++)
+		s->pfat[i] = &l1_pf_nowhere;
 }
 
 void l1_pf_late(struct sm *s, struct mshr *x)
@@ -56,7 +64,7 @@ void l1_pf_out(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t addr, uint64_t 
 	} else {
 		/* the record to_l2 just wrote: in the SM's own buffer when
 		 * stepped ahead */
-		o = R->ahead ? &s->arec[s->arn - 1] : &R->out[R->nout - 1];
+		o = R->ahead ? &s->a.rec[s->a.rn - 1] : &R->out[R->nout - 1];
 	}
 	o->flags = (uint8_t)((o->flags & ~GC_F_BYPASS_L1) | GC_F_PREFETCH);
 	o->compute = 0;

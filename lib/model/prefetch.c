@@ -17,13 +17,6 @@
 #define IP_CONF 2
 #define PERIOD 1024
 
-static uint32_t slot(uint64_t key, unsigned n)
-{
-	uint64_t h = (key * UINT64_C(0x9e3779b97f4a7c15)) >> 32;
-	/* the same slot without a division for the usual power of two */
-	return (uint32_t)((n & (n - 1)) == 0 ? h & (n - 1) : h % n);
-}
-
 void gc_pf_clear(gc_pf *p)
 {
 	struct gc_pf_entry *tabs[3] = {p->t, p->gs, p->ip};
@@ -58,6 +51,8 @@ int gc_pf_init(gc_pf *p, const gc_pf_params *pp, char *why, size_t len)
 		snprintf(why, len, "out of memory for a prefetcher of %u entries", pp->table);
 		return -1;
 	}
+	p->last_pc = 0;
+	p->last_e = &p->t[gc_pf_slot(0, pp->table)];
 	gc_pf_clear(p);
 	return 0;
 }
@@ -68,60 +63,6 @@ void gc_pf_free(gc_pf *p)
 	free(p->gs);
 	free(p->ip);
 	p->t = p->gs = p->ip = NULL;
-}
-
-/* Train entry e (key `key`) on `line`: 1 when its stride is confirmed
- * again (conf counts the confirmations in a row). */
-static int train(struct gc_pf_entry *e, uint64_t key, uint64_t line)
-{
-	if (e->key != key) {
-		*e = (struct gc_pf_entry){key, line, 0, 0, 0, 0};
-		return 0;
-	}
-	int64_t d = (int64_t)(line - e->last);
-	if (d == 0) /* another request of the same line: nothing learnt */
-		return 0;
-	e->last = line;
-	if (d == e->stride) {
-		if (e->conf < UINT32_MAX)
-			e->conf++;
-		return 1;
-	}
-	e->stride = d;
-	e->conf = 0;
-	return 0;
-}
-
-/* Lines line + stride * (distance + i), i < n, into out; those outside
- * [0, max_line] are left out. */
-static unsigned ahead(const gc_pf *p, uint64_t line, int64_t stride, unsigned n,
-		      uint64_t *out)
-{
-	unsigned k = 0;
-	int64_t step = stride * (int64_t)p->p.distance;
-	/* all of them inside (distance >= 1: every step > 0 and below the
-	 * last's): no test each */
-	if (stride > 0 && n && line <= p->p.max_line &&
-	    (uint64_t)(step + stride * (int64_t)(n - 1)) <= p->p.max_line - line) {
-		for (; k < n; k++, step += stride)
-			out[k] = line + (uint64_t)step;
-		return k;
-	}
-	for (unsigned i = 0; i < n; i++, step += stride) {
-		uint64_t l = line + (uint64_t)step;
-		if ((step > 0 && (l < line || l > p->p.max_line)) || (step < 0 && l > line))
-			continue;
-		out[k++] = l;
-	}
-	return k;
-}
-
-static unsigned stride_access(gc_pf *p, uint32_t pc, uint64_t line, uint64_t *out)
-{
-	struct gc_pf_entry *e = &p->t[slot(pc, p->p.table)];
-	if (!train(e, pc, line) || e->stride == 0)
-		return 0;
-	return ahead(p, line, e->stride, p->p.degree, out);
 }
 
 /* The throttle of the many-thread aware prefetcher: prefetches evicted
@@ -148,14 +89,14 @@ static unsigned mta_access(gc_pf *p, uint32_t pc, uint32_t warp, uint64_t line,
 {
 	unsigned n = p->p.table;
 	uint64_t wkey = (uint64_t)pc << 32 | warp;
-	struct gc_pf_entry *w = &p->t[slot(wkey, n)];
-	struct gc_pf_entry *g = &p->gs[slot(pc, n)];
-	struct gc_pf_entry *ip = &p->ip[slot(pc, n)];
+	struct gc_pf_entry *w = &p->t[gc_pf_slot(wkey, n)];
+	struct gc_pf_entry *g = &p->gs[gc_pf_slot(pc, n)];
+	struct gc_pf_entry *ip = &p->ip[gc_pf_slot(pc, n)];
 	throttle(p);
 
 	/* Intra-warp: the warp's own stride at this PC; its first
 	 * confirmation is a vote for the PC's global stride. */
-	if (train(w, wkey, line) && w->conf == 1 && w->stride) {
+	if (gc_pf_train(w, wkey, line) && w->conf == 1 && w->stride) {
 		if (g->key == pc && g->stride == w->stride) {
 			if (g->aux < UINT32_MAX)
 				g->aux++;
@@ -190,11 +131,11 @@ static unsigned mta_access(gc_pf *p, uint32_t pc, uint32_t warp, uint64_t line,
 	/* The promoted stride first (no training for a new warp), then the
 	 * warp's own, then the inter-warp one (for the warps that follow). */
 	if (g->key == pc && g->conf)
-		return ahead(p, line, g->stride, deg, out);
+		return gc_pf_ahead(p, line, g->stride, deg, out);
 	if (w->key == wkey && w->conf && w->stride)
-		return ahead(p, line, w->stride, deg, out);
+		return gc_pf_ahead(p, line, w->stride, deg, out);
 	if (ip->key == pc && ip->conf >= IP_CONF && ip->aux == warp && ip->last == line)
-		return ahead(p, line, ip->stride, deg, out);
+		return gc_pf_ahead(p, line, ip->stride, deg, out);
 	return 0;
 }
 
@@ -252,7 +193,10 @@ unsigned gc_pf_access(gc_pf *p, uint32_t pc, uint32_t warp, uint64_t line, int t
 {
 	switch (p->p.kind) {
 	case GC_PF_STRIDE:
-		return stride_access(p, pc, line, out);
+	{
+		const struct gc_pf_entry *e = gc_pf_stride_train(p, pc, line);
+		return e ? gc_pf_ahead(p, line, e->stride, p->p.degree, out) : 0;
+	}
 	case GC_PF_MTA:
 		return mta_access(p, pc, warp, line, out);
 	case GC_PF_STREAM:

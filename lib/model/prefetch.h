@@ -55,6 +55,10 @@ typedef struct gc_pf {
 	struct gc_pf_entry *gs; /* mta: promoted strides per PC (the GS table) */
 	struct gc_pf_entry *ip; /* mta: inter-warp strides per PC (the IP table) */
 	uint64_t clock;         /* stream: LRU */
+	/* stride: the entry of pc last_pc (where gc_pf_slot puts it, which
+	 * never changes), for a run of one PC's accesses */
+	uint32_t last_pc;
+	struct gc_pf_entry *last_e;
 	/* mta's throttle: the degree in force, and the feedback of the
 	 * current period */
 	unsigned level;
@@ -80,6 +84,82 @@ void gc_pf_clear(gc_pf *p);
  */
 unsigned gc_pf_access(gc_pf *p, uint32_t pc, uint32_t warp, uint64_t line, int trigger,
 		      uint64_t out[GC_PF_OUT_MAX]);
+
+/* ---- the stride prefetcher's parts, inline: prefetch.c's, and gc-l1's
+ * path with one (l1_impl.h, l1_pf_access_k) without the call ---- */
+
+/* The table slot of key among n (a power of two masks: the same slot). */
+static inline uint32_t gc_pf_slot(uint64_t key, unsigned n)
+{
+	uint64_t h = (key * UINT64_C(0x9e3779b97f4a7c15)) >> 32;
+	return (uint32_t)((n & (n - 1)) == 0 ? h & (n - 1) : h % n);
+}
+
+/* Train entry e (key `key`) on `line`: 1 when its stride is confirmed
+ * again (conf counts the confirmations in a row). */
+static inline __attribute__((always_inline)) int gc_pf_train(struct gc_pf_entry *e, uint64_t key,
+							     uint64_t line)
+{
+	if (e->key != key) {
+		*e = (struct gc_pf_entry){key, line, 0, 0, 0, 0};
+		return 0;
+	}
+	int64_t d = (int64_t)(line - e->last);
+	if (d == 0) /* another request of the same line: nothing learnt */
+		return 0;
+	e->last = line;
+	if (d == e->stride) {
+		if (e->conf < UINT32_MAX)
+			e->conf++;
+		return 1;
+	}
+	e->stride = d;
+	e->conf = 0;
+	return 0;
+}
+
+/* Whether lines line + stride * (distance + i), i < n, all lie in
+ * [0, max_line] with a positive stride (then each is one addition). */
+static inline int gc_pf_inside(const gc_pf *p, uint64_t line, int64_t stride, unsigned n)
+{
+	return stride > 0 && n && line <= p->p.max_line &&
+	       (uint64_t)(stride * (int64_t)p->p.distance + stride * (int64_t)(n - 1)) <=
+		       p->p.max_line - line;
+}
+
+/* Lines line + stride * (distance + i), i < n, into out; those outside
+ * [0, max_line] are left out. */
+static inline __attribute__((always_inline)) unsigned
+gc_pf_ahead(const gc_pf *p, uint64_t line, int64_t stride, unsigned n, uint64_t *out)
+{
+	unsigned k = 0;
+	int64_t step = stride * (int64_t)p->p.distance;
+	if (gc_pf_inside(p, line, stride, n)) {
+		for (; k < n; k++, step += stride)
+			out[k] = line + (uint64_t)step;
+		return k;
+	}
+	for (unsigned i = 0; i < n; i++, step += stride) {
+		uint64_t l = line + (uint64_t)step;
+		if ((step > 0 && (l < line || l > p->p.max_line)) || (step < 0 && l > line))
+			continue;
+		out[k++] = l;
+	}
+	return k;
+}
+
+/* The stride prefetcher trained on `line` by pc: its entry when it
+ * prefetches (`degree` strides from `distance` on), else NULL. */
+static inline __attribute__((always_inline)) const struct gc_pf_entry *
+gc_pf_stride_train(gc_pf *p, uint32_t pc, uint64_t line)
+{
+	struct gc_pf_entry *e = p->last_e;
+	if (pc != p->last_pc) {
+		e = p->last_e = &p->t[gc_pf_slot(pc, p->p.table)];
+		p->last_pc = pc;
+	}
+	return gc_pf_train(e, pc, line) && e->stride != 0 ? e : NULL;
+}
 
 /* A prefetch was used by a demand access (GC_PF_USEFUL), evicted unused
  * (GC_PF_USELESS), or met by a demand access while in flight

@@ -22,7 +22,11 @@
 #include <zlib.h>
 
 #define IOBUF GC_WRITE_BLOCK
-#define RBUF (IOBUF + GC_HEADER_MAX + GC_RECORD_MAX)
+/* A reader's buffer holds stream byte X at an address of X modulo
+ * RALIGN (fill), for the copy of read(2): the file's page cache and a
+ * pipe's pages hold it so. */
+#define RALIGN 64
+#define RBUF (IOBUF + GC_HEADER_MAX + GC_RECORD_MAX + RALIGN)
 #define LOW32 UINT64_C(0xffffffff)
 #define READ_CHUNK GC_READ_CHUNK
 
@@ -91,15 +95,21 @@ static int fill(gc_reader *r, size_t need)
 {
 	if (r->len - r->pos >= need)
 		return 0;
-	if (r->pos > 0) {
-		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
-		r->len -= r->pos;
-		r->pos = 0;
+	/* The unread bytes go where the buffer's address is their stream
+	 * offset modulo RALIGN, so that the reads after them copy between
+	 * equally aligned addresses (a file read from offset 4 KiB on; a
+	 * pipe's writer packs its pages): a copy to a misaligned
+	 * destination took 12% more system time (gc-stats FILE). */
+	size_t at = (size_t)(r->off % RALIGN);
+	if (r->pos != at) {
+		memmove(r->buf + at, r->buf + r->pos, r->len - r->pos);
+		r->len = at + (r->len - r->pos);
+		r->pos = at;
 	}
-	while (r->len < need && !r->eof) {
+	while (r->len - r->pos < need && !r->eof) {
 		/* Reads of READ_CHUNK keep the block in the cache the records
 		 * are checked from; a header asks for more at once. */
-		size_t room = RBUF - r->len, want = need - r->len;
+		size_t room = RBUF - r->len, want = need - (r->len - r->pos);
 		size_t chunk = r->chunk ? r->chunk : READ_CHUNK;
 		size_t cap = room < chunk || want > chunk ? room : chunk;
 		ssize_t n = gc_input_read(r->in, r->buf + r->len, cap);
@@ -251,7 +261,7 @@ gc_reader *gc_reader_open(const char *path)
 	gc_reader *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
-	r->buf = malloc(RBUF);
+	r->buf = aligned_alloc(RALIGN, RBUF);
 	r->in = gc_input_open(path);
 	if (!r->buf || !r->in) {
 		gc_input_close(r->in);
