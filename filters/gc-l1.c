@@ -41,8 +41,9 @@ static const char help[] =
 	"      --seed N           seed of the miss-latency generator (default 1)\n"
 	"      --window N         --timing: a warp with no request in the next N input\n"
 	"                         records has ended (default 1M)\n"
-	"      --threads N        --timing: threads that step SMs (default: the online\n"
-	"                         CPUs; the results are the same for every N)\n"
+	"      --threads N        threads that model the SMs: --timing's steps, --stats'\n"
+	"                         classes (default: the online CPUs; the results are\n"
+	"                         the same for every N)\n"
 	"      --dispatch WHEN    --timing: free: a block starts when its SM has a free\n"
 	"                         slot, whenever it was read (default, SMs apart);\n"
 	"                         read: when it is read, in one global order (the old rule)\n"
@@ -141,7 +142,7 @@ struct cmdline {
 	const char *input;
 	int emit_all, timing, flush, top;
 	uint64_t seed, window;
-	unsigned threads; /* --timing: threads that step SMs (default: the online CPUs) */
+	unsigned threads; /* --timing's steps, --stats' classes (default: the online CPUs) */
 	int dispatch;     /* --timing: GC_L1_DISPATCH_* */
 	const char *keyval[NKEYOPTS]; /* the value of each key option, or NULL */
 	unsigned sweep[GC_WAYSWEEP_MAX]; /* --ways-sweep: the associativities */
@@ -922,6 +923,7 @@ static gc_l1_params params(const struct cmdline *cl, const gc_gpu_config *gpu, g
 	p.dispatch = cl->dispatch;
 	p.step_all = getenv("GC_L1_STEP_ALL") != NULL;
 	p.look_all = getenv("GC_L1_LOOK_ALL") != NULL;
+	p.generic = getenv("GC_L1_GENERIC") != NULL;
 	p.in_order = getenv("GC_L1_IN_ORDER") != NULL;
 	p.class_now = getenv("GC_L1_CLASS_NOW") != NULL;
 	const char *fr = getenv("GC_L1_FREE_READ");

@@ -941,6 +941,42 @@ policy() {
 	[ "${J[classes.partial_write]}" -gt 0 ]
 }
 
+@test "functional: --stats classes drained on worker threads (--threads 3) equal those of one thread" {
+	# with --threads N > 1 an SM's full queue (4096 references) goes to
+	# N - 1 workers while the main thread fills the SM's other queue;
+	# kernel ends and the end wait for every drain, and the drains' counts
+	# are added then: 14 K references an SM a kernel here (3 SMs, 2
+	# kernels), so each SM hands over three full batches a kernel and the
+	# rest at its end; outputs, --stats and -v compared with --threads 1
+	# (no worker), the classes and counts checked
+	gc-gen gather -n 1M --kernels 2 | gc-sched --gpu volta-v100 --sms 3 | gc-coalesce >"$T/g.gcs"
+	pairs=() i=0
+	while read -r m; do
+		i=$((i + 1))
+		mkdir -p "$T/$i/a" "$T/$i/b"
+		# shellcheck disable=SC2086 # the options
+		(cd "$T/$i/a" && gc-l1 $m --threads 1 --stats s.json "$T/g.gcs" >o.gcs 2>e)
+		# shellcheck disable=SC2086
+		(cd "$T/$i/b" && gc-l1 $m --threads 3 --stats s.json "$T/g.gcs" >o.gcs 2>e)
+		pairs+=("$T/$i/a/o.gcs" "$T/$i/b/o.gcs" "$T/$i/a/s.json" "$T/$i/b/s.json" "$T/$i/a/e" "$T/$i/b/e")
+	done <<-EOF
+		--size 16K --ways 4 --sector 32 -v
+		--size 8K --ways 2 --sector 32 --replacement fifo --write write-back --kernel-boundary keep
+	EOF
+	same_pairs "--threads 1 against --threads 3" "${pairs[@]}"
+	jall "$T/1/b/s.json"
+	[ "${J[requests]}" -eq 84832 ]
+	[ "${J[misses]}" -eq 84760 ]
+	[ "${J[classes.compulsory]}" -eq 80906 ]
+	[ "${J[classes.capacity]}" -eq 3846 ]
+	[ "${J[classes.conflict]}" -eq 8 ]
+	jall "$T/2/b/s.json"
+	[ "${J[misses]}" -eq 84810 ]
+	[ "${J[classes.compulsory]}" -eq 40453 ]
+	[ "${J[classes.capacity]}" -eq 44343 ]
+	[ "${J[classes.conflict]}" -eq 14 ]
+}
+
 # env_pair VAR DIR STREAM OPTION...: gc-l1 --timing --emit all OPTION...
 # --stats s.json STREAM in DIR/a, and with VAR=1 in DIR/b (each run in its
 # own directory, its --stats named s.json in both: the provenance names
@@ -1051,6 +1087,42 @@ env_pair() {
 	expect_same "$T/a" "$T/b" "the free rule, --window 5000 and 1M"
 	expect_eq "$(jv misses "$T/8/w.json")" 68855
 	expect_eq "$(jv misses "$T/3/s.json")" 66209
+}
+
+@test "timing: the steps' instance for the common configuration changes nothing (GC_L1_GENERIC)" {
+	# the instance (4 ways, LRU, linear index over 2^n sets, --dispatch
+	# free, no --stats, --emit all, report or prefetcher) against the
+	# path that tests every option: stalls and retries (small MSHRs,
+	# sector MSHRs, a per-warp limit), fills with dirty victims, every
+	# write policy, bypassed, shared and atomic requests, several kernels
+	gc-gen matmul -n 48 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/m.gcs"
+	gc-gen transpose -n 256 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/t.gcs"
+	mix_gcs
+	L="--ways 4 --index linear --sector 32"
+	pairs=() i=0
+	while read -r f m; do
+		i=$((i + 1))
+		mkdir -p "$T/$i/a" "$T/$i/b"
+		cd "$T/$i/a"
+		gc-l1 --timing $L $m "$T/$f.gcs" >o.gcs 2>e
+		cd "$T/$i/b"
+		GC_L1_GENERIC=1 gc-l1 --timing $L $m "$T/$f.gcs" >o.gcs 2>e
+		pairs+=("$T/$i/a/o.gcs" "$T/$i/b/o.gcs" "$T/$i/a/e" "$T/$i/b/e")
+	done <<-EOF
+		m --sets 16 --mshr 8 --mshr-merge 2
+		m --size 4K --mshr 16 --mshr-kind sector-assoc --mshr-per-warp 4
+		m --size 4K --write write-evict --mshr 4
+		m --size 8K --write write-back --write-alloc write-allocate --mshr 8 --mshr-merge 1
+		t --size 64K
+		mix --sets 2 --write write-back --write-alloc fetch-on-write --mshr 3 --mshr-per-warp 0 --miss-latency 40 --sigma 3
+		mix --sets 4 --write write-through --write-alloc write-allocate --mshr 4 --mshr-per-warp 0 --mshr-kind sector-assoc
+	EOF
+	same_pairs "GC_L1_GENERIC against the instance" "${pairs[@]}"
+	# the matmul on 8 MSHRs retries: the dry runs are exercised
+	cd "$T/1/a"
+	gc-l1 --timing $L --sets 16 --mshr 8 --mshr-merge 2 --stats s.json "$T/m.gcs" >/dev/null
+	jall s.json
+	[ "${J[mshr_stalls]}" -gt 1000 ]
 }
 
 @test "timing: --threads must be a count of at least 1 (a usage error naming it)" {

@@ -233,6 +233,7 @@ void gc_l1_free(gc_l1 *L)
 {
 	if (!L)
 		return;
+	l1_class_pool_free(L); /* before the SMs' tables go */
 	for (unsigned i = 0; L->sms && i < L->nsms; i++) {
 		struct sm *s = L->sms[L->smlist[i]];
 		gc_cache_free(&s->c);
@@ -334,99 +335,6 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
  * load of it still misses (class partial-write).  Only the counts see
  * it: what goes to L2 and the sectors' states are those of a miss.
  */
-
-static inline __attribute__((always_inline)) uint8_t
-store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsigned K, unsigned W)
-{
-	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
-	uint64_t tag = gc_cache_tag(&s->c, addr);
-	unsigned set = set_k(&s->c, addr, K);
-	gc_cline *hint = NULL;
-	gc_cline *l = probe_k(s, addr, set, &hint, W);
-	uint8_t present = l ? l->valid & m : 0;
-	uint8_t missing = m & ~present;
-	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
-	uint8_t absent = missing & ~held; /* the sectors the store misses */
-	int result = !absent ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
-	int cls = GC_C_NONE;
-	uint8_t outcome = 0;
-	int policy = R->wpolicy[r->space];
-	int partial = r->size < sector_bytes(R, m);
-
-	if (COUNTED(K) && !DEFERS(K, R)) /* deferred: the drain counts */
-		count_sectors(s, r->op, m, present | held, l != NULL);
-	if (!NO_PF(K))
-		pf_use(s, l);
-	if (DEFERS(K, R)) {
-		l1_class_defer(R, s, r->op, addr, m, absent, 0,
-			       L1_CR_STORE | (partial ? L1_CR_PARTIAL : 0) |
-			       (unsigned)policy << L1_CR_POLICY, l != NULL);
-	} else if (CLASSIFIES(K, R)) {
-		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
-		if (absent) /* none held: never partial-write */
-			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
-	}
-	if (!COUNTED(K) || DEFERS(K, R))
-		;
-	else if (!absent)
-		s->n.hits++;
-	else
-		count_miss(s, result, cls);
-
-	if (policy == GC_WRITE_EVICT) {
-		if (l) {
-			if (l->dirty)
-				outcome |= GC_OUT_WRITEBACK;
-			write_back_k(R, s, r, l, time, K);
-			gc_cache_invalidate(&s->c, l);
-			if (CHANGES(K))
-				note_change(s, tag);
-		}
-		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
-		return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
-	}
-
-	int alloc = R->walloc != GC_WALLOC_NONE && missing;
-	int filled = 0;
-	if (!l && alloc) {
-		l = allocate_k(R, s, r, addr, set, hint, time, &outcome, K);
-		filled = 1;
-	}
-	uint8_t validated = 0;
-	if (l) {
-		if (alloc) {
-			if (!partial) {
-				validated = missing;
-			} else if (R->walloc == GC_WALLOC_FETCH_ON_WRITE) {
-				to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time,
-					0, K);
-				validated = missing;
-			} else {
-				l->aux |= missing; /* partly written, not fetched */
-			}
-		}
-		l->valid |= validated;
-		l->aux &= ~(uint32_t)validated;
-		if (CHANGES(K) && (filled || validated))
-			note_change(s, tag);
-		l1_touch(&s->c, l, K);
-	}
-	if (policy == GC_WRITE_BACK) {
-		uint8_t kept = l ? m & l->valid : 0;
-		if (l)
-			l->dirty |= kept;
-		uint8_t fwd = m & ~kept;
-		if (fwd) {
-			unsigned b = fwd == m ? r->size : sector_bytes(R, fwd);
-			if (b > r->size)
-				b = r->size;
-			to_l2_k(R, s, r, GC_STORE, addr, fwd, b, time, 0, K);
-		}
-	} else {
-		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
-	}
-	return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
-}
 
 uint8_t l1_store(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time)
 {
@@ -688,7 +596,7 @@ int gc_l1_access_raw(gc_l1 *R, const unsigned char *p, size_t n, uint64_t time_h
 
 /* ---- kernels ------------------------------------------------------------- */
 
-static void counters_add(gc_l1_counts *a, const gc_l1_counts *b)
+void l1_counters_add(gc_l1_counts *a, const gc_l1_counts *b)
 {
 	uint64_t *x = (uint64_t *)a;
 	const uint64_t *y = (const uint64_t *)b;
@@ -708,7 +616,7 @@ static void sum_counters(const gc_l1 *R, gc_l1_counts *out)
 {
 	memset(out, 0, sizeof *out);
 	for (unsigned i = 0; i < R->nsms; i++)
-		counters_add(out, &R->sms[R->smlist[i]]->n);
+		l1_counters_add(out, &R->sms[R->smlist[i]]->n);
 }
 
 /* Invalidate every L1 (writing dirty sectors back) at time `time`. */

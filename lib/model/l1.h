@@ -73,16 +73,20 @@ typedef struct gc_l1_params {
 	int emit_all;          /* emit every request with its outcome, not what goes to L2 */
 	int flush;             /* invalidate the L1s at each kernel end */
 	int uncounted;         /* nothing reads the counts (gc_l1_stats's totals, kernels,
-				* SMs): the functional model may skip keeping them, and
-				* they are then unspecified */
+				* SMs): the functional model and the timing model's
+				* common path may skip keeping them, and they are then
+				* unspecified */
 	uint64_t seed;         /* random replacement and miss latencies */
 	uint64_t window;       /* timing: a warp with no record in this many has ended */
 	int step_all;          /* timing: no skipping of blocked steps (a check) */
 	int look_all;          /* timing: a retry looks at every request again (a check) */
+	int generic;           /* timing: the steps test every option, no instance of them
+				* for the common configuration (a check) */
 	int in_order;          /* timing: every step in the global order, none ahead (a check) */
 	int class_now;         /* functional: classify each reference at once, not in
 				* batches per SM (a check) */
-	unsigned threads;      /* timing: threads that step SMs ahead (0, 1: the caller's alone) */
+	unsigned threads;      /* timing: threads that step SMs ahead; deferred classes:
+				* N - 1 drain SMs' batches (0, 1: the caller's alone) */
 	int dispatch;          /* timing: when a block or warp read joins its SM (GC_L1_DISPATCH_*) */
 	unsigned free_read;    /* timing, dispatch free: records read a round (0: 256K; a check) */
 	const char *input;     /* the input's name, for messages */

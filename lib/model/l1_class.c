@@ -21,6 +21,7 @@
 #include "model/l1.h"
 #include "model/l1_impl.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,9 @@ void l1_class_free(struct sm *s)
 	memset(&s->seen, 0, sizeof s->seen);
 	if (s->cq)
 		gc_bigpool_put(s->cqpool, s->cq, L1_CQ, sizeof *s->cq);
-	s->cq = NULL;
+	if (s->cq2)
+		gc_bigpool_put(s->cqpool, s->cq2, L1_CQ, sizeof *s->cq2);
+	s->cq = s->cq2 = NULL;
 	s->ncq = 0;
 }
 
@@ -463,7 +466,7 @@ static void drain_counts(struct sm *s, const struct l1_cref *q, unsigned n)
 				    (uint64_t)popcount8(e->miss) << 32 | (uint64_t)(miss & (present ^ 1)) << 48;
 		res += hit | (uint64_t)((hit ^ 1) & present) << 16;
 	}
-	gc_l1_counts *t = &s->n;
+	gc_l1_counts *t = &s->dn;
 	for (unsigned j = 0; j < 4; j++) {
 		uint64_t w = by_op[j], req = w >> 16 & 0xffff, hits = req - (w >> 32 & 0xffff);
 		t->requests += w & 0xffff;
@@ -496,7 +499,7 @@ drain_shadow(gc_l1 *R, struct sm *s, struct l1_cref *q, unsigned n, int C)
 		if (!e->miss)
 			continue;
 		if (fa_hit && !R->pf_on) {
-			s->n.cls[e->part ? GC_C_PARTIAL : GC_C_CONFLICT]++;
+			s->dn.cls[e->part ? GC_C_PARTIAL : GC_C_CONFLICT]++;
 			continue;
 		}
 		if (s->seen.slot)
@@ -508,11 +511,10 @@ drain_shadow(gc_l1 *R, struct sm *s, struct l1_cref *q, unsigned n, int C)
 	return k;
 }
 
-void l1_class_drain(gc_l1 *R, struct sm *s)
+/* SM s's batch q[0, n) classified and counted, into s->dn: on the main
+ * thread, or on a drain pool's (R is then the worker's copy). */
+static void drain_batch(gc_l1 *R, struct sm *s, struct l1_cref *q, unsigned n)
 {
-	unsigned n = s->ncq;
-	struct l1_cref *q = s->cq;
-	s->ncq = 0;
 	drain_counts(s, q, n);
 	unsigned k = !s->fa.core && s->fa.lru ? drain_shadow(R, s, q, n, 1)
 					      : drain_shadow(R, s, q, n, 0);
@@ -532,14 +534,253 @@ void l1_class_drain(gc_l1 *R, struct sm *s)
 		const struct l1_cref *e = &q[i];
 		uint64_t tag = e->addr >> line_shift;
 		uint64_t *w = seen_slot(R, &s->seen, (tag >> per) + 1, h);
-		s->n.cls[seen_class(w, (unsigned)(tag & lines) << (6 - per), e->m, e->miss, e->part,
-				    (e->kind & L1_CR_FAHIT) != 0)]++;
+		s->dn.cls[seen_class(w, (unsigned)(tag & lines) << (6 - per), e->m, e->miss, e->part,
+				     (e->kind & L1_CR_FAHIT) != 0)]++;
 	}
+}
+
+/* ---- the drain pool (--threads) ------------------------------------------- */
+
+/*
+ * With --threads N > 1 a full queue (l1_class_full) goes to N - 1 worker
+ * threads, the main thread going on with the functional model into the
+ * SM's other queue; it waits only when that one fills while the first is
+ * still drained.  An SM has one batch in the pool at most, so its shadow
+ * and seen table (and s->dn, the drains' counts) are one thread's at a
+ * time, and see its references in order; the seen tables grow from the
+ * seen pool, which has a lock.  The counts are added to the SM's (s->n)
+ * when the main thread has waited for its drains (l1_class_drain,
+ * l1_class_drain_all), so they are the same for any N.  A worker drains
+ * with its own copy of the engine (what a drain reads of it is the
+ * configuration, set before the pool starts), so a failure there (out
+ * of memory) comes back to the worker, and the main thread reports it
+ * at its next wait.
+ */
+struct l1_cworker {
+	gc_l1 W;              /* the worker's copy of the engine */
+	pthread_t id;
+	struct l1_cpool *P;
+};
+
+struct l1_cpool {
+	pthread_mutex_t mu;
+	pthread_cond_t work;  /* an SM was queued, or quit */
+	pthread_cond_t idle;  /* an SM's drain ended */
+	struct sm *head, *tail; /* SMs whose batch waits, linked by dnext */
+	unsigned busy;        /* SMs queued or being drained */
+	int quit;
+	int failed;           /* a drain failed: err says why */
+	char err[640];
+	unsigned n;           /* workers started */
+	struct l1_cworker *w; /* the workers, then the main thread's copy */
+	struct l1_cworker *own; /* that copy: the main thread drains while it waits */
+};
+
+/* A worker drains SM s's handed batch. */
+static void worker_drain(struct l1_cworker *w, struct sm *s)
+{
+	struct l1_cpool *P = w->P;
+	gc_l1 *W = &w->W;
+	if (sigsetjmp(W->jb, 0)) {
+		pthread_mutex_lock(&P->mu);
+		if (!P->failed) {
+			P->failed = 1;
+			memcpy(P->err, W->err, sizeof P->err);
+		}
+		pthread_mutex_unlock(&P->mu);
+		return;
+	}
+	drain_batch(W, s, s->cq2, s->ndq);
+}
+
+static void *worker_main(void *arg)
+{
+	struct l1_cworker *w = arg;
+	struct l1_cpool *P = w->P;
+	pthread_mutex_lock(&P->mu);
+	for (;;) {
+		while (!P->head && !P->quit)
+			pthread_cond_wait(&P->work, &P->mu);
+		struct sm *s = P->head;
+		if (!s)
+			break;
+		P->head = s->dnext;
+		if (!P->head)
+			P->tail = NULL;
+		int failed = P->failed;
+		pthread_mutex_unlock(&P->mu);
+		if (!failed) /* after a failure the batches left are dropped */
+			worker_drain(w, s);
+		pthread_mutex_lock(&P->mu);
+		s->dbusy = 0;
+		P->busy--;
+		pthread_cond_broadcast(&P->idle);
+	}
+	pthread_mutex_unlock(&P->mu);
+	return NULL;
+}
+
+/* The main thread, waiting, drains the first queued batch itself (its
+ * own copy of the engine catches a failure as a worker's does).  Under
+ * the lock, which it leaves and takes again; 0 when none is queued. */
+static int own_drain(struct l1_cpool *P)
+{
+	struct sm *s = P->head;
+	if (!s)
+		return 0;
+	P->head = s->dnext;
+	if (!P->head)
+		P->tail = NULL;
+	int failed = P->failed;
+	pthread_mutex_unlock(&P->mu);
+	if (!failed)
+		worker_drain(P->own, s);
+	pthread_mutex_lock(&P->mu);
+	s->dbusy = 0;
+	P->busy--;
+	pthread_cond_broadcast(&P->idle);
+	return 1;
+}
+
+/* The pool of R->p.threads - 1 workers. */
+static struct l1_cpool *pool_start(gc_l1 *R)
+{
+	struct l1_cpool *P = l1_zalloc(R, 1, sizeof *P);
+	unsigned n = R->p.threads - 1;
+	P->w = calloc(n + 1, sizeof *P->w);
+	if (!P->w || pthread_mutex_init(&P->mu, NULL)) {
+		free(P->w);
+		free(P);
+		l1_fail(R, "out of memory");
+	}
+	pthread_cond_init(&P->work, NULL);
+	pthread_cond_init(&P->idle, NULL);
+	R->cpool = P;
+	P->own = &P->w[n];
+	for (unsigned i = 0; i <= n; i++) {
+		struct l1_cworker *w = &P->w[i];
+		memcpy(&w->W, R, sizeof w->W);
+		w->W.cpool = NULL;
+		w->W.failed = 0;
+		w->P = P;
+		if (i == n)
+			break; /* the main thread's */
+		if (pthread_create(&w->id, NULL, worker_main, w))
+			l1_fail(R, "cannot start a thread for --threads");
+		P->n = i + 1;
+	}
+	return P;
+}
+
+void l1_class_pool_free(gc_l1 *R)
+{
+	struct l1_cpool *P = R->cpool;
+	if (!P)
+		return;
+	pthread_mutex_lock(&P->mu);
+	while (P->busy)
+		pthread_cond_wait(&P->idle, &P->mu);
+	P->quit = 1;
+	pthread_cond_broadcast(&P->work);
+	pthread_mutex_unlock(&P->mu);
+	for (unsigned i = 0; i < P->n; i++)
+		pthread_join(P->w[i].id, NULL);
+	pthread_cond_destroy(&P->work);
+	pthread_cond_destroy(&P->idle);
+	pthread_mutex_destroy(&P->mu);
+	free(P->w);
+	free(P);
+	R->cpool = NULL;
+}
+
+/* The main thread waits until SM s (NULL: every SM) has no batch in the
+ * pool, draining queued batches meanwhile; a worker's failure is then
+ * R's. */
+static void pool_wait(gc_l1 *R, const struct sm *s)
+{
+	struct l1_cpool *P = R->cpool;
+	pthread_mutex_lock(&P->mu);
+	while (s ? s->dbusy : P->busy > 0)
+		if (!own_drain(P))
+			pthread_cond_wait(&P->idle, &P->mu);
+	int failed = P->failed;
+	if (failed)
+		memcpy(R->err, P->err, sizeof R->err);
+	pthread_mutex_unlock(&P->mu);
+	if (failed)
+		l1_fail(R, NULL);
+}
+
+/* SM s's queue to the pool, its other queue the one filled. */
+static void pool_hand(gc_l1 *R, struct sm *s)
+{
+	struct l1_cpool *P = R->cpool;
+	pool_wait(R, s);
+	if (!s->cq2) {
+		s->cq2 = gc_bigpool_calloc(s->cqpool, L1_CQ, sizeof *s->cq2);
+		if (!s->cq2)
+			l1_fail(R, "out of memory");
+	}
+	struct l1_cref *q = s->cq;
+	s->cq = s->cq2;
+	s->cq2 = q;
+	s->ndq = s->ncq;
+	s->ncq = 0;
+	pthread_mutex_lock(&P->mu);
+	s->dbusy = 1;
+	s->dnext = NULL;
+	if (P->tail)
+		P->tail->dnext = s;
+	else
+		P->head = s;
+	P->tail = s;
+	P->busy++;
+	pthread_cond_signal(&P->work);
+	pthread_mutex_unlock(&P->mu);
+}
+
+void l1_class_full(gc_l1 *R, struct sm *s)
+{
+	if (R->p.threads > 1) {
+		if (!R->cpool)
+			pool_start(R);
+		pool_hand(R, s);
+		return;
+	}
+	drain_batch(R, s, s->cq, s->ncq);
+	s->ncq = 0;
+}
+
+/* The drains' counts of SM s, all done, added to its own. */
+static void drain_fold(struct sm *s)
+{
+	l1_counters_add(&s->n, &s->dn);
+	memset(&s->dn, 0, sizeof s->dn);
+}
+
+void l1_class_drain(gc_l1 *R, struct sm *s)
+{
+	if (R->cpool)
+		pool_wait(R, s);
+	drain_batch(R, s, s->cq, s->ncq);
+	s->ncq = 0;
+	drain_fold(s);
 }
 
 void l1_class_drain_all(gc_l1 *R)
 {
-	for (unsigned i = 0; R->cdefer && i < R->nsms; i++)
+	if (!R->cdefer)
+		return;
+	if (R->cpool) {
+		/* the batches left drained in parallel too */
+		for (unsigned i = 0; i < R->nsms; i++) {
+			struct sm *s = R->sms[R->smlist[i]];
+			if (s->ncq)
+				pool_hand(R, s);
+		}
+		pool_wait(R, NULL);
+	}
+	for (unsigned i = 0; i < R->nsms; i++)
 		l1_class_drain(R, R->sms[R->smlist[i]]);
 }
 

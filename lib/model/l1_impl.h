@@ -246,9 +246,18 @@ struct sm {
 	struct l1_fa fa;    /* classify: the fully associative shadow (l1_class.c) */
 	struct l1_seen seen; /* classify: sectors ever requested (compulsory misses) */
 	struct l1_cref *cq; /* R->cdefer: references not yet classified */
-	gc_bigpool *cqpool; /* where cq came from (the gc_l1's seenpool) */
+	gc_bigpool *cqpool; /* where cq and cq2 came from (the gc_l1's seenpool) */
 	unsigned ncq;
+	/* --threads (l1_class.c, the drain pool): the other queue, with the
+	 * ndq references a worker drains while dbusy is set (under the pool's
+	 * lock: the SM is queued or being drained), the next SM in the pool's
+	 * list */
+	struct l1_cref *cq2;
+	unsigned ndq;
+	int dbusy;
+	struct sm *dnext;
 	gc_l1_counts n;
+	gc_l1_counts dn;    /* the drains' counts, not yet added to n */
 	gc_pf pf;           /* the prefetcher (l1_prefetch.c) */
 
 	/* timing */
@@ -410,8 +419,12 @@ struct gc_l1 {
 	/* --threads (l1_ahead.c): parallel phases step SMs ahead, each
 	 * thread on its own copy of this struct (par set) */
 	struct l1_pool *pool;
+	/* --threads with deferred classes (l1_class.c): workers that drain
+	 * full queues while the main thread goes on (NULL: none yet) */
+	struct l1_cpool *cpool;
 	int par;              /* this is a thread's copy, in a parallel phase */
 	int dfree;            /* --dispatch free: SMs apart (l1_timing.c, l1_free_kernel) */
+	int kstep;            /* the steps take the L1_K_STEP path (l1_timing.c) */
 	uint64_t free_out;    /* --dispatch free: the output is written up to this time */
 	/* --dispatch free: what the reader took while the SMs were stepped
 	 * (l1_input.c): the warps with records, the new warps and the new
@@ -467,9 +480,17 @@ int l1_fa_store(gc_l1 *R, struct sm *s, uint64_t addr, uint8_t m, int partial, i
 void l1_class_init(gc_l1 *R, struct sm *s, const gc_cache_geom *g);
 void l1_class_clear(struct sm *s);
 void l1_class_free(struct sm *s);
-/* The references SM s deferred (every SM's) classified and counted. */
+/* The references SM s deferred (every SM's) classified and counted: on
+ * return its counts (s->n) are whole. */
 void l1_class_drain(gc_l1 *R, struct sm *s);
 void l1_class_drain_all(gc_l1 *R);
+/* SM s's queue is full: drained, or with --threads handed to the drain
+ * pool (l1_class.c). */
+void l1_class_full(gc_l1 *R, struct sm *s);
+/* The drain pool's threads stopped, what they drain finished. */
+void l1_class_pool_free(gc_l1 *R);
+/* a += b, count by count */
+void l1_counters_add(gc_l1_counts *a, const gc_l1_counts *b);
 
 /* A lookup by operation op of line addr for sectors m (l1_cref), its
  * classification deferred: the shadow and the seen table see it when its
@@ -480,7 +501,7 @@ static inline void l1_class_defer(gc_l1 *R, struct sm *s, int op, uint64_t addr,
 				  uint8_t miss, uint8_t part, unsigned kind, int present)
 {
 	if (s->ncq == L1_CQ)
-		l1_class_drain(R, s);
+		l1_class_full(R, s);
 	struct l1_cref *e = &s->cq[s->ncq++];
 	e->addr = addr;
 	e->m = m;
@@ -648,6 +669,13 @@ void l1_timing_free(gc_l1 *R, struct sm *s);
  *   L1_K_DEFER  functional, classes deferred (R->cdefer, so classify and
  *               no --emit all), no prefetcher: no line's pf bit ever set,
  *               no change table (l1_fast_stats, gc-l1 --stats).
+ *   L1_K_STEP   the timing model's step on a thread's copy under
+ *               --dispatch free (R->ahead set, R->rsrc NULL; every record
+ *               out goes to the SM's buffer of steps ahead), with no
+ *               classification, no prefetcher and no --emit all: no
+ *               line's pf bit ever set; the change table kept
+ *               (l1_timing.c, R->kstep, with L1_K_LRU and
+ *               L1_K_UNCOUNTED).
  */
 enum {
 	L1_K_RAW = 1,
@@ -655,20 +683,25 @@ enum {
 	L1_K_LRU = 4,
 	L1_K_UNCOUNTED = 8,
 	L1_K_DEFER = 16,
-	L1_K_PF = 32
+	L1_K_PF = 32,
+	L1_K_STEP = 64
 };
 /* Whether a path of K keeps the counts (not with L1_K_UNCOUNTED: the
  * caller said nothing reads them, gc_l1_params.uncounted). */
 #define COUNTED(K) (!((K) & L1_K_UNCOUNTED))
 /* Whether a path of K on R classifies, classifies in batches (with
  * L1_K_DEFER both constants), may meet a prefetched line (NO_PF: not
- * with L1_K_PLAIN or L1_K_DEFER) or may keep a change table (CHANGES:
- * the timing model's, so none with a functional path's bit, L1_K_PF's
- * too). */
-#define CLASSIFIES(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->classify))
-#define DEFERS(K, R) (((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF)) && (R)->cdefer))
-#define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER))
+ * with L1_K_PLAIN, L1_K_DEFER or L1_K_STEP) or keeps a change table
+ * (CHANGES: the timing model's, so none with a functional path's bit,
+ * L1_K_PF's too). */
+#define CLASSIFIES(K, R) \
+	(((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF | L1_K_STEP)) && (R)->classify))
+#define DEFERS(K, R) \
+	(((K) & L1_K_DEFER) || (!((K) & (L1_K_PLAIN | L1_K_PF | L1_K_STEP)) && (R)->cdefer))
+#define NO_PF(K) ((K) & (L1_K_PLAIN | L1_K_DEFER | L1_K_STEP))
 #define CHANGES(K) (!((K) & (L1_K_PLAIN | L1_K_DEFER | L1_K_PF)))
+/* Whether a path of K on R writes every request's record (--emit all). */
+#define EMITS_ALL(K, R) (!((K) & (L1_K_RAW | L1_K_STEP)) && (R)->emit_all)
 
 /* gc_cache_probe and gc_cache_find on an SM's L1, a 4-way set's scan
  * unrolled (every request looks up its line, a miss's fill too). */
@@ -782,6 +815,25 @@ static inline gc_rec *out_slot(gc_l1 *R)
 	return &R->out[R->nout++];
 }
 
+/* out_slot of a step on a thread's copy (R->ahead and R->par set; SM s
+ * is R->cur): while the SM's buffers have room, in place, the step's
+ * entry opened on its first record as l1_ahead.c's step_entry does (a
+ * thread's copy pushes no entry on the merge's heap). */
+static inline __attribute__((always_inline)) gc_rec *step_slot(gc_l1 *R, struct sm *s)
+{
+	struct aseg *a = &s->a;
+	if (a->rn == a->rcap || (!R->astep_open && (a->sn == a->scap || !R->par)))
+		return l1_ahead_slot(R);
+	if (!R->astep_open) {
+		struct astep *e = &a->st[a->sn++];
+		e->t = R->gnow;
+		e->nrec = e->issued = 0;
+		R->astep_open = 1;
+	}
+	a->st[a->sn - 1].nrec++;
+	return &a->rec[a->rn++];
+}
+
 static inline void ring_push(gc_l1 *R, struct ring *r, uint32_t x)
 {
 	if (r->n == r->cap)
@@ -815,6 +867,16 @@ static inline void note_change(struct sm *s, uint64_t tag)
 {
 	if (s->vtab)
 		s->vtab[vbucket(tag)] = ++s->chg;
+}
+
+/* note_change on a path of K (L1_K_STEP: the timing model, whose SMs
+ * always have the table). */
+static inline __attribute__((always_inline)) void note_change_k(struct sm *s, uint64_t tag, unsigned K)
+{
+	if (K & L1_K_STEP)
+		s->vtab[vbucket(tag)] = ++s->chg;
+	else
+		note_change(s, tag);
 }
 
 /* gc_l1_access_raw: the next record out, a copy of the request's bytes
@@ -852,11 +914,11 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		n->l2_atomics++;
 		n->l2_atomic_bytes += bytes;
 	}
-	if (!(K & L1_K_RAW) && R->emit_all)
+	if (EMITS_ALL(K, R))
 		return NULL;
 	uint8_t omask = mask == RAW_MASK ? R->rawmap[src->mask] : R->outmap[mask];
 	uint16_t size = (uint16_t)(bytes > 65535 ? 65535 : bytes);
-	if ((K & L1_K_RAW) || R->rsrc) {
+	if ((K & L1_K_RAW) || (!(K & L1_K_STEP) && R->rsrc)) {
 		/* src's bytes (no compute field in 32 bytes), at its time */
 		if (time != src->time)
 			l1_fail(R, "a functional L2 request at another time than its source");
@@ -867,7 +929,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		gc_put64(q + 24, addr | (uint64_t)size << 48);
 		return q;
 	}
-	gc_rec *o = out_slot(R);
+	gc_rec *o = (K & L1_K_STEP) ? step_slot(R, s) : out_slot(R);
 	*o = *src;
 	o->op = (uint8_t)op;
 	o->addr = addr;
@@ -922,7 +984,7 @@ take_way_k(gc_l1 *R, struct sm *s, const gc_rec *src, uint64_t addr, gc_cline *v
 		if (!NO_PF(K))
 			pf_drop(s, v);
 		if (CHANGES(K))
-			note_change(s, v->tag);
+			note_change_k(s, v->tag, K);
 		if (v->dirty) {
 			write_back_k(R, s, src, v, time, K);
 			*outcome |= GC_OUT_WRITEBACK;
@@ -1171,6 +1233,101 @@ static inline int bypass(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t time,
 			 uint8_t *outcome)
 {
 	return bypass_k(R, s, r, time, outcome, 0);
+}
+
+/* A store of sectors m at `time` (the write policies' rules: l1.c, above
+ * l1_store, which is K = 0's instance; W: a constant way count, or 0). */
+static inline __attribute__((always_inline)) uint8_t
+store_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t time, unsigned K, unsigned W)
+{
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	uint64_t tag = gc_cache_tag(&s->c, addr);
+	unsigned set = set_k(&s->c, addr, K);
+	gc_cline *hint = NULL;
+	gc_cline *l = probe_k(s, addr, set, &hint, W);
+	uint8_t present = l ? l->valid & m : 0;
+	uint8_t missing = m & ~present;
+	uint8_t held = l ? (uint8_t)(l->aux & missing) : 0;
+	uint8_t absent = missing & ~held; /* the sectors the store misses */
+	int result = !absent ? GC_R_HIT : l ? GC_R_SECTOR_MISS : GC_R_MISS;
+	int cls = GC_C_NONE;
+	uint8_t outcome = 0;
+	int policy = R->wpolicy[r->space];
+	int partial = r->size < sector_bytes(R, m);
+
+	if (COUNTED(K) && !DEFERS(K, R)) /* deferred: the drain counts */
+		count_sectors(s, r->op, m, present | held, l != NULL);
+	if (!NO_PF(K))
+		pf_use(s, l);
+	if (DEFERS(K, R)) {
+		l1_class_defer(R, s, r->op, addr, m, absent, 0,
+			       L1_CR_STORE | (partial ? L1_CR_PARTIAL : 0) |
+			       (unsigned)policy << L1_CR_POLICY, l != NULL);
+	} else if (CLASSIFIES(K, R)) {
+		int fa_hit = l1_fa_store(R, s, addr, m, partial, policy);
+		if (absent) /* none held: never partial-write */
+			cls = l1_classify(R, s, tag, m, absent, 0, fa_hit);
+	}
+	if (!COUNTED(K) || DEFERS(K, R))
+		;
+	else if (!absent)
+		s->n.hits++;
+	else
+		count_miss(s, result, cls);
+
+	if (policy == GC_WRITE_EVICT) {
+		if (l) {
+			if (l->dirty)
+				outcome |= GC_OUT_WRITEBACK;
+			write_back_k(R, s, r, l, time, K);
+			gc_cache_invalidate(&s->c, l);
+			if (CHANGES(K))
+				note_change_k(s, tag, K);
+		}
+		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
+		return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
+	}
+
+	int alloc = R->walloc != GC_WALLOC_NONE && missing;
+	int filled = 0;
+	if (!l && alloc) {
+		l = allocate_k(R, s, r, addr, set, hint, time, &outcome, K);
+		filled = 1;
+	}
+	uint8_t validated = 0;
+	if (l) {
+		if (alloc) {
+			if (!partial) {
+				validated = missing;
+			} else if (R->walloc == GC_WALLOC_FETCH_ON_WRITE) {
+				to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), time,
+					0, K);
+				validated = missing;
+			} else {
+				l->aux |= missing; /* partly written, not fetched */
+			}
+		}
+		l->valid |= validated;
+		l->aux &= ~(uint32_t)validated;
+		if (CHANGES(K) && (filled || validated))
+			note_change_k(s, tag, K);
+		l1_touch(&s->c, l, K);
+	}
+	if (policy == GC_WRITE_BACK) {
+		uint8_t kept = l ? m & l->valid : 0;
+		if (l)
+			l->dirty |= kept;
+		uint8_t fwd = m & ~kept;
+		if (fwd) {
+			unsigned b = fwd == m ? r->size : sector_bytes(R, fwd);
+			if (b > r->size)
+				b = r->size;
+			to_l2_k(R, s, r, GC_STORE, addr, fwd, b, time, 0, K);
+		}
+	} else {
+		to_l2_k(R, s, r, GC_STORE, addr, m, r->size, time, 0, K);
+	}
+	return (uint8_t)(GC_OUT_MAKE(result, cls) | outcome);
 }
 
 #endif

@@ -210,16 +210,17 @@ static int sm_all_blocked(const struct sm *s)
 
 /* A miss returns: the line is filled (a victim written back), the entry
  * freed. */
-static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
+static inline __attribute__((always_inline)) void fill_k(gc_l1 *R, struct sm *s, uint32_t e,
+							 uint64_t time, unsigned K)
 {
 	struct mshr *m = &s->m[e];
 	uint64_t addr = m->tag << s->c.line_shift;
-	unsigned set = gc_cache_set(&s->c, addr);
+	unsigned set = set_k(&s->c, addr, K);
 	gc_cline *hint = NULL;
-	gc_cline *l = l1_probe(s, addr, set, &hint);
+	gc_cline *l = (K & L1_K_STEP) ? probe_k(s, addr, set, &hint, 4) : l1_probe(s, addr, set, &hint);
 	if (!l) {
 		/* a write-back's record: made only for one */
-		l = gc_cache_victim_hint(&s->c, set, hint);
+		l = (K & L1_K_LRU) ? hint : gc_cache_victim_hint(&s->c, set, hint);
 		gc_rec src;
 		if (l->tag != GC_CACHE_NO_TAG && l->dirty) {
 			memset(&src, 0, sizeof src);
@@ -230,15 +231,15 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 			src.space = GC_GLOBAL;
 		}
 		uint8_t o = 0;
-		take_way(R, s, &src, addr, l, time, &o);
+		take_way_k(R, s, &src, addr, l, time, &o, K);
 	}
 	l->valid |= m->mask;
 	l->aux &= ~(uint32_t)m->mask;
 	l->pf = m->prefetch;
-	gc_cache_touch(&s->c, l);
-	if (R->classify)
+	l1_touch(&s->c, l, K);
+	if (CLASSIFIES(K, R))
 		l1_fa_fill(s, addr, m->mask);
-	note_change(s, m->tag);
+	note_change_k(s, m->tag, K);
 	s->ver++;
 	s->nblocked = 0;
 	s->mused -= m->cost;
@@ -252,14 +253,15 @@ static void fill(gc_l1 *R, struct sm *s, uint32_t e, uint64_t time)
 	s->mfree = e;
 }
 
-static void apply_events(gc_l1 *R, struct sm *s, uint64_t t)
+static inline __attribute__((always_inline)) void apply_events_k(gc_l1 *R, struct sm *s, uint64_t t,
+								  unsigned K)
 {
 	const gc_l1event *e;
 	while ((e = gc_l1wheel_top(&s->ev)) && e->time <= t) {
 		gc_l1event ev = *e;
 		gc_l1wheel_pop(&s->ev);
 		if (ev.kind == EV_FILL) {
-			fill(R, s, ev.item, ev.time);
+			fill_k(R, s, ev.item, ev.time, K);
 		} else {
 			R->warps[ev.item].state = W_QUEUED;
 			l1_queue_warp(R, s, ev.item);
@@ -267,8 +269,9 @@ static void apply_events(gc_l1 *R, struct sm *s, uint64_t t)
 	}
 }
 
-struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask,
-			 uint32_t widx, uint64_t t)
+static inline __attribute__((always_inline)) struct mshr *
+mshr_new_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask, uint32_t widx,
+	   uint64_t t, unsigned K)
 {
 	uint32_t e = s->mfree;
 	struct mshr *x = &s->m[e];
@@ -287,46 +290,40 @@ struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, 
 	if (R->mshr_per_warp && widx != NONE32)
 		R->warps[widx].outstanding++;
 	inflight_add(&s->inflight, tag, e);
-	note_change(s, tag);
+	note_change_k(s, tag, K);
 	l1_oom(R, gc_l1wheel_push(&s->ev, x->ret, ++s->order, e, EV_FILL));
 	return x;
 }
 
-/* What load r (sectors m) needs from the MSHRs: *cost entries (sectors
- * for sector MSHRs), *alloc new entries of the warp's own (0 or 1), and
- * *merge set when it merges into an in-flight entry, which must have room. */
-static void mshr_need(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, unsigned *cost,
-		      unsigned *alloc, int *merge_ok)
+struct mshr *l1_mshr_new(gc_l1 *R, struct sm *s, const gc_rec *r, uint64_t tag, uint8_t mask,
+			 uint32_t widx, uint64_t t)
 {
-	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
-	unsigned set;
-	gc_cline *l = l1_find(s, addr, &set);
-	uint8_t missing = l ? m & ~l->valid : m;
-	*cost = *alloc = 0;
-	*merge_ok = 1;
-	if (!missing)
-		return;
-	const struct mshr *x = inflight_get(s, gc_cache_tag(&s->c, addr));
-	if (x) {
-		*cost = R->mshr_sector ? popcount8(missing & ~x->mask) : 0;
-		*merge_ok = x->merged < R->mshr_merge;
-		return;
+	return mshr_new_k(R, s, r, tag, mask, widx, t, 0);
+}
+
+/* The line at addr in s's L1, or NULL (K: see l1_impl.h). */
+static inline __attribute__((always_inline)) gc_cline *find_k(struct sm *s, uint64_t addr, unsigned K)
+{
+	if (K & L1_K_STEP) {
+		gc_cline *ways = s->c.lines + (size_t)set_k(&s->c, addr, K) * 4;
+		unsigned f = gc_cache_scan_tags(ways, gc_cache_tag(&s->c, addr), 4);
+		return f ? &ways[f - 1] : NULL;
 	}
-	*cost = R->mshr_sector ? popcount8(missing) : 1;
-	*alloc = 1;
+	unsigned set;
+	return l1_find(s, addr, &set);
 }
 
 /* A load issued at time t: a hit, a merge into an in-flight miss (latency
  * class) or a new miss.  Returns the outcome; *effect is when its data
  * is there. */
-static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t,
-			  struct warp *w, uint32_t widx, uint64_t *effect)
+static inline __attribute__((always_inline)) uint8_t
+load_timed_k(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, uint64_t t, struct warp *w,
+	     uint32_t widx, uint64_t *effect, unsigned K)
 {
 	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
 	uint64_t tag = gc_cache_tag(&s->c, addr);
-	unsigned set;
-	gc_cline *l = l1_find(s, addr, &set);
-	if (load_hit(R, s, l, addr, m)) {
+	gc_cline *l = find_k(s, addr, K);
+	if (load_hit_k(R, s, l, addr, m, K)) {
 		*effect = t + R->hit_lat;
 		return GC_OUT_MAKE(GC_R_HIT, GC_C_NONE);
 	}
@@ -340,30 +337,32 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		 * are added to it. */
 		uint8_t extra = missing & ~x->mask;
 		s->nfull += ++x->merged == R->mshr_merge;
-		if (x->prefetch)
+		if (!NO_PF(K) && x->prefetch)
 			l1_pf_late(s, x);
 		/* its sectors in flight are merged; with the line reserved by
 		 * the miss in flight, no line miss */
-		s->n.op_sec[GC_LOAD][GC_L1_SEC_MERGED] += popcount8(missing & x->mask);
-		if (!l)
-			s->n.op_sec[GC_LOAD][GC_L1_SEC_LINE_MISSES]--;
-		note_change(s, tag);
+		if (COUNTED(K)) {
+			s->n.op_sec[GC_LOAD][GC_L1_SEC_MERGED] += popcount8(missing & x->mask);
+			if (!l)
+				s->n.op_sec[GC_LOAD][GC_L1_SEC_LINE_MISSES]--;
+		}
+		note_change_k(s, tag, K);
 		if (extra) {
-			to_l2(R, s, r, GC_LOAD, addr, extra, sector_bytes(R, extra), t, 0);
+			to_l2_k(R, s, r, GC_LOAD, addr, extra, sector_bytes(R, extra), t, 0, K);
 			x->mask |= extra;
 			if (R->mshr_sector) {
 				x->cost += popcount8(extra);
 				s->mused += popcount8(extra);
 			}
 		}
-		if (R->classify) {
+		if (CLASSIFIES(K, R)) {
 			l1_seen(R, s, tag, m);
 			l1_fa_load(s, addr, m, 0); /* a miss there fills with this one */
 		}
 		cls = GC_C_LATENCY;
 		*effect = x->ret;
 	} else {
-		if (R->classify) {
+		if (CLASSIFIES(K, R)) {
 			cls = l1_classify(R, s, tag, m, missing,
 					  l ? (uint8_t)(l->aux & missing) : 0,
 					  l1_fa_load(s, addr, m, 0));
@@ -372,41 +371,55 @@ static uint8_t load_timed(gc_l1 *R, struct sm *s, const gc_rec *r, uint8_t m, ui
 		} else {
 			cls = w->stalled ? GC_C_MSHR : GC_C_NONE;
 		}
-		x = l1_mshr_new(R, s, r, tag, missing, widx, t);
-		to_l2(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0);
+		x = mshr_new_k(R, s, r, tag, missing, widx, t, K);
+		to_l2_k(R, s, r, GC_LOAD, addr, missing, sector_bytes(R, missing), t, 0, K);
 		*effect = x->ret;
 	}
-	count_miss(s, result, cls);
+	if (COUNTED(K))
+		count_miss(s, result, cls);
 	return GC_OUT_MAKE(result, cls);
 }
 
 /* ---- issuing ------------------------------------------------------------------ */
 
-/* What request r needs from the MSHRs now, into x. */
-static void dry_need(gc_l1 *R, struct sm *s, const gc_rec *r, struct dryrec *x)
+/* What request r needs from the MSHRs now, into x: a load looked up in
+ * L1 (sectors m) needs x->cost entries (sectors for sector MSHRs),
+ * x->alloc new entries of the warp's own (0 or 1), and x->ok unset when
+ * it merges into an in-flight entry that has no room. */
+static inline __attribute__((always_inline)) void dry_need_k(gc_l1 *R, struct sm *s, const gc_rec *r,
+							     struct dryrec *x, unsigned K)
 {
+	x->cost = x->alloc = 0;
+	x->ok = 1;
 	if (r->op != GC_LOAD || passes_by(R, r)) {
 		x->bucket = VNEVER;
-		x->cost = x->alloc = 0;
-		x->ok = 1;
 		return;
 	}
-	unsigned cost, alloc;
-	int ok;
-	mshr_need(R, s, r, R->maskmap[r->mask], &cost, &alloc, &ok);
 	x->bucket = vbucket(r->addr >> s->c.line_shift);
-	x->cost = (uint8_t)cost;
-	x->alloc = (uint8_t)alloc;
-	x->ok = (uint8_t)ok;
+	uint64_t addr = r->addr & ~(uint64_t)(R->line - 1);
+	uint8_t m = R->maskmap[r->mask];
+	gc_cline *l = find_k(s, addr, K);
+	uint8_t missing = l ? m & ~l->valid : m;
+	if (!missing)
+		return;
+	const struct mshr *e = inflight_get(s, gc_cache_tag(&s->c, addr));
+	if (e) {
+		x->cost = (uint8_t)(R->mshr_sector ? popcount8(missing & ~e->mask) : 0);
+		x->ok = e->merged < R->mshr_merge;
+		return;
+	}
+	x->cost = (uint8_t)(R->mshr_sector ? popcount8(missing) : 1);
+	x->alloc = 1;
 }
 
 /* The needs of the k requests recs, all worked out, into d. */
-static void dry_all(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, struct dryset *d)
+static inline __attribute__((always_inline)) void dry_all_k(gc_l1 *R, struct sm *s, const gc_rec *recs,
+							    unsigned k, struct dryset *d, unsigned K)
 {
 	uint32_t cost = 0, mine = 0, bad = 0;
 	for (unsigned i = 0; i < k; i++) {
 		struct dryrec *x = &d->rec[i];
-		dry_need(R, s, &recs[i], x);
+		dry_need_k(R, s, &recs[i], x, K);
 		cost += x->cost;
 		mine += x->alloc;
 		bad += !x->ok;
@@ -419,7 +432,8 @@ static void dry_all(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, stru
 
 /* The needs d kept for recs brought up to date: those whose line changed
  * since are worked out again, the sums mended. */
-static void dry_renew(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, struct dryset *d)
+static inline __attribute__((always_inline)) void dry_renew_k(gc_l1 *R, struct sm *s, const gc_rec *recs,
+							      unsigned k, struct dryset *d, unsigned K)
 {
 	if (d->at == s->chg)
 		return; /* no line has changed */
@@ -432,7 +446,7 @@ static void dry_renew(gc_l1 *R, struct sm *s, const gc_rec *recs, unsigned k, st
 		d->cost -= x->cost;
 		d->mine -= x->alloc;
 		d->bad -= !x->ok;
-		dry_need(R, s, &recs[i], x);
+		dry_need_k(R, s, &recs[i], x, K);
 		d->cost += x->cost;
 		d->mine += x->alloc;
 		d->bad += !x->ok;
@@ -480,7 +494,8 @@ static void dry_put(gc_l1 *R, struct dryset *p, unsigned k)
 	R->dryfree[c] = p;
 }
 
-static void warp_wait(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx, uint64_t ready)
+static inline __attribute__((always_inline)) void warp_wait(gc_l1 *R, struct sm *s, struct warp *w,
+							    uint32_t widx, uint64_t ready)
 {
 	w->state = W_WAITING;
 	l1_oom(R, gc_l1wheel_push(&s->ev, ready, ++s->order, widx, EV_WAKE));
@@ -505,18 +520,19 @@ static void cancel(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx)
  * requests fit in order while each can merge and the entries they take
  * so far fit; costs are never negative, so all fit exactly when the
  * sums do. */
-static int dry_run(gc_l1 *R, struct sm *s, struct warp *w, uint32_t widx, const gc_rec *recs,
-		   unsigned *kp)
+static inline __attribute__((always_inline)) int dry_run_k(gc_l1 *R, struct sm *s, struct warp *w,
+							    uint32_t widx, const gc_rec *recs,
+							    unsigned *kp, unsigned K)
 {
 	unsigned k = *kp;
 	struct dryset *d = w->dry;
 	if (!d) {
 		d = dry_get(R, k);
-		dry_all(R, s, recs, k, d);
+		dry_all_k(R, s, recs, k, d, K);
 	} else if (R->p.look_all) {
-		dry_all(R, s, recs, k, d);
+		dry_all_k(R, s, recs, k, d, K);
 	} else {
-		dry_renew(R, s, recs, k, d);
+		dry_renew_k(R, s, recs, k, d, K);
 	}
 	unsigned per_warp = R->mshr_per_warp;
 	if (d->bad || s->mused + d->cost > R->mshr_entries ||
@@ -557,7 +573,8 @@ enum { I_ENDED, I_ISSUED, I_CANCELLED, I_INPUT };
  * I_ENDED when the warp has nothing left to issue.  An SM stepped ahead
  * reads nothing: I_INPUT when the instruction needs input, before any
  * change. */
-static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
+static inline __attribute__((always_inline)) int issue_k(gc_l1 *R, struct sm *s, uint32_t widx,
+							 uint64_t t, unsigned K)
 {
 	struct warp *w = &R->warps[widx];
 	if (w->stalled && w->blocked_ver == s->ver) {
@@ -567,7 +584,7 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 	}
 	int complete;
 	unsigned k = warp_inst(R, widx, &complete);
-	if (!complete && !R->kend && R->dfree) {
+	if (!complete && !R->kend && ((K & L1_K_STEP) || R->dfree)) {
 		/* the warp's end is the input's to say: no record of it in
 		 * the window after its last */
 		if (!k && R->nread - w->last_read >= R->p.window)
@@ -590,7 +607,7 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 	const struct islot *in = w->ihead;
 	const gc_rec *recs = in->rec + in->off;
 	unsigned n = k;
-	if ((w->dry || !surely_fits(R, s, w, recs, k)) && !dry_run(R, s, w, widx, recs, &k))
+	if ((w->dry || !surely_fits(R, s, w, recs, k)) && !dry_run_k(R, s, w, widx, recs, &k, K))
 		return I_CANCELLED;
 
 	uint64_t ready = t;
@@ -599,28 +616,29 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 		uint8_t m = R->maskmap[r->mask];
 		uint8_t outcome;
 		uint64_t effect = t + R->hit_lat;
-		count_request(s, r);
-		if (bypass(R, s, r, t, &outcome)) {
+		if (COUNTED(K))
+			count_request(s, r);
+		if (bypass_k(R, s, r, t, &outcome, K)) {
 			if (r->op != GC_STORE && r->space != GC_SHARED)
 				effect = t + l1_miss_latency(R, s);
 		} else if (r->op == GC_LOAD) {
-			outcome = load_timed(R, s, r, m, t, w, widx, &effect);
-			if (R->pf_on) {
+			outcome = load_timed_k(R, s, r, m, t, w, widx, &effect, K);
+			if (!NO_PF(K) && R->pf_on) {
 				R->pf_trig[R->pf_ntrig] = (uint16_t)i;
 				R->pf_miss[R->pf_ntrig++] = (uint8_t)is_miss(outcome);
 			}
 		} else {
-			outcome = l1_store(R, s, r, m, t);
+			outcome = (K & L1_K_STEP) ? store_k(R, s, r, m, t, K, 4) : l1_store(R, s, r, m, t);
 		}
 		if (effect > ready)
 			ready = effect;
-		if (R->classify) {
+		if (CLASSIFIES(K, R)) {
 			if (R->par)
 				l1_pc_defer(R, s, r->pc, outcome);
 			else
 				l1_count_pc(R, r->pc, outcome);
 		}
-		if (R->emit_all) {
+		if (EMITS_ALL(K, R)) {
 			gc_rec *o = out_slot(R);
 			*o = *r;
 			o->outcome = outcome;
@@ -629,12 +647,18 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 	}
 	/* The instruction's loads train the prefetcher once it has issued
 	 * whole: its prefetches take only the MSHRs it left. */
-	for (unsigned i = 0; i < R->pf_ntrig; i++)
-		l1_pf_access(R, s, &recs[R->pf_trig[i]], R->pf_miss[i], t);
-	R->pf_ntrig = 0;
+	if (!NO_PF(K)) {
+		for (unsigned i = 0; i < R->pf_ntrig; i++)
+			l1_pf_access(R, s, &recs[R->pf_trig[i]], R->pf_miss[i], t);
+		R->pf_ntrig = 0;
+	}
 	l1_warp_pop(R, widx, k);
-	if (R->ahead)
+	if ((K & L1_K_STEP) && R->astep_open) { /* l1_ahead_issued, its entry open */
+		s->a.st[s->a.sn - 1].issued += k;
+		R->buffered += k;
+	} else if ((K & L1_K_STEP) || R->ahead) {
 		l1_ahead_issued(R, k);
+	}
 	/* The rest of a split instruction keeps its stall. */
 	w->stalled = k < n;
 	if (ready > R->cycles)
@@ -648,22 +672,23 @@ static int issue(gc_l1 *R, struct sm *s, uint32_t widx, uint64_t t)
 /* One step of SM s at time t: the effects due, then one issue.  1 when
  * it stopped for input (stepped ahead): the front warp is back in front,
  * and the step goes on from there when taken again at t. */
-static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
+static inline __attribute__((always_inline)) int sm_step_k(gc_l1 *R, struct sm *s, uint64_t t,
+							   unsigned K)
 {
 	s->now = t;
-	apply_events(R, s, t);
+	apply_events_k(R, s, t, K);
 	while (s->rq.n) {
 		uint32_t w = ring_pop(&s->rq);
 		R->warps[w].state = W_QUEUED;
 		ring_push(R, &s->q, w);
 	}
-	if (R->dfree && sm_fill(R, s))
+	if (((K & L1_K_STEP) || R->dfree) && sm_fill(R, s))
 		return 1;
 	while (s->q.n) {
 		uint32_t widx = ring_pop(&s->q);
 		int blocked = R->warps[widx].blocked_ver == s->ver;
 		s->nblocked -= blocked;
-		int rc = issue(R, s, widx, t);
+		int rc = issue_k(R, s, widx, t, K);
 		if (rc == I_INPUT) {
 			ring_push_front(&s->q, widx);
 			s->nblocked += blocked;
@@ -671,7 +696,7 @@ static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
 		}
 		if (rc == I_ENDED) {
 			l1_warp_done(R, s, widx);
-			if (R->dfree && sm_fill(R, s))
+			if (((K & L1_K_STEP) || R->dfree) && sm_fill(R, s))
 				return 1;
 			continue;
 		}
@@ -687,6 +712,15 @@ static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
 		return 0;
 	}
 	return 0;
+}
+
+/* The step's instance for the common configuration (R->kstep: see
+ * l1_timing_kernel), else the one that tests everything. */
+static int sm_step(gc_l1 *R, struct sm *s, uint64_t t)
+{
+	if (R->kstep)
+		return sm_step_k(R, s, t, L1_K_STEP | L1_K_LRU | L1_K_UNCOUNTED);
+	return sm_step_k(R, s, t, 0);
 }
 
 /* ---- kernels -------------------------------------------------------------------- */
@@ -943,6 +977,17 @@ void l1_timing_kernel(gc_l1 *R)
 	if ((threaded || R->dfree) && !R->todo)
 		R->todo = l1_alloc(R, NULL, 65536 * sizeof *R->todo);
 	R->free_out = R->tbase;
+	/* The steps' instance with the configuration's tests made constants
+	 * (L1_K_STEP): --dispatch free (every step on a thread's copy, its
+	 * output to the SM's buffer), no classification, prefetcher or
+	 * --emit all, nothing that reads the counts (gc_l1_params.uncounted:
+	 * none kept), and the L1 of l1.c's l1_fast_geom: 4 ways, LRU,
+	 * linearly indexed over a power-of-two set count. */
+	R->kstep = !R->p.generic && R->dfree && !R->classify && !R->pf_on && !R->emit_all &&
+		   R->p.uncounted &&
+		   R->ways == 4 &&
+		   R->geom.repl == GC_REPL_LRU && R->geom.index == GC_INDEX_LINEAR &&
+		   (R->sets & (R->sets - 1)) == 0;
 	if (R->dfree)
 		l1_free_kernel(R);
 	/* Look ahead so that every SM's first blocks are known at time 0. */

@@ -91,7 +91,7 @@ void gc_l1wheel_pop_rest(gc_l1wheel *q);
 void gc_l1wheel_find_first(gc_l1wheel *q);
 
 /* -1 when out of memory. */
-static inline int gc_l1wheel_push(gc_l1wheel *q, uint64_t time, uint64_t order, uint32_t item,
+static inline __attribute__((always_inline)) int gc_l1wheel_push(gc_l1wheel *q, uint64_t time, uint64_t order, uint32_t item,
 				  uint32_t kind)
 {
 	uint32_t i = q->free_;
