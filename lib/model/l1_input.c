@@ -465,6 +465,8 @@ static unsigned refill(gc_l1 *R)
 	return (unsigned)n;
 }
 
+#define PF_AHEAD 8
+
 /* Read one record of the kernel into the buffers; at the end of the
  * kernel's input R->kend is set.  Records come in batches. */
 static inline void read_one(gc_l1 *R)
@@ -472,6 +474,12 @@ static inline void read_one(gc_l1 *R)
 	if (R->bpos == R->bn && !refill(R))
 		return;
 	unsigned i = R->bpos++;
+	/* the map's slot of a record a few ahead: a warp other than the
+	 * last one's is looked up there, and the map is far from the CPU */
+	if (i + PF_AHEAD < R->bn) {
+		const gc_rec *f = &R->batch[i + PF_AHEAD];
+		gc_hmap_prefetch(&R->warpmap, ((uint64_t)f->block << 16) | f->warp);
+	}
 	R->recno = R->bnum[i];
 	take(R, i);
 }
