@@ -468,17 +468,23 @@ static unsigned refill(gc_l1 *R)
 #define PF_AHEAD 8
 
 /* Read one record of the kernel into the buffers; at the end of the
- * kernel's input R->kend is set.  Records come in batches. */
-static inline void read_one(gc_l1 *R)
+ * kernel's input R->kend is set.  Records come in batches.  *pf: the
+ * warp whose map slot was prefetched last. */
+static inline void read_one(gc_l1 *R, uint64_t *pf)
 {
 	if (R->bpos == R->bn && !refill(R))
 		return;
 	unsigned i = R->bpos++;
-	/* the map's slot of a record a few ahead: a warp other than the
-	 * last one's is looked up there, and the map is far from the CPU */
+	/* the map's slot of a record a few ahead, once a run of its warp:
+	 * a warp other than the last one's is looked up there, and the map
+	 * is far from the CPU */
 	if (i + PF_AHEAD < R->bn) {
 		const gc_rec *f = &R->batch[i + PF_AHEAD];
-		gc_hmap_prefetch(&R->warpmap, ((uint64_t)f->block << 16) | f->warp);
+		uint64_t key = ((uint64_t)f->block << 16) | f->warp;
+		if (key != *pf) {
+			*pf = key;
+			gc_hmap_prefetch(&R->warpmap, key);
+		}
 	}
 	R->recno = R->bnum[i];
 	take(R, i);
@@ -486,22 +492,25 @@ static inline void read_one(gc_l1 *R)
 
 void l1_read_n(gc_l1 *R, size_t n)
 {
+	uint64_t pf = GC_HASH_EMPTY;
 	for (size_t i = 0; i < n && !R->kend; i++)
-		read_one(R);
+		read_one(R, &pf);
 }
 
 void l1_read_one(gc_l1 *R)
 {
-	read_one(R);
+	uint64_t pf = GC_HASH_EMPTY;
+	read_one(R, &pf);
 }
 
 unsigned l1_read_inst(gc_l1 *R, uint32_t widx, int *complete)
 {
 	unsigned k = warp_inst(R, widx, complete);
+	uint64_t pf = GC_HASH_EMPTY;
 	while (!*complete && !R->kend) {
 		if (!k && R->nread - R->warps[widx].last_read >= R->p.window)
 			break;
-		read_one(R);
+		read_one(R, &pf);
 		k = warp_inst(R, widx, complete);
 	}
 	return k;
