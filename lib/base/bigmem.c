@@ -119,24 +119,33 @@ static void *pool_take(gc_bigpool *p, unsigned k)
 	return b;
 }
 
-void *gc_bigpool_calloc(gc_bigpool *p, size_t n, size_t size)
+void *gc_bigpool_alloc(gc_bigpool *p, size_t n, size_t size)
 {
 	size_t bytes;
 	if (big_bytes(n, size, &bytes) < 0)
 		return NULL;
 	if (bytes < GC_POOL_MIN)
-		return calloc(n, size);
+		return malloc(bytes ? bytes : 1);
 	if (bytes > GC_BIG_PAGE)
 		return gc_big_calloc(n, size);
-	unsigned k = pool_order(bytes);
 	pthread_mutex_lock(&p->mu);
-	void *b = pool_take(p, k);
+	void *b = pool_take(p, pool_order(bytes));
 	pthread_mutex_unlock(&p->mu);
-	if (!b) {
+	if (!b)
 		errno = ENOMEM;
+	return b;
+}
+
+void *gc_bigpool_calloc(gc_bigpool *p, size_t n, size_t size)
+{
+	size_t bytes;
+	if (big_bytes(n, size, &bytes) < 0)
 		return NULL;
-	}
-	memset(b, 0, GC_POOL_MIN << k);
+	if (bytes < GC_POOL_MIN || bytes > GC_BIG_PAGE)
+		return gc_big_calloc(n, size);
+	void *b = gc_bigpool_alloc(p, n, size);
+	if (b)
+		memset(b, 0, GC_POOL_MIN << pool_order(bytes));
 	return b;
 }
 

@@ -52,7 +52,10 @@ typedef struct gc_bigpool {
 int gc_bigpool_init(gc_bigpool *p);
 /* n elements of size bytes, zeroed, as gc_big_calloc. */
 void *gc_bigpool_calloc(gc_bigpool *p, size_t n, size_t size);
-/* Gives q from gc_bigpool_calloc(p, n, size) back, the same n and size. */
+/* The same, not zeroed (the block may hold what its last owner left):
+ * for arrays that are written before they are read. */
+void *gc_bigpool_alloc(gc_bigpool *p, size_t n, size_t size);
+/* Gives q from gc_bigpool_calloc or _alloc(p, n, size) back, the same n and size. */
 void gc_bigpool_put(gc_bigpool *p, void *q, size_t n, size_t size);
 /* Every page of the pool back to the system (its blocks with them). */
 void gc_bigpool_free_all(gc_bigpool *p);

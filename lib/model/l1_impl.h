@@ -570,7 +570,7 @@ void l1_ahead_flush(gc_l1 *R, uint64_t t, uint64_t id);
  * of the next l1_pool_run, while its SMs are stepped (or at the next
  * l1_ahead_flush): their buffers are set aside now. */
 void l1_ahead_defer(gc_l1 *R, uint64_t t);
-void l1_ahead_free(struct sm *s);
+void l1_ahead_free(gc_l1 *R, struct sm *s);
 /* --threads: SMs todo[0..n) stepped ahead (l1_step_ahead, up to
  * `base` + the span) by the pool's threads, their results merged back
  * into R in SM order. */

@@ -1074,7 +1074,7 @@ void l1_timing_free(gc_l1 *R, struct sm *s)
 	free(s->vtab);
 	free(s->dblk);
 	free(s->pclog);
-	l1_ahead_free(s);
+	l1_ahead_free(R, s);
 	free(s->inflight.slot);
 	if (R->timing)
 		gc_l1wheel_free(&s->ev);
