@@ -287,7 +287,7 @@ struct sm {
 	 * emitted, not yet merged, and the last such step */
 	struct aseg a;      /* the buffer its steps write */
 	struct aseg *aold, *aoldtail; /* runs set aside for the merge, oldest first */
-	struct aseg *aspare; /* emptied runs, kept for reuse */
+	struct aseg *aspare; /* an emptied run, kept for reuse (one) */
 	int aq;             /* it is in the merge's heap */
 	uint64_t ahead_t;   /* time of its last step ahead + 1, 0: none */
 	/* --threads: what its steps in a parallel phase leave to the main
