@@ -301,9 +301,10 @@ void t_bigmem(void)
 }
 
 /* gc_bigpool: blocks carved from one 2 MiB page by halving, zeroed again
- * when reused after being written, two freed buddies joined (a whole page
- * then fits where they were, no second page), a table below GC_POOL_MIN
- * calloc's and one above 2 MiB a mapping of its own. */
+ * when reused after being written (gc_bigpool_alloc's left as they
+ * were), two freed buddies joined (a whole page then fits where they
+ * were, no second page), a table below GC_POOL_MIN calloc's and one
+ * above 2 MiB a mapping of its own. */
 void t_bigpool(void)
 {
 	gc_bigpool p;
@@ -327,7 +328,12 @@ void t_bigpool(void)
 		or |= d[i];
 	CHECK(d == b);
 	CHECK_U64(or, 0);
+	d[q - 1] = 7;
 	gc_bigpool_put(&p, d, q - 1, 8);
+	d = gc_bigpool_alloc(&p, q, 8); /* b again, as left: _alloc does not zero */
+	CHECK(d == b);
+	CHECK_U64(d ? d[q - 1] : 0, 7);
+	gc_bigpool_put(&p, d, q, 8);
 	gc_bigpool_put(&p, c, q, 8);
 	gc_bigpool_put(&p, a, half, 8); /* b+c, then a: the whole page */
 	uint64_t *e = gc_bigpool_calloc(&p, 2 * half, 8);
