@@ -30,7 +30,9 @@ static struct islot *slot_get(gc_l1 *R, unsigned c)
 	size_t bytes = sizeof *p + ((size_t)1 << c) * sizeof(gc_rec);
 	if (R->slab_left < bytes) {
 		R->slabs = l1_alloc(R, R->slabs, (R->nslabs + 1) * sizeof *R->slabs);
-		R->slabs[R->nslabs] = l1_alloc(R, NULL, SLAB);
+		R->slabs[R->nslabs] = gc_bigpool_alloc(R->seenp, 1, SLAB);
+		if (!R->slabs[R->nslabs])
+			l1_fail(R, "out of memory");
 		R->nslabs++;
 		R->slab_left = SLAB;
 	}
@@ -615,7 +617,7 @@ void l1_input_free(gc_l1 *R)
 {
 	l1_pool_free(R);
 	for (size_t i = 0; i < R->nslabs; i++)
-		free(R->slabs[i]);
+		gc_bigpool_put(R->seenp, R->slabs[i], 1, SLAB);
 	free(R->slabs);
 	for (size_t i = 0; i < R->nwarps; i++)
 		if (R->warps[i].dry) {
