@@ -476,3 +476,24 @@ mk() {
 	expect_eq "$(jv distinct_sectors "$T/j")" 17 distinct_sectors
 	expect_eq "$(jv distinct_lines "$T/j")" 5 distinct_lines
 }
+
+@test "gc-stats: four at a time and one at a time (GC_STATS_SCALAR) count the same" {
+	# gc-gen kernels whose access runs are long (copy, transpose) or
+	# broken every few records (gather), and the Accel-Sim BFS trace; a
+	# clock out of order inside a block of four gives one message either way
+	gc-gen copy -n 4096 >"$T/c.gcs"
+	gc-gen transpose -n 128 >"$T/t.gcs"
+	gc-gen gather -n 64K >"$T/g.gcs"
+	gc-import "$FIX/traces/accelsim-v3-volta-bfs-rodinia/kernel-1.traceg.xz" >"$T/b.gcs"
+	for f in c t g b; do
+		gc-stats --json "$T/$f.gcs" >"$T/$f.vec"
+		GC_STATS_SCALAR=1 gc-stats --json "$T/$f.gcs" >"$T/$f.one"
+		expect_same "$T/$f.vec" "$T/$f.one"
+	done
+	expect_eq "$(jv distinct_sectors "$T/c.one")" 1024 "copy's distinct sectors"
+	local hs
+	hs=$(stream_hsize "$T/c.gcs")
+	printf '\005' | dd of="$T/c.gcs" bs=1 seek=$((hs + 64 + 6 * 32 + 20)) conv=notrunc status=none
+	run_status 1 env GC_STATS_SCALAR=1 gc-stats "$T/c.gcs"
+	expect_eq "$output" "gc-stats: $T/c.gcs: record 10 (offset $((hs + 64 + 7 * 32))): timestamp 0 is earlier than the previous record's 5"
+}
