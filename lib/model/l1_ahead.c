@@ -164,6 +164,8 @@ static void out_run(gc_l1 *R, const gc_rec *r, size_t n)
 	}
 }
 
+#define RUN_AHEAD 4
+
 /* Whether (time, order) is at or before (t, id) (t UINT64_MAX: always). */
 static inline int upto(uint64_t time, uint64_t order, uint64_t t, uint64_t id)
 {
@@ -200,6 +202,12 @@ static void flush(gc_l1 *R, uint64_t t, uint64_t id, int deferred, int aside)
 			out_run(R, g->rec + g->rh, nrec);
 			g->rh += nrec;
 			if (g->sh < g->sn) {
+				/* s comes back after the other SMs' steps: its next
+				 * records (a line each) and steps, long written and
+				 * cold, come towards the CPU meanwhile */
+				for (size_t k = g->rh; k < g->rh + RUN_AHEAD && k < g->rn; k++)
+					__builtin_prefetch(&g->rec[k]);
+				__builtin_prefetch(st + 4);
 				l1_oom(R, gc_l1queue_push(&R->aheap, st->t, s->id, s->id, 0));
 				break;
 			}
@@ -322,9 +330,12 @@ static void phase_share(struct l1_thread *th)
 	for (;;) {
 		unsigned i = atomic_fetch_add_explicit(&P->next, 1, memory_order_relaxed);
 		if (i >= P->ntodo)
-			return;
+			break;
 		l1_step_ahead(W, W->sms[P->todo[i]], P->base);
 	}
+	/* the steps' records went out past the caches: in memory before
+	 * another thread merges them */
+	rec_stream_fence();
 }
 
 /* --dispatch free with GC_L1_IN_ORDER: the phase's SMs in (time, SM)

@@ -198,8 +198,20 @@ static void warp_link(gc_l1 *R, uint32_t widx)
 	struct warp *w = &R->warps[widx];
 	struct block *b = &R->blocks[w->block];
 	uint32_t *p = &b->first;
-	while (*p != NONE32 && R->warps[*p].id < w->id)
-		p = &R->warps[*p].next;
+	if (b->nwarps < BWL) {
+		unsigned k = b->nwarps;
+		while (k && b->wid[k - 1] > w->id)
+			k--;
+		if (k)
+			p = &R->warps[b->wl[k - 1]].next;
+		memmove(b->wl + k + 1, b->wl + k, (b->nwarps - k) * sizeof *b->wl);
+		memmove(b->wid + k + 1, b->wid + k, (b->nwarps - k) * sizeof *b->wid);
+		b->wl[k] = widx;
+		b->wid[k] = w->id;
+	} else {
+		while (*p != NONE32 && R->warps[*p].id < w->id)
+			p = &R->warps[*p].next;
+	}
 	w->next = *p;
 	*p = widx;
 	b->nwarps++;
@@ -291,7 +303,13 @@ static uint32_t block_of(gc_l1 *R, const gc_rec *r, int *added)
 	}
 	uint32_t bidx = new_block(R);
 	*bv = bidx;
-	R->blocks[bidx] = (struct block){r->block, r->sm, 0, 0, NONE32, 0, 0, NONE32, 0, 0};
+	struct block *b = &R->blocks[bidx];
+	b->id = r->block;
+	b->sm = r->sm;
+	b->resident = b->done = 0;
+	b->first = b->next_pending = NONE32;
+	b->nwarps = b->ndone = 0;
+	b->last_new = b->rlast_new = 0;
 	return bidx;
 }
 
@@ -565,6 +583,21 @@ void l1_block_release(gc_l1 *R, uint32_t bidx)
 	 * bunch: each is a miss of its own. */
 	uint64_t key[64];
 	uint32_t x = b->first;
+	if (b->nwarps <= BWL) {
+		for (unsigned i = 0; i < b->nwarps; i++) {
+			key[i] = ((uint64_t)b->id << 16) | b->wid[i];
+			gc_hmap_prefetch(&R->warpmap, key[i]);
+		}
+		for (unsigned i = 0; i < b->nwarps; i++) {
+			x = b->wl[i];
+			gc_hmap_del(&R->warpmap, key[i]);
+			if (R->last_warp == x)
+				R->last_warp = NONE32;
+			R->warps[x].next = R->wfree;
+			R->wfree = x;
+		}
+		x = NONE32;
+	}
 	while (x != NONE32) {
 		unsigned k = 0;
 		for (uint32_t y = x; y != NONE32 && k < 64; y = R->warps[y].next) {

@@ -93,9 +93,19 @@ void l1_block_start(gc_l1 *R, struct sm *s, uint32_t bidx)
 	s->inc_res += b->nwarps < R->wpb;
 	if (!R->dfree)
 		l1_sm_arrive(R, s);
-	for (uint32_t w = b->first; w != NONE32; w = R->warps[w].next) {
-		R->warps[w].state = W_QUEUED;
-		l1_queue_warp(R, s, w);
+	if (b->nwarps <= BWL) {
+		/* the warps are cold: fetched together, not one by one */
+		for (unsigned i = 0; i < b->nwarps; i++)
+			__builtin_prefetch(&R->warps[b->wl[i]], 1);
+		for (unsigned i = 0; i < b->nwarps; i++) {
+			R->warps[b->wl[i]].state = W_QUEUED;
+			l1_queue_warp(R, s, b->wl[i]);
+		}
+	} else {
+		for (uint32_t w = b->first; w != NONE32; w = R->warps[w].next) {
+			R->warps[w].state = W_QUEUED;
+			l1_queue_warp(R, s, w);
+		}
 	}
 	if (!R->dfree)
 		l1_sm_reschedule(R, s);
@@ -653,6 +663,13 @@ static inline __attribute__((always_inline)) int issue_k(gc_l1 *R, struct sm *s,
 		R->pf_ntrig = 0;
 	}
 	l1_warp_pop(R, widx, k);
+	if (w->ihead) {
+		/* the warp's next records, cold since they were read: towards
+		 * the CPU while it waits */
+		const char *nx = (const char *)w->ihead;
+		__builtin_prefetch(nx, 0, 2);
+		__builtin_prefetch(nx + 64, 0, 2);
+	}
 	if ((K & L1_K_STEP) && R->astep_open) { /* l1_ahead_issued, its entry open */
 		s->a.st[s->a.sn - 1].issued += k;
 		R->buffered += k;
@@ -686,6 +703,14 @@ static inline __attribute__((always_inline)) int sm_step_k(gc_l1 *R, struct sm *
 		return 1;
 	while (s->q.n) {
 		uint32_t widx = ring_pop(&s->q);
+		if (s->q.n) {
+			/* the next warp's records, while this one issues */
+			const char *nx = (const char *)R->warps[s->q.q[s->q.head]].ihead;
+			if (nx) {
+				__builtin_prefetch(nx);
+				__builtin_prefetch(nx + 64);
+			}
+		}
 		int blocked = R->warps[widx].blocked_ver == s->ver;
 		s->nblocked -= blocked;
 		int rc = issue_k(R, s, widx, t, K);
