@@ -1091,12 +1091,16 @@ env_pair() {
 
 @test "timing: the steps' instance for the common configuration changes nothing (GC_L1_GENERIC)" {
 	# the instance (4 ways, LRU, linear index over 2^n sets, --dispatch
-	# free, no --stats, --emit all, report or prefetcher) against the
-	# path that tests every option: stalls and retries (small MSHRs,
+	# free, no --stats, --emit all, report or prefetcher; a block's warps
+	# in an array) against the path that tests every option (the list
+	# of the block's warps walked): stalls and retries (small MSHRs,
 	# sector MSHRs, a per-warp limit), fills with dirty victims, every
 	# write policy, bypassed, shared and atomic requests, several kernels
 	gc-gen matmul -n 48 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/m.gcs"
 	gc-gen transpose -n 256 --gpu volta-v100 | gc-sched | gc-coalesce >"$T/t.gcs"
+	# blocks of 64 warps: past the 32 a block keeps in an array
+	gc-gen transpose -n 128 --block 1024 --warp-size 16 | gc-sched --gpu volta-v100 |
+		gc-coalesce >"$T/w.gcs"
 	mix_gcs
 	L="--ways 4 --index linear --sector 32"
 	pairs=() i=0
@@ -1114,6 +1118,7 @@ env_pair() {
 		m --size 4K --write write-evict --mshr 4
 		m --size 8K --write write-back --write-alloc write-allocate --mshr 8 --mshr-merge 1
 		t --size 64K
+		w --size 64K --mshr 8
 		mix --sets 2 --write write-back --write-alloc fetch-on-write --mshr 3 --mshr-per-warp 0 --miss-latency 40 --sigma 3
 		mix --sets 4 --write write-through --write-alloc write-allocate --mshr 4 --mshr-per-warp 0 --mshr-kind sector-assoc
 	EOF

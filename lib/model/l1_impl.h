@@ -106,6 +106,9 @@ struct dryset {
 #define VNEVER (1u << VBITS) /* and one more, never stamped */
 
 #define BWL 32 /* warps of a block kept in an array (1024 threads) */
+/* Whether block b's warps are all in its array (GC_L1_GENERIC: never,
+ * the list is walked), or, `adding`, whether one more goes there. */
+#define BLOCK_WL(R, b, adding) (!(R)->p.generic && (b)->nwarps + ((adding) != 0) <= BWL)
 
 struct block {
 	uint32_t id;

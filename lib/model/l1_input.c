@@ -198,7 +198,7 @@ static void warp_link(gc_l1 *R, uint32_t widx)
 	struct warp *w = &R->warps[widx];
 	struct block *b = &R->blocks[w->block];
 	uint32_t *p = &b->first;
-	if (b->nwarps < BWL) {
+	if (BLOCK_WL(R, b, 1)) {
 		unsigned k = b->nwarps;
 		while (k && b->wid[k - 1] > w->id)
 			k--;
@@ -583,7 +583,7 @@ void l1_block_release(gc_l1 *R, uint32_t bidx)
 	 * bunch: each is a miss of its own. */
 	uint64_t key[64];
 	uint32_t x = b->first;
-	if (b->nwarps <= BWL) {
+	if (BLOCK_WL(R, b, 0)) {
 		for (unsigned i = 0; i < b->nwarps; i++) {
 			key[i] = ((uint64_t)b->id << 16) | b->wid[i];
 			gc_hmap_prefetch(&R->warpmap, key[i]);

@@ -93,7 +93,7 @@ void l1_block_start(gc_l1 *R, struct sm *s, uint32_t bidx)
 	s->inc_res += b->nwarps < R->wpb;
 	if (!R->dfree)
 		l1_sm_arrive(R, s);
-	if (b->nwarps <= BWL) {
+	if (BLOCK_WL(R, b, 0)) {
 		/* the warps are cold: fetched together, not one by one */
 		for (unsigned i = 0; i < b->nwarps; i++)
 			__builtin_prefetch(&R->warps[b->wl[i]], 1);
