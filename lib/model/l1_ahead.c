@@ -153,18 +153,22 @@ static struct aseg *next_run(gc_l1 *R, struct sm *s, int aside)
 	}
 }
 
+#define RUN_AHEAD 24
+
 /* n records of steps out, in order (R->out, not out_slot: the merge of
  * l1_ahead_defer runs on a thread's copy, R->ahead set). */
-static void out_run(gc_l1 *R, const gc_rec *r, size_t n)
+static void out_run(gc_l1 *R, const gc_rec *r, size_t n, size_t avail)
 {
+	/* the run's records are cold (a round old, written past the
+	 * caches): fetched RUN_AHEAD ahead, a line each */
 	for (size_t i = 0; i < n; i++) {
+		if (i + RUN_AHEAD < avail)
+			__builtin_prefetch(&r[i + RUN_AHEAD]);
 		if (R->nout == OUTBUF)
 			l1_emit_flush(R);
 		R->out[R->nout++] = r[i];
 	}
 }
-
-#define RUN_AHEAD 4
 
 /* Whether (time, order) is at or before (t, id) (t UINT64_MAX: always). */
 static inline int upto(uint64_t time, uint64_t order, uint64_t t, uint64_t id)
@@ -199,14 +203,12 @@ static void flush(gc_l1 *R, uint64_t t, uint64_t id, int deferred, int aside)
 					break;
 				st++;
 			}
-			out_run(R, g->rec + g->rh, nrec);
+			out_run(R, g->rec + g->rh, nrec, g->rn - g->rh);
 			g->rh += nrec;
 			if (g->sh < g->sn) {
 				/* s comes back after the other SMs' steps: its next
-				 * records (a line each) and steps, long written and
-				 * cold, come towards the CPU meanwhile */
-				for (size_t k = g->rh; k < g->rh + RUN_AHEAD && k < g->rn; k++)
-					__builtin_prefetch(&g->rec[k]);
+				 * steps, cold, come towards the CPU meanwhile (its
+				 * records came in out_run) */
 				__builtin_prefetch(st + 4);
 				l1_oom(R, gc_l1queue_push(&R->aheap, st->t, s->id, s->id, 0));
 				break;

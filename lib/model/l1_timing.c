@@ -617,6 +617,9 @@ static inline __attribute__((always_inline)) int issue_k(gc_l1 *R, struct sm *s,
 	const struct islot *in = w->ihead;
 	const gc_rec *recs = in->rec + in->off;
 	unsigned n = k;
+	/* the rest of its records (a line each), cold, together */
+	for (unsigned i = 2; i <= k; i++)
+		__builtin_prefetch(&recs[i]);
 	if ((w->dry || !surely_fits(R, s, w, recs, k)) && !dry_run_k(R, s, w, widx, recs, &k, K))
 		return I_CANCELLED;
 
