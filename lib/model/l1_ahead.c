@@ -159,8 +159,8 @@ static struct aseg *next_run(gc_l1 *R, struct sm *s, int aside)
  * l1_ahead_defer runs on a thread's copy, R->ahead set). */
 static void out_run(gc_l1 *R, const gc_rec *r, size_t n, size_t avail)
 {
-	/* the run's records are cold (a round old, written past the
-	 * caches): fetched RUN_AHEAD ahead, a line each */
+	/* the run's records are cold (a round old): fetched RUN_AHEAD
+	 * ahead, a line each */
 	for (size_t i = 0; i < n; i++) {
 		if (i + RUN_AHEAD < avail)
 			__builtin_prefetch(&r[i + RUN_AHEAD]);
@@ -332,12 +332,9 @@ static void phase_share(struct l1_thread *th)
 	for (;;) {
 		unsigned i = atomic_fetch_add_explicit(&P->next, 1, memory_order_relaxed);
 		if (i >= P->ntodo)
-			break;
+			return;
 		l1_step_ahead(W, W->sms[P->todo[i]], P->base);
 	}
-	/* the steps' records went out past the caches: in memory before
-	 * another thread merges them */
-	rec_stream_fence();
 }
 
 /* --dispatch free with GC_L1_IN_ORDER: the phase's SMs in (time, SM)

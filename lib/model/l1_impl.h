@@ -16,10 +16,6 @@
 #include "model/l1.h"
 #include "model/l1queue.h"
 #include "model/prefetch.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include "stream/format.h"
 
 #include <setjmp.h>
@@ -828,30 +824,6 @@ static inline gc_rec *out_slot(gc_l1 *R)
 	return &R->out[R->nout++];
 }
 
-/* *o = *r, past the CPU's caches where it can (the merge reads it a
- * round later, long after it would have left them), o a line of its own */
-static inline void rec_stream(gc_rec *o, const gc_rec *r)
-{
-#if defined(__SSE2__) && !defined(GC_NO_NT)
-	const __m128i *x = (const __m128i *)r;
-	__m128i *y = (__m128i *)o;
-	_mm_stream_si128(y, _mm_loadu_si128(x));
-	_mm_stream_si128(y + 1, _mm_loadu_si128(x + 1));
-	_mm_stream_si128(y + 2, _mm_loadu_si128(x + 2));
-	_mm_stream_si128(y + 3, _mm_loadu_si128(x + 3));
-#else
-	*o = *r;
-#endif
-}
-
-/* rec_stream's stores done, for the other threads */
-static inline void rec_stream_fence(void)
-{
-#if defined(__SSE2__) && !defined(GC_NO_NT)
-	_mm_sfence();
-#endif
-}
-
 /* out_slot of a step on a thread's copy (R->ahead and R->par set; SM s
  * is R->cur): while the SM's buffers have room, in place, the step's
  * entry opened on its first record as l1_ahead.c's step_entry does (a
@@ -966,20 +938,7 @@ to_l2_k(gc_l1 *R, struct sm *s, const gc_rec *src, int op, uint64_t addr, unsign
 		gc_put64(q + 24, addr | (uint64_t)size << 48);
 		return q;
 	}
-	if (K & L1_K_STEP) {
-		gc_rec o = *src;
-		o.op = (uint8_t)op;
-		o.addr = addr;
-		o.mask = omask;
-		o.size = size;
-		o.time = time;
-		o.outcome = 0;
-		if (writeback)
-			o.compute = 0;
-		rec_stream(step_slot(R, s), &o);
-		return NULL;
-	}
-	gc_rec *o = out_slot(R);
+	gc_rec *o = (K & L1_K_STEP) ? step_slot(R, s) : out_slot(R);
 	*o = *src;
 	o->op = (uint8_t)op;
 	o->addr = addr;
