@@ -571,6 +571,17 @@ void l1_warp_done(gc_l1 *R, struct sm *s, uint32_t widx)
 	}
 }
 
+/* Warp x (map key `key`) of a released block: out of the map, its slot
+ * free. */
+static inline void warp_release(gc_l1 *R, uint32_t x, uint64_t key)
+{
+	gc_hmap_del(&R->warpmap, key);
+	if (R->last_warp == x)
+		R->last_warp = NONE32;
+	R->warps[x].next = R->wfree;
+	R->wfree = x;
+}
+
 void l1_block_release(gc_l1 *R, uint32_t bidx)
 {
 	/* The block's warps and its own slot are free again; its id stays
@@ -588,14 +599,8 @@ void l1_block_release(gc_l1 *R, uint32_t bidx)
 			key[i] = ((uint64_t)b->id << 16) | b->wid[i];
 			gc_hmap_prefetch(&R->warpmap, key[i]);
 		}
-		for (unsigned i = 0; i < b->nwarps; i++) {
-			x = b->wl[i];
-			gc_hmap_del(&R->warpmap, key[i]);
-			if (R->last_warp == x)
-				R->last_warp = NONE32;
-			R->warps[x].next = R->wfree;
-			R->wfree = x;
-		}
+		for (unsigned i = 0; i < b->nwarps; i++)
+			warp_release(R, b->wl[i], key[i]);
 		x = NONE32;
 	}
 	while (x != NONE32) {
@@ -606,11 +611,7 @@ void l1_block_release(gc_l1 *R, uint32_t bidx)
 		}
 		for (unsigned i = 0; i < k; i++) {
 			uint32_t nx = R->warps[x].next;
-			gc_hmap_del(&R->warpmap, key[i]);
-			if (R->last_warp == x)
-				R->last_warp = NONE32;
-			R->warps[x].next = R->wfree;
-			R->wfree = x;
+			warp_release(R, x, key[i]);
 			x = nx;
 		}
 	}
