@@ -293,7 +293,7 @@ struct sm *l1_new_sm(gc_l1 *R, uint16_t id)
 			lg++;
 		s->inflight.slot = l1_alloc(R, NULL, ((size_t)1 << lg) * sizeof *s->inflight.slot);
 		for (size_t i = 0; i < (size_t)1 << lg; i++)
-			s->inflight.slot[i].tag = GC_CACHE_NO_TAG;
+			s->inflight.slot[i].v = IF_FREE;
 		s->inflight.mask = (1u << lg) - 1;
 		s->inflight.shift = 64 - lg;
 		s->vtab = l1_zalloc(R, (size_t)VNEVER + 1, sizeof *s->vtab);

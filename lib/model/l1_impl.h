@@ -217,11 +217,16 @@ struct l1_cref {
  * over at least four slots an entry (two past 1024 entries), which never
  * fill since there are no more keys than entries, deletion by backward
  * shift.  Every miss and fill and most dry runs look here, so it is
- * inline and small (a line's tag is never GC_CACHE_NO_TAG). */
+ * inline and small: a slot is 8 bytes, the tag above the entry's 16 bits
+ * (a request's address has 48 bits and a line at least 4 bytes, so a
+ * tag has at most 46; there are at most 65536 entries), IF_FREE when
+ * free (no tag and entry make it). */
 struct l1_ifslot {
-	uint64_t tag;       /* GC_CACHE_NO_TAG: free */
-	uint64_t e;         /* the MSHR entry */
+	uint64_t v;         /* tag << 16 | entry, or IF_FREE */
 };
+#define IF_FREE UINT64_MAX
+#define IF_TAG(v) ((v) >> 16)
+#define IF_ENTRY(v) ((uint32_t)((v) & 0xffff))
 
 struct l1_inflight {
 	struct l1_ifslot *slot;
@@ -760,10 +765,10 @@ static inline struct mshr *inflight_get(struct sm *s, uint64_t tag)
 {
 	const struct l1_inflight *f = &s->inflight;
 	for (uint32_t i = inflight_home(f, tag);; i = (i + 1) & f->mask) {
-		const struct l1_ifslot *x = &f->slot[i];
-		if (x->tag == tag)
-			return &s->m[x->e];
-		if (x->tag == GC_CACHE_NO_TAG)
+		uint64_t v = f->slot[i].v;
+		if (IF_TAG(v) == tag) /* IF_FREE's is no tag */
+			return &s->m[IF_ENTRY(v)];
+		if (v == IF_FREE)
 			return NULL;
 	}
 }
@@ -772,10 +777,9 @@ static inline struct mshr *inflight_get(struct sm *s, uint64_t tag)
 static inline void inflight_add(struct l1_inflight *f, uint64_t tag, uint32_t e)
 {
 	uint32_t i = inflight_home(f, tag);
-	while (f->slot[i].tag != GC_CACHE_NO_TAG)
+	while (f->slot[i].v != IF_FREE)
 		i = (i + 1) & f->mask;
-	f->slot[i].tag = tag;
-	f->slot[i].e = e;
+	f->slot[i].v = tag << 16 | e;
 }
 
 /* Line `tag`, in flight, no longer is: the slots after it that would not
@@ -783,17 +787,17 @@ static inline void inflight_add(struct l1_inflight *f, uint64_t tag, uint32_t e)
 static inline void inflight_del(struct l1_inflight *f, uint64_t tag)
 {
 	uint32_t i = inflight_home(f, tag);
-	while (f->slot[i].tag != tag)
+	while (IF_TAG(f->slot[i].v) != tag)
 		i = (i + 1) & f->mask;
-	for (uint32_t j = (i + 1) & f->mask; f->slot[j].tag != GC_CACHE_NO_TAG; j = (j + 1) & f->mask) {
+	for (uint32_t j = (i + 1) & f->mask; f->slot[j].v != IF_FREE; j = (j + 1) & f->mask) {
 		/* j's home h is on the path i+1..j (circularly): it stays */
-		uint32_t h = inflight_home(f, f->slot[j].tag);
+		uint32_t h = inflight_home(f, IF_TAG(f->slot[j].v));
 		if (((j - h) & f->mask) < ((j - i) & f->mask))
 			continue;
 		f->slot[i] = f->slot[j];
 		i = j;
 	}
-	f->slot[i].tag = GC_CACHE_NO_TAG;
+	f->slot[i].v = IF_FREE;
 }
 
 /* Set bits of a sector mask (a table: no popcount instruction assumed). */
