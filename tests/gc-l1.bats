@@ -1130,6 +1130,35 @@ env_pair() {
 	[ "${J[mshr_stalls]}" -gt 1000 ]
 }
 
+@test "timing: a block's warps queue by warp id, whatever order they come in (hand-worked)" {
+	# One block of 4 warps, first seen in the order 3, 1, 0, 2, each
+	# with one load of its own line.  --dispatch free starts the block
+	# once its warps are known, queued by id: they issue at 0, 1, 2, 3
+	# in the order 0, 1, 2, 3, from the block's array of warps and
+	# (GC_L1_GENERIC) its list.  --dispatch read starts it on its first
+	# record, each warp joining as it is read: the order 3, 1, 0, 2.
+	mk wo <<-EOF
+	K 1 wo 128 0 8
+	0 0 3 0 load 0x1000 0x1 4 0
+	0 0 1 0 load 0x2000 0x1 4 0
+	0 0 0 0 load 0x3000 0x1 4 0
+	0 0 2 0 load 0x4000 0x1 4 0
+	EOF
+	printf '%s\n' "0x3000 0 miss/compulsory" "0x2000 1 miss/compulsory" \
+		"0x4000 2 miss/compulsory" "0x1000 3 miss/compulsory" >"$T/free"
+	printf '%s\n' "0x1000 0 miss/compulsory" "0x2000 1 miss/compulsory" \
+		"0x3000 2 miss/compulsory" "0x4000 3 miss/compulsory" >"$T/read"
+	L="--timing --emit all --sigma 0 --miss-latency 100 --sets 4 --ways 4 --index linear"
+	for d in free read; do
+		gc-l1 $L --dispatch $d "$T/wo.gcs" >"$T/o.gcs"
+		outcomes "$T/o.gcs" >"$T/got"
+		diff "$T/$d" "$T/got"
+		GC_L1_GENERIC=1 gc-l1 $L --dispatch $d "$T/wo.gcs" >"$T/o.gcs"
+		outcomes "$T/o.gcs" >"$T/got"
+		diff "$T/$d" "$T/got"
+	done
+}
+
 @test "timing: --threads must be a count of at least 1 (a usage error naming it)" {
 	gc-gen strided --loads 8 | gc-sched | gc-coalesce >"$T/r.gcs"
 	for v in 0 x 2x ""; do
