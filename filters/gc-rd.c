@@ -933,8 +933,7 @@ int main(int argc, char **argv)
 {
 	struct cmdline cl;
 	struct rd x;
-	gc_rec rec, batch[BATCH + 1];
-	int nb = 0;
+	gc_rec rec, batch[BATCH];
 	gc_header oh;
 	gc_writer *w = NULL;
 
@@ -946,24 +945,25 @@ int main(int argc, char **argv)
 		w = open_annotated(&cl, &x, &oh);
 
 	for (;;) {
-		int ev = gc_read(r, &batch[nb]), rc = 0;
-		if (ev == GC_DATA) {
-			gc_rdprof_prefetch(&x.e, &batch[nb]);
-			if (++nb < BATCH)
-				continue;
+		/* Data records a batch at a time (their state prefetched for
+		 * the whole batch before any is recorded), the rest by gc_read;
+		 * a data record gc_read_data leaves to it is a batch of one. */
+		size_t nb = gc_read_data(r, batch, NULL, BATCH);
+		int ev = GC_DATA, rc = 0;
+		if (!nb && (ev = gc_read(r, &rec)) == GC_DATA) {
+			batch[0] = rec;
+			nb = 1;
 		}
-		for (int i = 0; i < nb; i++) {
+		for (size_t i = 0; i < nb; i++)
+			gc_rdprof_prefetch(&x.e, &batch[i]);
+		for (size_t i = 0; i < nb; i++) {
 			if (gc_rdprof_record(&x.e, &batch[i]) < 0)
 				gc_die(GC_EXIT_DATA, "%s", x.e.err);
 			if (w && gc_write(w, &batch[i]) < 0)
 				gc_die(GC_EXIT_DATA, "%s", gc_writer_error(w));
 		}
-		if (ev == GC_DATA) {
-			nb = 0;
+		if (ev == GC_DATA)
 			continue;
-		}
-		rec = batch[nb];
-		nb = 0;
 		if (ev == GC_KBEGIN) {
 			if (gc_rdprof_kernel(&x.e, gc_reader_kernel(r)) < 0)
 				gc_die(GC_EXIT_DATA, "%s", x.e.err);
