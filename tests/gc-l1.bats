@@ -1150,12 +1150,11 @@ env_pair() {
 		"0x3000 2 miss/compulsory" "0x4000 3 miss/compulsory" >"$T/read"
 	L="--timing --emit all --sigma 0 --miss-latency 100 --sets 4 --ways 4 --index linear"
 	for d in free read; do
-		gc-l1 $L --dispatch $d "$T/wo.gcs" >"$T/o.gcs"
-		outcomes "$T/o.gcs" >"$T/got"
-		diff "$T/$d" "$T/got"
-		GC_L1_GENERIC=1 gc-l1 $L --dispatch $d "$T/wo.gcs" >"$T/o.gcs"
-		outcomes "$T/o.gcs" >"$T/got"
-		diff "$T/$d" "$T/got"
+		for g in "" GC_L1_GENERIC=1; do
+			env $g gc-l1 $L --dispatch $d "$T/wo.gcs" >"$T/o.gcs"
+			outcomes "$T/o.gcs" >"$T/got"
+			diff "$T/$d" "$T/got"
+		done
 	done
 }
 
